@@ -1,0 +1,145 @@
+# stackd - one plain Makefile.  `make` builds, `make run` starts the daemon,
+# `make test` runs every test, `make bench` measures overhead.
+#
+# Objects go to build/rel (optimised, what `make run` and `make install`
+# use) and build/asan (AddressSanitizer + UBSan, what the tests use).
+
+PREFIX  ?= /usr/local
+DESTDIR ?=
+BUILD   ?= build
+CC      ?= cc
+
+PKGS := sqlite3 libmicrohttpd libsystemd
+
+# libpfm4 ships no pkg-config file on Debian: fall back to plain -lpfm.
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+SQLITE_LIBS := $(shell pkg-config --libs sqlite3 2>/dev/null || echo -lsqlite3)
+PFM_LIBS := $(shell pkg-config --libs libpfm 2>/dev/null || echo -lpfm)
+
+WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+	-Wpointer-arith -Wcast-qual -Wformat=2 -Wundef -Wvla -Wwrite-strings
+BASE_CFLAGS := -std=gnu11 -D_GNU_SOURCE -g $(WARN) -Idaemon -I$(BUILD)/gen $(PKG_CFLAGS)
+REL_CFLAGS  := $(BASE_CFLAGS) -O2 -fstack-protector-strong -D_FORTIFY_SOURCE=2
+ASAN_FLAGS  := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+ASAN_CFLAGS := $(BASE_CFLAGS) -O1 $(ASAN_FLAGS)
+CFLAGS ?=
+LDFLAGS ?=
+
+# --- what each binary is made of -----------------------------------------
+# Shared by stackd and stackctl: daemon/lib (leaf code, no logging, no globals).
+LIB_SRCS := daemon/lib/duration.c daemon/lib/models.c daemon/lib/model_software.c \
+	daemon/lib/paths.c daemon/lib/rowset.c daemon/lib/query.c
+
+STACKD_SRCS := daemon/main.c daemon/run.c daemon/config.c daemon/log.c \
+	daemon/collector.c daemon/cpulist.c daemon/event_encode.c daemon/sysfs_event.c \
+	daemon/ring.c daemon/perf_record.c daemon/worker.c daemon/attrib.c daemon/cpuacc.c \
+	daemon/u64map.c daemon/proctab.c daemon/procinfo.c daemon/flush.c daemon/store.c
+STACKD_GEN := $(BUILD)/gen/schema_sql.c
+STACKD_LIBS := $(SQLITE_LIBS) $(PFM_LIBS) -lpthread -lm
+
+STACKCTL_SRCS := cli/stackctl.c cli/top.c cli/status.c
+STACKCTL_LIBS := $(SQLITE_LIBS) -lm
+
+SCHEMA := $(sort $(wildcard schema/*.sql))
+
+obj = $(patsubst %.c,$(BUILD)/$(1)/%.o,$(2))
+
+REL_STACKD   := $(call obj,rel,$(STACKD_SRCS) $(LIB_SRCS)) $(BUILD)/rel/gen/schema_sql.o
+REL_STACKCTL := $(call obj,rel,$(STACKCTL_SRCS) $(LIB_SRCS))
+ASAN_STACKD  := $(call obj,asan,$(STACKD_SRCS) $(LIB_SRCS)) $(BUILD)/asan/gen/schema_sql.o
+ASAN_STACKCTL:= $(call obj,asan,$(STACKCTL_SRCS) $(LIB_SRCS))
+
+# Unit tests: tests/unit/test_X.c, linked with every daemon and lib object
+# but main.c (the test has its own main).
+UNIT_SRCS  := $(sort $(wildcard tests/unit/test_*.c))
+UNIT_BINS  := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
+UNIT_OBJS  := $(filter-out $(BUILD)/asan/daemon/main.o,$(ASAN_STACKD))
+HELPER_SRCS := $(sort $(wildcard tests/helpers/*.c))
+HELPER_BINS := $(patsubst tests/helpers/%.c,$(BUILD)/helpers/%,$(HELPER_SRCS))
+
+.PHONY: all run test unit system cppcheck bench deps clean install check-deps
+.SUFFIXES:
+
+all: $(BUILD)/stackd $(BUILD)/stackctl
+
+$(BUILD)/stackd: $(REL_STACKD)
+	$(CC) $(LDFLAGS) -o $@ $^ $(STACKD_LIBS)
+$(BUILD)/stackctl: $(REL_STACKCTL)
+	$(CC) $(LDFLAGS) -o $@ $^ $(STACKCTL_LIBS)
+$(BUILD)/asan/stackd: $(ASAN_STACKD)
+	$(CC) $(ASAN_FLAGS) -o $@ $^ $(STACKD_LIBS)
+$(BUILD)/asan/stackctl: $(ASAN_STACKCTL)
+	$(CC) $(ASAN_FLAGS) -o $@ $^ $(STACKCTL_LIBS)
+
+$(BUILD)/rel/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(REL_CFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+$(BUILD)/asan/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ASAN_CFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+$(BUILD)/rel/gen/%.o: $(BUILD)/gen/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(REL_CFLAGS) $(CFLAGS) -c -o $@ $<
+$(BUILD)/asan/gen/%.o: $(BUILD)/gen/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ASAN_CFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(STACKD_GEN): daemon/gen-schema.sh $(SCHEMA)
+	@mkdir -p $(dir $@)
+	sh daemon/gen-schema.sh $@ $(SCHEMA)
+
+# The generated file must exist before anything that includes its header.
+$(call obj,rel,daemon/store.c) $(call obj,asan,daemon/store.c): $(STACKD_GEN)
+
+$(BUILD)/tests/%: tests/unit/%.c $(UNIT_OBJS) tests/unit/test.h
+	@mkdir -p $(dir $@)
+	$(CC) $(ASAN_CFLAGS) -Itests/unit -o $@ $< $(UNIT_OBJS) $(STACKD_LIBS)
+
+$(BUILD)/helpers/%: tests/helpers/%.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=gnu11 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror -o $@ $< -lpthread
+
+# --- the README's two commands ---------------------------------------------
+deps:
+	@sh packaging/install-deps.sh
+
+run: deps
+	@$(MAKE) --no-print-directory all
+	@echo
+	@echo "stackd is starting in the foreground (Ctrl-C stops it)."
+	@echo "Look at the data from another terminal with:"
+	@echo "    $(CURDIR)/$(BUILD)/stackctl top"
+	@echo "    $(CURDIR)/$(BUILD)/stackctl status"
+	@echo "(the web dashboard arrives with the HTTP server; the database is /var/lib/stackd/stackd.db)"
+	@echo
+	$(BUILD)/stackd
+
+test: deps
+	@$(MAKE) --no-print-directory all $(BUILD)/asan/stackd $(BUILD)/asan/stackctl \
+		$(UNIT_BINS) $(HELPER_BINS)
+	@$(MAKE) --no-print-directory unit
+	@$(MAKE) --no-print-directory cppcheck
+	@$(MAKE) --no-print-directory system
+
+unit: $(UNIT_BINS)
+	@sh tests/unit/run $(UNIT_BINS)
+
+system: all $(BUILD)/asan/stackd $(BUILD)/asan/stackctl $(HELPER_BINS)
+	@BUILD=$(CURDIR)/$(BUILD) sh tests/system/run
+
+cppcheck:
+	cppcheck --quiet --error-exitcode=1 --enable=warning,style,performance,portability \
+		--inline-suppr --std=c11 -D_GNU_SOURCE -Idaemon -I$(BUILD)/gen \
+		--suppress=missingIncludeSystem daemon cli tests/unit tests/helpers
+
+bench: deps all $(HELPER_BINS)
+	@BUILD=$(CURDIR)/$(BUILD) sh tests/bench/run
+
+install: all
+	install -D -m 0755 $(BUILD)/stackd $(DESTDIR)$(PREFIX)/sbin/stackd
+	install -D -m 0755 $(BUILD)/stackctl $(DESTDIR)$(PREFIX)/bin/stackctl
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

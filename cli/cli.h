@@ -1,0 +1,25 @@
+/*
+ * cli.h - what stackctl's verbs share.
+ *
+ * Exit codes: 0 success, 1 the request failed (no database, no data, daemon
+ * not running), 2 the command line is wrong.
+ */
+#ifndef STACKCTL_CLI_H
+#define STACKCTL_CLI_H
+
+#include "lib/rowset.h"
+
+#include <stdint.h>
+
+#define EXIT_USAGE 2
+
+/* Print "stackctl: <verb>: <message>" on stderr. */
+void cli_error(const char *verb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Parse a --window style duration; on error print and return -EINVAL. */
+int cli_parse_window(const char *verb, const char *text, uint64_t *ret_ns);
+
+int verb_top(int argc, char **argv);
+int verb_status(int argc, char **argv);
+
+#endif

@@ -1,0 +1,96 @@
+/*
+ * stackctl.c - the command line for stackd's data: a verbs table and the
+ * helpers every verb uses.  Each verb parses its own options and fills a
+ * rowset, so its table, JSON and CSV come from one printer.
+ */
+#include "cli.h"
+#include "lib/duration.h"
+#include "lib/version.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct verb {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *help;
+};
+
+static const struct verb verbs[] = {
+	{ "top", verb_top, "processes of the last window, hottest first" },
+	{ "status", verb_status, "collector health: model, groups and their coverage, losses" },
+};
+
+void cli_error(const char *verb, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "stackctl: %s%s", verb ? verb : "", verb ? ": " : "");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+int cli_parse_window(const char *verb, const char *text, uint64_t *ret_ns)
+{
+	uint64_t ns;
+
+	if (duration_parse(text, &ns) < 0 || ns == 0) {
+		cli_error(verb, "invalid --window '%s' (expected a duration such as 10s, 5m, 1h)",
+			  text);
+		return -EINVAL;
+	}
+	*ret_ns = ns;
+	return 0;
+}
+
+static void help(void)
+{
+	size_t i;
+
+	printf("Usage: stackctl VERB [OPTIONS]\n"
+	       "\n"
+	       "Show what stackd measured: per process, why the CPU is slow for it.\n"
+	       "\n"
+	       "Verbs:\n");
+	for (i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++)
+		printf("  %-10s %s\n", verbs[i].name, verbs[i].help);
+	printf("\n"
+	       "Every verb takes --db PATH (default $STACKD_DB, else /var/lib/stackd/stackd.db)\n"
+	       "and --help.  Tabular verbs print a table, or --json / --csv for scripts.\n"
+	       "\n"
+	       "Exit status: 0 success, 1 the request failed, 2 bad command line.\n"
+	       "See 'stackctl VERB --help' for each verb's options.\n");
+}
+
+int main(int argc, char **argv)
+{
+	size_t i;
+
+	if (argc < 2) {
+		cli_error(NULL, "no verb given (try 'stackctl top', or 'stackctl --help')");
+		return EXIT_USAGE;
+	}
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+	    strcmp(argv[1], "help") == 0) {
+		help();
+		return EXIT_SUCCESS;
+	}
+	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
+		printf("stackctl %s\n", STACKD_VERSION);
+		return EXIT_SUCCESS;
+	}
+	for (i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++)
+		if (strcmp(argv[1], verbs[i].name) == 0)
+			return verbs[i].run(argc - 1, argv + 1);
+	if (argv[1][0] == '-')
+		cli_error(NULL, "options go after the verb: 'stackctl top %s ...' "
+			  "(see stackctl --help)", argv[1]);
+	else
+		cli_error(NULL, "unknown verb '%s' (see stackctl --help)", argv[1]);
+	return EXIT_USAGE;
+}

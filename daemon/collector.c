@@ -1,0 +1,369 @@
+/*
+ * collector.c - open and close the per-CPU perf_event groups and rings.
+ * Settings follow COLLECTOR-NOTES.md (measured on a VM like ours).
+ */
+#include "collector.h"
+#include "cpulist.h"
+#include "event_encode.h"
+#include "perf_record.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+static int perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd)
+{
+	long fd = syscall(SYS_perf_event_open, attr, pid, cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
+
+	return fd < 0 ? -errno : (int)fd;
+}
+
+static int read_paranoid(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "re");
+	int v = 2;
+
+	if (f == NULL)
+		return v;
+	if (fscanf(f, "%d", &v) != 1)
+		v = 2;
+	fclose(f);
+	return v;
+}
+
+/* One line that says why perf_event_open failed and what to do about it. */
+static void explain_open_error(int r, int cpu, const char *group, const char *event,
+			       char *err, size_t errlen)
+{
+	const char *hint = "";
+	char buf[256];
+
+	switch (-r) {
+	case EACCES:
+	case EPERM:
+		snprintf(buf, sizeof(buf),
+			 ": system-wide counting needs CAP_PERFMON (or CAP_SYS_ADMIN), or "
+			 "sysctl kernel.perf_event_paranoid=0 or lower (it is %d)",
+			 read_paranoid());
+		hint = buf;
+		break;
+	case ENOENT:
+	case EOPNOTSUPP:
+		hint = ": this machine cannot count that event (choose another model)";
+		break;
+	case EMFILE:
+	case ENFILE:
+		hint = ": out of file descriptors; raise the limit (LimitNOFILE=, ulimit -n)";
+		break;
+	case ENODEV:
+		hint = ": the CPU went offline";
+		break;
+	default:
+		break;
+	}
+	snprintf(err, errlen, "cpu %d, group '%s': perf_event_open(%s): %s%s", cpu, group, event,
+		 strerror(-r), hint);
+}
+
+static void base_attr(struct perf_event_attr *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->size = sizeof(*a);
+	a->sample_type = STACKD_SAMPLE_TYPE;
+	a->read_format = STACKD_READ_FORMAT;
+	a->sample_id_all = 1;
+	/* CLOCK_MONOTONIC is NMI-safe, so hardware groups accept it too, and
+	 * every event sharing a ring must use the same clock. */
+	a->use_clockid = 1;
+	a->clockid = CLOCK_MONOTONIC;
+}
+
+enum member_role { ROLE_SWITCHES, ROLE_MODEL };
+
+struct member_spec {
+	enum member_role role;
+	unsigned model_idx;
+	const char *name;
+};
+
+/* The order members are created in, which is the order of a group read. */
+static unsigned group_members(const struct model_group *mg, enum switch_position pos,
+			      struct member_spec *out)
+{
+	unsigned n = 0, i;
+
+	if ((mg->model_leads || pos == SWITCH_MEMBER) && mg->n_events > 0) {
+		for (i = 0; i < mg->n_events; i++)
+			out[n++] = (struct member_spec){ ROLE_MODEL, i, mg->events[i].name };
+		out[n++] = (struct member_spec){ ROLE_SWITCHES, 0, "context-switches" };
+		return n;
+	}
+	out[n++] = (struct member_spec){ ROLE_SWITCHES, 0, "context-switches" };
+	for (i = 0; i < mg->n_events; i++)
+		out[n++] = (struct member_spec){ ROLE_MODEL, i, mg->events[i].name };
+	return n;
+}
+
+static int member_attr(const struct member_spec *m, const struct model_group *mg, bool leader,
+		       struct perf_event_attr *a, char *err, size_t errlen)
+{
+	int r;
+
+	base_attr(a);
+	switch (m->role) {
+	case ROLE_SWITCHES:
+		a->type = PERF_TYPE_SOFTWARE;
+		a->config = PERF_COUNT_SW_CONTEXT_SWITCHES;
+		a->sample_period = 1;
+		break;
+	case ROLE_MODEL:
+		r = event_encode(mg->events[m->model_idx].name, a, err, errlen);
+		if (r < 0)
+			return r;
+		break;
+	}
+	a->disabled = leader ? 1 : 0;
+	a->pinned = leader ? 1 : 0;
+	return 0;
+}
+
+static void close_cpu(struct cpu_events *ce, unsigned n_groups)
+{
+	unsigned g, i;
+
+	for (g = 0; g < n_groups; g++)
+		for (i = 0; i < ce->groups[g].n_fds; i++)
+			if (ce->groups[g].fds[i] >= 0)
+				close(ce->groups[g].fds[i]);
+	ring_unmap(&ce->ring);
+	if (ce->side_fd >= 0)
+		close(ce->side_fd);
+	ce->side_fd = -1;
+}
+
+static int open_side_band(struct collector *c, struct cpu_events *ce, char *err, size_t errlen)
+{
+	struct perf_event_attr a;
+	long page = sysconf(_SC_PAGESIZE);
+	int r;
+
+	base_attr(&a);
+	a.type = PERF_TYPE_SOFTWARE;
+	a.config = PERF_COUNT_SW_DUMMY;
+	a.comm = 1;
+	a.comm_exec = 1;
+	a.task = 1;
+	/* Wake the reader when half the ring is full, not per record: the
+	 * worker also polls with a timeout, so quiet CPUs are drained too. */
+	a.watermark = 1;
+	a.wakeup_watermark = (uint32_t)((size_t)c->ring_pages * (size_t)page / 2);
+	r = perf_event_open(&a, -1, ce->cpu, -1);
+	if (r < 0) {
+		explain_open_error(r, ce->cpu, "side-band", "dummy", err, errlen);
+		return r;
+	}
+	ce->side_fd = r;
+	r = ring_map(&ce->ring, ce->side_fd, c->ring_pages);
+	if (r < 0) {
+		snprintf(err, errlen,
+			 "cpu %d: cannot map a %u KiB ring buffer: %s%s", ce->cpu,
+			 (unsigned)((size_t)c->ring_pages * (size_t)page / 1024), strerror(-r),
+			 r == -EPERM ? " (over kernel.perf_event_mlock_kb: lower ring_pages, or "
+				       "grant CAP_IPC_LOCK)" : "");
+		return r;
+	}
+	return 0;
+}
+
+static int open_group(struct collector *c, struct cpu_events *ce, unsigned g, char *err,
+		      size_t errlen)
+{
+	const struct model_group *mg = &c->model->groups[g];
+	struct member_spec members[ACC_MAX_MEMBERS];
+	struct cpu_group *cg = &ce->groups[g];
+	unsigned n = group_members(mg, c->switch_position, members);
+	unsigned i;
+	int leader = -1;
+	int r;
+
+	cg->n_fds = 0;
+	cg->sampler_fd = -1;
+	for (i = 0; i < n; i++) {
+		struct perf_event_attr a;
+		char why[256];
+
+		r = member_attr(&members[i], mg, i == 0, &a, why, sizeof(why));
+		if (r < 0) {
+			snprintf(err, errlen, "group '%s': %s", mg->name, why);
+			return r;
+		}
+		r = perf_event_open(&a, -1, ce->cpu, leader);
+		if (r < 0) {
+			explain_open_error(r, ce->cpu, mg->name, members[i].name, err, errlen);
+			return r;
+		}
+		cg->fds[cg->n_fds++] = r;
+		if (i == 0)
+			leader = r;
+		if (members[i].role == ROLE_SWITCHES)
+			cg->sampler_fd = r;
+	}
+	if (ioctl(cg->sampler_fd, PERF_EVENT_IOC_SET_OUTPUT, ce->side_fd) < 0 ||
+	    ioctl(cg->sampler_fd, PERF_EVENT_IOC_ID, &cg->sampler_id) < 0) {
+		r = -errno;
+		snprintf(err, errlen, "cpu %d, group '%s': cannot route samples to the ring: %s",
+			 ce->cpu, mg->name, strerror(-r));
+		return r;
+	}
+	return 0;
+}
+
+static void build_layouts(struct collector *c)
+{
+	unsigned g, i;
+
+	for (g = 0; g < c->n_groups; g++) {
+		const struct model_group *mg = &c->model->groups[g];
+		struct member_spec members[ACC_MAX_MEMBERS];
+		struct attrib_layout *lay = &c->layout[g];
+		unsigned n = group_members(mg, c->switch_position, members);
+
+		memset(lay, 0, sizeof(*lay));
+		lay->n_members = n;
+		lay->n_model = mg->n_events;
+		for (i = 0; i < n; i++) {
+			if (members[i].role == ROLE_SWITCHES)
+				lay->switches_idx = i;
+			else
+				lay->model_idx[members[i].model_idx] = i;
+		}
+	}
+}
+
+int collector_open(const struct collector_params *p, struct collector **ret,
+		   char *err, size_t errlen)
+{
+	struct collector *c;
+	int *cpus = NULL;
+	size_t n_cpus = 0, i;
+	unsigned g;
+	int r;
+
+	if (p->model->n_groups == 0 || p->model->n_groups > MODEL_MAX_GROUPS) {
+		snprintf(err, errlen, "model '%s' has %u groups (1..%d allowed)", p->model->name,
+			 p->model->n_groups, MODEL_MAX_GROUPS);
+		return -EINVAL;
+	}
+	for (g = 0; g < p->model->n_groups; g++) {
+		if (p->model->groups[g].n_events > MODEL_MAX_EVENTS) {
+			snprintf(err, errlen, "model '%s', group '%s': too many events",
+				 p->model->name, p->model->groups[g].name);
+			return -EINVAL;
+		}
+	}
+	r = cpulist_online(&cpus, &n_cpus);
+	if (r < 0) {
+		snprintf(err, errlen, "cannot read /sys/devices/system/cpu/online: %s",
+			 strerror(-r));
+		return r;
+	}
+	c = calloc(1, sizeof(*c));
+	if (c == NULL) {
+		free(cpus);
+		return -ENOMEM;
+	}
+	c->model = p->model;
+	c->switch_position = p->switch_position;
+	c->ring_pages = p->ring_pages;
+	c->n_groups = p->model->n_groups;
+	c->cpus = calloc(n_cpus, sizeof(*c->cpus));
+	if (c->cpus == NULL) {
+		free(cpus);
+		free(c);
+		return -ENOMEM;
+	}
+	c->n_cpus = n_cpus;
+	for (i = 0; i < n_cpus; i++) {
+		c->cpus[i].cpu = cpus[i];
+		c->cpus[i].side_fd = -1;
+	}
+	free(cpus);
+	build_layouts(c);
+
+	for (i = 0; i < c->n_cpus; i++) {
+		r = open_side_band(c, &c->cpus[i], err, errlen);
+		if (r < 0)
+			goto fail;
+		for (g = 0; g < c->n_groups; g++) {
+			r = open_group(c, &c->cpus[i], g, err, errlen);
+			if (r < 0)
+				goto fail;
+		}
+	}
+	*ret = c;
+	return 0;
+fail:
+	collector_close(c);
+	return r;
+}
+
+void collector_close(struct collector *c)
+{
+	size_t i;
+
+	if (c == NULL)
+		return;
+	for (i = 0; i < c->n_cpus; i++)
+		close_cpu(&c->cpus[i], c->n_groups);
+	free(c->cpus);
+	free(c);
+}
+
+int collector_read_group(const struct cpu_events *cpu, unsigned g, uint64_t *values,
+			 unsigned max)
+{
+	uint64_t buf[1 + ACC_MAX_MEMBERS];
+	const struct cpu_group *cg = &cpu->groups[g];
+	ssize_t n;
+	unsigned i, nr;
+
+	n = read(cg->fds[0], buf, sizeof(buf));
+	if (n < 0)
+		return -errno;
+	if (n < 8)
+		return -EIO;   /* a pinned group in error state reads as 0 bytes */
+	nr = (unsigned)buf[0];
+	if ((size_t)n < (1 + (size_t)nr) * 8)
+		return -EIO;
+	for (i = 0; i < nr && i < max; i++)
+		values[i] = buf[1 + i];
+	return (int)i;
+}
+
+int collector_probe_hardware(char *why, size_t len)
+{
+	struct perf_event_attr a;
+	int r;
+
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = PERF_TYPE_HARDWARE;
+	a.config = PERF_COUNT_HW_CPU_CYCLES;
+	a.disabled = 1;
+	a.exclude_kernel = 1;   /* allowed for our own task at any paranoid level */
+	r = perf_event_open(&a, 0, -1, -1);
+	if (r >= 0) {
+		close(r);
+		return 0;
+	}
+	if (r == -ENOENT || r == -EOPNOTSUPP || r == -ENODEV)
+		snprintf(why, len, "cycles: %s (no hardware PMU)", strerror(-r));
+	else
+		snprintf(why, len, "cycles: %s", strerror(-r));
+	return r;
+}

@@ -1,0 +1,79 @@
+/*
+ * collector.h - the kernel side: per-CPU perf_event groups and rings.
+ *
+ * For every online CPU c and every group of the model, one perf_event group
+ * opened system-wide (pid = -1, cpu = c): the model's events plus one member
+ * of stackd's own, a context-switch event sampling every switch with a read
+ * of the whole group (task-clock comes from the sample times; see
+ * perf_record.h).  Leaders are pinned: a group the PMU cannot schedule goes
+ * into error state, which stackd counts, instead of being multiplexed
+ * silently.  One side-band dummy event per CPU
+ * (never disabled) receives COMM/FORK/EXIT and owns the CPU's ring; every
+ * sampler writes into that ring (PERF_EVENT_IOC_SET_OUTPUT).  Groups start
+ * disabled: the per-CPU worker (worker.c) enables one at a time.
+ */
+#ifndef STACKD_COLLECTOR_H
+#define STACKD_COLLECTOR_H
+
+#include "attrib.h"
+#include "ring.h"
+#include "lib/model.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum switch_position {
+	SWITCH_LEADER,  /* the switch sampler leads the group (default) */
+	SWITCH_MEMBER,  /* the model's first event leads, the sampler is a member:
+			 * the layout Intel perf-metrics groups need (slots must
+			 * lead), chosen for such groups whatever this says */
+	_SWITCH_POSITION_MAX,
+};
+
+struct collector_params {
+	const struct model *model;
+	enum switch_position switch_position;
+	unsigned ring_pages;       /* data pages per CPU, a power of two */
+};
+
+struct cpu_group {
+	int fds[ACC_MAX_MEMBERS];  /* creation order = order in a group read */
+	unsigned n_fds;
+	int sampler_fd;
+	uint64_t sampler_id;
+};
+
+struct cpu_events {
+	int cpu;
+	int side_fd;               /* dummy event: side-band records, owns the ring */
+	struct ring ring;
+	struct cpu_group groups[MODEL_MAX_GROUPS];
+};
+
+struct collector {
+	const struct model *model;
+	enum switch_position switch_position;
+	unsigned ring_pages;
+	unsigned n_groups;
+	struct attrib_layout layout[MODEL_MAX_GROUPS];
+	size_t n_cpus;
+	struct cpu_events *cpus;
+};
+
+/* Open everything on every online CPU.  On failure nothing stays open, and
+ * err holds one line saying what failed, where, and how to fix it. */
+int collector_open(const struct collector_params *p, struct collector **ret,
+		   char *err, size_t errlen);
+void collector_close(struct collector *c);   /* NULL is a no-op */
+
+/* Read group g of cpu (STACKD_READ_FORMAT) into values.  Returns the number
+ * of values, -EIO when the group is in error state (a pinned group the PMU
+ * could not schedule), or -errno. */
+int collector_read_group(const struct cpu_events *cpu, unsigned g, uint64_t *values,
+			 unsigned max);
+
+/* Whether this machine's PMU counts cycles for us.  0 when it does; otherwise
+ * -errno and a reason in why ("cycles: not supported (no hardware PMU)"). */
+int collector_probe_hardware(char *why, size_t len);
+
+#endif

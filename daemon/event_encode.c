@@ -1,0 +1,80 @@
+/*
+ * event_encode.c - libpfm4 and sysfs event names -> perf_event_attr.
+ */
+#include <linux/perf_event.h>  /* before libpfm4's copy, which then defers to it */
+#include <perfmon/pfmlib_perf_event.h>
+
+#include "event_encode.h"
+#include "sysfs_event.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+static int pfm_ready;
+
+int event_encode_init(char *err, size_t errlen)
+{
+	int ret;
+
+	if (pfm_ready)
+		return 0;
+	ret = pfm_initialize();
+	if (ret != PFM_SUCCESS) {
+		snprintf(err, errlen, "libpfm4 initialisation failed: %s", pfm_strerror(ret));
+		return -EIO;
+	}
+	pfm_ready = 1;
+	return 0;
+}
+
+int event_encode(const char *name, struct perf_event_attr *attr, char *err, size_t errlen)
+{
+	pfm_perf_encode_arg_t arg;
+	struct perf_event_attr tmp;
+	int ret;
+
+	if (sysfs_event_is_spec(name))
+		return sysfs_event_resolve(SYSFS_EVENT_ROOT, name, attr, err, errlen);
+
+	ret = event_encode_init(err, errlen);
+	if (ret < 0)
+		return ret;
+	memset(&tmp, 0, sizeof(tmp));
+	memset(&arg, 0, sizeof(arg));
+	arg.attr = &tmp;
+	arg.size = sizeof(arg);
+	ret = pfm_get_os_event_encoding(name, PFM_PLM0 | PFM_PLM3, PFM_OS_PERF_EVENT, &arg);
+	if (ret != PFM_SUCCESS) {
+		snprintf(err, errlen, "event '%s': %s", name, pfm_strerror(ret));
+		return ret == PFM_ERR_NOTFOUND ? -ENOENT : -EINVAL;
+	}
+	attr->type = tmp.type;
+	attr->config = tmp.config;
+	attr->config1 = tmp.config1;
+	attr->config2 = tmp.config2;
+	attr->exclude_user = tmp.exclude_user;
+	attr->exclude_kernel = tmp.exclude_kernel;
+	attr->exclude_hv = tmp.exclude_hv;
+	return 0;
+}
+
+const char *event_encode_host_pmu(void)
+{
+	char err[128];
+	int i;
+
+	if (event_encode_init(err, sizeof(err)) < 0)
+		return NULL;
+	pfm_for_all_pmus(i) {
+		pfm_pmu_info_t info;
+
+		memset(&info, 0, sizeof(info));
+		info.size = sizeof(info);
+		if (pfm_get_pmu_info((pfm_pmu_t)i, &info) != PFM_SUCCESS)
+			continue;
+		if (info.is_present && info.type == PFM_PMU_TYPE_CORE)
+			return info.name;
+	}
+	return NULL;
+}

@@ -1,0 +1,63 @@
+/*
+ * interval.h - one flush interval, assembled by flush.c and written by
+ * store.c in one transaction.  Self-contained (strings copied), so a write
+ * that fails can be retried at the next flush without the process table.
+ */
+#ifndef STACKD_INTERVAL_H
+#define STACKD_INTERVAL_H
+
+#include "lib/model.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct iv_proc {
+	int32_t pid;          /* 0 idle, -1 unattributed */
+	uint64_t start_ns;    /* with pid: the process's identity */
+	char comm[16];
+	int64_t uid;          /* -1 unknown */
+	char *cmdline;        /* NULL unknown */
+	char *unit;
+	uint64_t exit_ns;     /* CLOCK_REALTIME; 0 while running */
+};
+
+struct iv_row {
+	uint32_t proc;        /* index into procs */
+	uint16_t group;       /* model group index */
+	uint64_t task_clock_ns;
+	uint64_t context_switches;
+	uint64_t v[MODEL_MAX_EVENTS];
+};
+
+/* Collector health over the interval, summed over CPUs. */
+struct iv_stats {
+	uint64_t samples;
+	uint64_t lost_records, lost_samples, throttles;
+	uint64_t unsampled_switches;  /* switches that produced no sample */
+	uint64_t unattributed_spans;
+	uint64_t orphan_exits;
+	uint64_t straddles;           /* pid reuse inside one span: unattributed */
+	uint64_t late_cpus;           /* workers that missed the flush deadline */
+	uint64_t dropped;             /* deltas lost to memory exhaustion */
+	uint64_t rotations;
+	uint64_t unschedulable;       /* group reads that found a group in error state */
+	uint64_t max_cpu_switch_rate; /* switch samples/s on the busiest CPU */
+	int32_t busiest_cpu;
+};
+
+struct interval_data {
+	uint64_t start_ns, end_ns;    /* CLOCK_REALTIME */
+	unsigned ncpus;
+	struct iv_stats st;
+	unsigned n_groups;
+	uint64_t enabled_ns[MODEL_MAX_GROUPS];   /* summed over CPUs */
+	struct iv_proc *procs;
+	size_t n_procs, cap_procs;
+	struct iv_row *rows;
+	size_t n_rows, cap_rows;
+	struct interval_data *next;   /* pending-write queue */
+};
+
+void interval_free(struct interval_data *iv);   /* NULL is a no-op */
+
+#endif

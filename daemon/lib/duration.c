@@ -1,0 +1,91 @@
+/*
+ * duration.c - time spans for config values and command-line flags.
+ */
+#include "duration.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct unit {
+	const char *suffix;
+	uint64_t ns;
+};
+
+/* Longest suffixes first so "ms" is not taken for "m". */
+static const struct unit units[] = {
+	{ "ns", 1 },
+	{ "us", NSEC_PER_USEC },
+	{ "ms", NSEC_PER_MSEC },
+	{ "s", NSEC_PER_SEC },
+	{ "m", 60 * NSEC_PER_SEC },
+	{ "h", 3600 * NSEC_PER_SEC },
+	{ "d", 86400 * NSEC_PER_SEC },
+};
+
+int duration_parse(const char *text, uint64_t *ret_ns)
+{
+	const struct unit *u = NULL;
+	char *end;
+	double value;
+	double ns;
+	size_t i;
+
+	if (text == NULL || *text == '\0')
+		return -EINVAL;
+	if (*text == '-')
+		return -ERANGE;
+	if (!(*text >= '0' && *text <= '9') && *text != '.')
+		return -EINVAL;
+	errno = 0;
+	value = strtod(text, &end);
+	if (errno != 0 || end == text)
+		return -EINVAL;
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		if (strcmp(end, units[i].suffix) == 0) {
+			u = &units[i];
+			break;
+		}
+	}
+	if (u == NULL)
+		return -EINVAL;
+	if (!isfinite(value))
+		return -ERANGE;
+	ns = value * (double)u->ns;
+	/* 2^63 ns is 292 years: anything larger is a typo, not a setting. */
+	if (ns >= 9.2e18)
+		return -ERANGE;
+	*ret_ns = (uint64_t)llround(ns);
+	return 0;
+}
+
+void duration_format(uint64_t ns, char *buf, size_t len)
+{
+	size_t i = sizeof(units) / sizeof(units[0]);
+
+	if (ns == 0) {
+		snprintf(buf, len, "0s");
+		return;
+	}
+	while (i-- > 0) {
+		if (ns % units[i].ns == 0) {
+			snprintf(buf, len, "%llu%s", (unsigned long long)(ns / units[i].ns),
+				 units[i].suffix);
+			return;
+		}
+	}
+}
+
+void duration_format_approx(double ns, char *buf, size_t len)
+{
+	if (ns >= 1e9)
+		snprintf(buf, len, "%.2fs", ns / 1e9);
+	else if (ns >= 1e6)
+		snprintf(buf, len, "%.1fms", ns / 1e6);
+	else if (ns >= 1e3)
+		snprintf(buf, len, "%.1fus", ns / 1e3);
+	else
+		snprintf(buf, len, "%.0fns", ns);
+}

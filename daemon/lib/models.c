@@ -1,0 +1,64 @@
+/*
+ * models.c - the list of models and small helpers every model uses.
+ */
+#include "model.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const struct model *const registry[] = {
+	&model_software,
+};
+
+const struct model *const *model_all(size_t *n)
+{
+	*n = sizeof(registry) / sizeof(registry[0]);
+	return registry;
+}
+
+const struct model *model_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(registry) / sizeof(registry[0]); i++)
+		if (strcmp(registry[i]->name, name) == 0)
+			return registry[i];
+	return NULL;
+}
+
+uint64_t model_total_task_clock(const struct model *m, const struct group_sums *sums)
+{
+	uint64_t total = 0;
+	unsigned i;
+
+	for (i = 0; i < m->n_groups; i++)
+		if (sums[i].present)
+			total += sums[i].task_clock_ns;
+	return total;
+}
+
+int model_group_index(const struct model *m, const char *group_name)
+{
+	unsigned i;
+
+	for (i = 0; i < m->n_groups; i++)
+		if (strcmp(m->groups[i].name, group_name) == 0)
+			return (int)i;
+	return -1;
+}
+
+void model_group_columns(const struct model_group *g, char *buf, size_t len)
+{
+	size_t used = 0;
+	unsigned i;
+
+	if (len == 0)
+		return;
+	buf[0] = '\0';
+	for (i = 0; i < g->n_events && used < len; i++) {
+		int n = snprintf(buf + used, len - used, "%s%s", i ? "," : "", g->events[i].column);
+		if (n < 0)
+			break;
+		used += (size_t)n;
+	}
+}

@@ -1,0 +1,355 @@
+/*
+ * query.c - see query.h.
+ */
+#include "query.h"
+#include "db.h"
+
+#include <errno.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define QUERY_BUSY_TIMEOUT_MS 2000
+
+struct db {
+	sqlite3 *db;
+};
+
+static int sql_fail(struct db *db, const char *what, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "%s: %s", what, sqlite3_errmsg(db->db));
+	return -EIO;
+}
+
+int db_open(const char *path, struct db **ret, char *err, size_t errlen)
+{
+	struct db *db;
+	sqlite3_stmt *st = NULL;
+	int version = -1;
+	int rc;
+
+	if (access(path, F_OK) != 0) {
+		snprintf(err, errlen, "no database at '%s' (is stackd running? start it with "
+			 "'stackd' or 'systemctl start stackd', or name one with --db)", path);
+		return -ENOENT;
+	}
+	if (access(path, R_OK) != 0) {
+		snprintf(err, errlen, "cannot read database '%s': %s", path, strerror(errno));
+		return -EACCES;
+	}
+	db = calloc(1, sizeof(*db));
+	if (db == NULL)
+		return -ENOMEM;
+	rc = sqlite3_open_v2(path, &db->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL);
+	if (rc != SQLITE_OK) {
+		snprintf(err, errlen, "cannot open database '%s': %s", path,
+			 db->db ? sqlite3_errmsg(db->db) : sqlite3_errstr(rc));
+		db_close(db);
+		return -EIO;
+	}
+	sqlite3_busy_timeout(db->db, QUERY_BUSY_TIMEOUT_MS);
+	rc = sqlite3_prepare_v2(db->db, "PRAGMA user_version", -1, &st, NULL);
+	if (rc == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+		version = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	if (version < 0) {
+		snprintf(err, errlen, "'%s' is not a SQLite database (or cannot be read: %s)", path,
+			 sqlite3_errmsg(db->db));
+		db_close(db);
+		return -EBADMSG;
+	}
+	if (version == 0) {
+		snprintf(err, errlen, "'%s' is not a stackd database", path);
+		db_close(db);
+		return -EBADMSG;
+	}
+	if (version > STACKD_SCHEMA_VERSION) {
+		snprintf(err, errlen, "'%s' was written by a newer stackd (schema %d; this "
+			 "stackctl reads up to %d)", path, version, STACKD_SCHEMA_VERSION);
+		db_close(db);
+		return -EPROTO;
+	}
+	*ret = db;
+	return 0;
+}
+
+void db_close(struct db *db)
+{
+	if (db == NULL)
+		return;
+	if (db->db != NULL)
+		sqlite3_close(db->db);
+	free(db);
+}
+
+int query_meta(struct db *db, const char *key, char *buf, size_t len)
+{
+	sqlite3_stmt *st;
+	int r = -ENOENT;
+
+	if (sqlite3_prepare_v2(db->db, "SELECT value FROM meta WHERE key = ?1", -1, &st, NULL)
+	    != SQLITE_OK)
+		return -EIO;
+	sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		snprintf(buf, len, "%s", (const char *)sqlite3_column_text(st, 0));
+		r = 0;
+	}
+	sqlite3_finalize(st);
+	return r;
+}
+
+/* Stored group id -> index in the model, when the stored definition is the
+ * model's current one (same model, version, name and columns). */
+struct group_map {
+	int64_t id;
+	int index;
+};
+
+static int map_groups(struct db *db, struct window *w, struct group_map *map, size_t *n_map,
+		      char *err, size_t errlen)
+{
+	sqlite3_stmt *st;
+	size_t n = 0;
+
+	if (sqlite3_prepare_v2(db->db, "SELECT id, model, formula_version, name, events"
+			       " FROM counter_group", -1, &st, NULL) != SQLITE_OK)
+		return sql_fail(db, "cannot read counter groups", err, errlen);
+	while (sqlite3_step(st) == SQLITE_ROW && n < 256) {
+		const char *model = (const char *)sqlite3_column_text(st, 1);
+		const char *name = (const char *)sqlite3_column_text(st, 3);
+		const char *events = (const char *)sqlite3_column_text(st, 4);
+
+		map[n].id = sqlite3_column_int64(st, 0);
+		map[n].index = -1;
+		if (w->model != NULL && model != NULL && strcmp(model, w->model->name) == 0 &&
+		    (unsigned)sqlite3_column_int(st, 2) == w->model->formula_version && name != NULL) {
+			int g = model_group_index(w->model, name);
+
+			if (g >= 0) {
+				char columns[1024];
+
+				model_group_columns(&w->model->groups[g], columns, sizeof(columns));
+				if (events != NULL && strcmp(events, columns) == 0)
+					map[n].index = g;
+			}
+		}
+		n++;
+	}
+	sqlite3_finalize(st);
+	*n_map = n;
+	return 0;
+}
+
+static int group_index(const struct group_map *map, size_t n, int64_t id)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (map[i].id == id)
+			return map[i].index;
+	return -1;
+}
+
+static char *dup_column(sqlite3_stmt *st, int col)
+{
+	const unsigned char *t = sqlite3_column_text(st, col);
+
+	return t != NULL ? strdup((const char *)t) : NULL;
+}
+
+static int read_intervals(struct db *db, uint64_t window_ns, struct window *w,
+			  int64_t *lo, int64_t *hi, char *err, size_t errlen)
+{
+	sqlite3_stmt *st;
+	int64_t newest;
+	int rc;
+
+	rc = sqlite3_prepare_v2(db->db, "SELECT end_ns, model FROM interval"
+				" ORDER BY end_ns DESC LIMIT 1", -1, &st, NULL);
+	if (rc != SQLITE_OK)
+		return sql_fail(db, "cannot read intervals", err, errlen);
+	if (sqlite3_step(st) != SQLITE_ROW) {
+		sqlite3_finalize(st);
+		snprintf(err, errlen, "no data yet: stackd has not stored an interval");
+		return -ENODATA;
+	}
+	newest = sqlite3_column_int64(st, 0);
+	snprintf(w->model_name, sizeof(w->model_name), "%s",
+		 (const char *)sqlite3_column_text(st, 1));
+	w->model = model_find(w->model_name);
+	sqlite3_finalize(st);
+
+	rc = sqlite3_prepare_v2(db->db,
+				"SELECT min(id), max(id), min(start_ns), max(end_ns), count(*),"
+				" max(ncpus), sum(samples), sum(lost_records), sum(lost_samples),"
+				" sum(throttles), sum(unsampled_switches), sum(unattributed_spans),"
+				" sum(straddles), sum(late_cpus), sum(dropped), max(max_cpu_switch_rate),"
+				" sum(unschedulable)"
+				" FROM interval WHERE end_ns > ?1 AND end_ns <= ?2", -1, &st, NULL);
+	if (rc != SQLITE_OK)
+		return sql_fail(db, "cannot read intervals", err, errlen);
+	sqlite3_bind_int64(st, 1, newest - (int64_t)window_ns);
+	sqlite3_bind_int64(st, 2, newest);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		*lo = sqlite3_column_int64(st, 0);
+		*hi = sqlite3_column_int64(st, 1);
+		w->from_ns = (uint64_t)sqlite3_column_int64(st, 2);
+		w->to_ns = (uint64_t)sqlite3_column_int64(st, 3);
+		w->n_intervals = (unsigned)sqlite3_column_int(st, 4);
+		w->ncpus = (unsigned)sqlite3_column_int(st, 5);
+		w->samples = (uint64_t)sqlite3_column_int64(st, 6);
+		w->lost_records = (uint64_t)sqlite3_column_int64(st, 7);
+		w->lost_samples = (uint64_t)sqlite3_column_int64(st, 8);
+		w->throttles = (uint64_t)sqlite3_column_int64(st, 9);
+		w->unsampled_switches = (uint64_t)sqlite3_column_int64(st, 10);
+		w->unattributed_spans = (uint64_t)sqlite3_column_int64(st, 11);
+		w->straddles = (uint64_t)sqlite3_column_int64(st, 12);
+		w->late_cpus = (uint64_t)sqlite3_column_int64(st, 13);
+		w->dropped = (uint64_t)sqlite3_column_int64(st, 14);
+		w->max_cpu_switch_rate = (uint64_t)sqlite3_column_int64(st, 15);
+		w->unschedulable = (uint64_t)sqlite3_column_int64(st, 16);
+	}
+	sqlite3_finalize(st);
+	w->busiest_cpu = -1;
+	rc = sqlite3_prepare_v2(db->db, "SELECT busiest_cpu FROM interval WHERE id BETWEEN ?1 AND ?2"
+				" ORDER BY max_cpu_switch_rate DESC LIMIT 1", -1, &st, NULL);
+	if (rc == SQLITE_OK) {
+		sqlite3_bind_int64(st, 1, *lo);
+		sqlite3_bind_int64(st, 2, *hi);
+		if (sqlite3_step(st) == SQLITE_ROW)
+			w->busiest_cpu = sqlite3_column_int(st, 0);
+		sqlite3_finalize(st);
+	}
+	return 0;
+}
+
+static int read_group_times(struct db *db, struct window *w, const struct group_map *map,
+			    size_t n_map, int64_t lo, int64_t hi, char *err, size_t errlen)
+{
+	sqlite3_stmt *st;
+
+	if (w->model == NULL)
+		return 0;
+	w->n_groups = w->model->n_groups;
+	for (unsigned g = 0; g < w->n_groups; g++)
+		snprintf(w->groups[g].name, sizeof(w->groups[g].name), "%s",
+			 w->model->groups[g].name);
+	if (sqlite3_prepare_v2(db->db, "SELECT group_id, sum(enabled_ns)"
+			       " FROM interval_group WHERE interval_id BETWEEN ?1 AND ?2"
+			       " GROUP BY group_id", -1, &st, NULL) != SQLITE_OK)
+		return sql_fail(db, "cannot read group times", err, errlen);
+	sqlite3_bind_int64(st, 1, lo);
+	sqlite3_bind_int64(st, 2, hi);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		int g = group_index(map, n_map, sqlite3_column_int64(st, 0));
+
+		if (g < 0)
+			continue;
+		w->groups[g].enabled_ns += (uint64_t)sqlite3_column_int64(st, 1);
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+int query_window(struct db *db, uint64_t window_ns, struct window *out, char *err,
+		 size_t errlen)
+{
+	struct group_map map[256];
+	size_t n_map = 0, cap = 0;
+	sqlite3_stmt *st;
+	struct window w;
+	int64_t lo = 0, hi = -1, last_proc = -1;
+	int r, rc;
+
+	memset(&w, 0, sizeof(w));
+	r = read_intervals(db, window_ns, &w, &lo, &hi, err, errlen);
+	if (r < 0)
+		return r;
+	r = map_groups(db, &w, map, &n_map, err, errlen);
+	if (r == 0)
+		r = read_group_times(db, &w, map, n_map, lo, hi, err, errlen);
+	if (r < 0)
+		return r;
+
+	rc = sqlite3_prepare_v2(db->db,
+		"SELECT p.id, p.pid, p.start_ns, p.comm, p.cmdline, p.uid, p.unit, s.group_id,"
+		" s.tc, s.cs, s.v0, s.v1, s.v2, s.v3, s.v4, s.v5, s.v6, s.v7, s.v8, s.v9,"
+		" s.v10, s.v11, s.v12, s.v13, s.v14, s.v15"
+		" FROM (SELECT process_id, group_id, sum(task_clock_ns) AS tc,"
+		"  sum(context_switches) AS cs, sum(v0) AS v0, sum(v1) AS v1, sum(v2) AS v2,"
+		"  sum(v3) AS v3, sum(v4) AS v4, sum(v5) AS v5, sum(v6) AS v6, sum(v7) AS v7,"
+		"  sum(v8) AS v8, sum(v9) AS v9, sum(v10) AS v10, sum(v11) AS v11,"
+		"  sum(v12) AS v12, sum(v13) AS v13, sum(v14) AS v14, sum(v15) AS v15"
+		"  FROM sample WHERE interval_id BETWEEN ?1 AND ?2"
+		"  GROUP BY process_id, group_id) AS s"
+		" JOIN process AS p ON p.id = s.process_id"
+		" ORDER BY p.id", -1, &st, NULL);
+	if (rc != SQLITE_OK)
+		return sql_fail(db, "cannot read samples", err, errlen);
+	sqlite3_bind_int64(st, 1, lo);
+	sqlite3_bind_int64(st, 2, hi);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t proc_id = sqlite3_column_int64(st, 0);
+		struct window_proc *p;
+		int g, k;
+
+		if (proc_id != last_proc) {
+			if (w.n_procs == cap) {
+				size_t ncap = cap ? cap * 2 : 64;
+				struct window_proc *more = realloc(w.procs, ncap * sizeof(*more));
+
+				if (more == NULL) {
+					sqlite3_finalize(st);
+					window_done(&w);
+					return -ENOMEM;
+				}
+				w.procs = more;
+				cap = ncap;
+			}
+			p = &w.procs[w.n_procs++];
+			memset(p, 0, sizeof(*p));
+			p->pid = sqlite3_column_int(st, 1);
+			p->start_ns = (uint64_t)sqlite3_column_int64(st, 2);
+			snprintf(p->comm, sizeof(p->comm), "%s",
+				 (const char *)sqlite3_column_text(st, 3));
+			p->cmdline = dup_column(st, 4);
+			p->uid = sqlite3_column_type(st, 5) == SQLITE_NULL ? -1 :
+				 sqlite3_column_int64(st, 5);
+			p->unit = dup_column(st, 6);
+			last_proc = proc_id;
+		}
+		p = &w.procs[w.n_procs - 1];
+		p->task_clock_ns += (uint64_t)sqlite3_column_int64(st, 8);
+		p->context_switches += (uint64_t)sqlite3_column_int64(st, 9);
+		g = group_index(map, n_map, sqlite3_column_int64(st, 7));
+		if (g < 0)
+			continue;   /* a group of another model or formula version */
+		p->sums[g].present = true;
+		p->sums[g].task_clock_ns += (uint64_t)sqlite3_column_int64(st, 8);
+		p->sums[g].context_switches += (uint64_t)sqlite3_column_int64(st, 9);
+		for (k = 0; k < MODEL_MAX_EVENTS; k++)
+			p->sums[g].v[k] += (uint64_t)sqlite3_column_int64(st, 10 + k);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		window_done(&w);
+		return sql_fail(db, "cannot read samples", err, errlen);
+	}
+	*out = w;
+	return 0;
+}
+
+void window_done(struct window *w)
+{
+	size_t i;
+
+	for (i = 0; i < w->n_procs; i++) {
+		free(w->procs[i].cmdline);
+		free(w->procs[i].unit);
+	}
+	free(w->procs);
+	memset(w, 0, sizeof(*w));
+}

@@ -1,0 +1,222 @@
+/*
+ * main.c - stackd: command line and configuration, then run.c.
+ *
+ * Settings come from built-in defaults, then the config file (--config, or
+ * /etc/stackd/stackd.conf when it exists), then flags.  Every error is one
+ * line on stderr naming what and where, with a non-zero exit.
+ */
+#include "config.h"
+#include "log.h"
+#include "run.h"
+#include "lib/db.h"
+#include "lib/model.h"
+#include "lib/version.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define MAX_FLAG_SETTINGS 32
+
+struct flag_setting {
+	const char *key;
+	const char *value;
+	const char *flag;
+};
+
+static const char *arg_config;
+static bool arg_config_given;
+static struct flag_setting arg_settings[MAX_FLAG_SETTINGS];
+static size_t arg_n_settings;
+
+static void help(void)
+{
+	printf("Usage: stackd [OPTIONS]\n"
+	       "\n"
+	       "Measure, for every process on this host, why the CPU is slow for it,\n"
+	       "from performance counters, and store interval records in SQLite.\n"
+	       "Runs in the foreground; stop with SIGTERM or Ctrl-C (the interval in\n"
+	       "flight is written), reload the config file with SIGHUP.\n"
+	       "\n"
+	       "Options (they override the config file):\n"
+	       "  -c, --config FILE        config file (default %s, if it exists)\n"
+	       "  -d, --db PATH            database file (default %s)\n"
+	       "  -i, --interval DURATION  length of a stored interval, e.g. 1s\n"
+	       "  -r, --rotate DURATION    counter-group rotation period, e.g. 100ms\n"
+	       "  -m, --model NAME         counter model: auto, or see --list-models\n"
+	       "      --switch-event POS   context-switch sampler as group 'leader' or 'member'\n"
+	       "      --ring-pages N       ring buffer data pages per CPU (power of two)\n"
+	       "      --log-level LEVEL    error, warning, info or debug\n"
+	       "  -v, --verbose            same as --log-level debug\n"
+	       "  -n, --check              check the configuration, print it, and exit\n"
+	       "      --list-models        print the models this stackd knows and exit\n"
+	       "  -h, --help               show this help and exit\n"
+	       "  -V, --version            show the version and exit\n"
+	       "\n"
+	       "Config file keys (\"key = value\" lines, # comments):\n",
+	       STACKD_DEFAULT_CONFIG, STACKD_DEFAULT_DB);
+	config_print_keys(stdout);
+	printf("\n"
+	       "Needs CAP_PERFMON (or root), or kernel.perf_event_paranoid <= 0.\n"
+	       "Look at the data with: stackctl top [--db PATH]\n");
+}
+
+static void list_models(void)
+{
+	const struct model *const *all;
+	size_t n, i;
+
+	all = model_all(&n);
+	printf("auto\tthe host's hardware model when its PMU counts, else software\n");
+	for (i = 0; i < n; i++)
+		printf("%s\t%s\n", all[i]->name, all[i]->description);
+}
+
+static int add_setting(const char *key, const char *value, const char *flag)
+{
+	if (arg_n_settings == MAX_FLAG_SETTINGS) {
+		fprintf(stderr, "stackd: too many options\n");
+		return -E2BIG;
+	}
+	arg_settings[arg_n_settings++] = (struct flag_setting){ key, value, flag };
+	return 0;
+}
+
+/* Defaults, file, flags: the same steps at start and at every SIGHUP. */
+static int load_config(struct config *out, char *err, size_t errlen)
+{
+	struct config c;
+	size_t i;
+	int r;
+
+	config_defaults(&c);
+	if (arg_config != NULL && (arg_config_given || access(arg_config, F_OK) == 0)) {
+		r = config_load_file(&c, arg_config, err, errlen);
+		if (r < 0)
+			return r;
+	}
+	for (i = 0; i < arg_n_settings; i++) {
+		char why[512];
+
+		r = config_set(&c, arg_settings[i].key, arg_settings[i].value, why, sizeof(why));
+		if (r < 0) {
+			snprintf(err, errlen, "%s: %s", arg_settings[i].flag, why);
+			return r;
+		}
+	}
+	*out = c;
+	return 0;
+}
+
+enum {
+	OPT_SWITCH_EVENT = 0x100,
+	OPT_RING_PAGES,
+	OPT_LOG_LEVEL,
+	OPT_LIST_MODELS,
+};
+
+int main(int argc, char **argv)
+{
+	static const struct option options[] = {
+		{ "config", required_argument, NULL, 'c' },
+		{ "db", required_argument, NULL, 'd' },
+		{ "interval", required_argument, NULL, 'i' },
+		{ "rotate", required_argument, NULL, 'r' },
+		{ "model", required_argument, NULL, 'm' },
+		{ "switch-event", required_argument, NULL, OPT_SWITCH_EVENT },
+		{ "ring-pages", required_argument, NULL, OPT_RING_PAGES },
+		{ "log-level", required_argument, NULL, OPT_LOG_LEVEL },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "check", no_argument, NULL, 'n' },
+		{ "list-models", no_argument, NULL, OPT_LIST_MODELS },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct config cfg;
+	char err[2048];
+	bool check = false;
+	int c, r = 0;
+
+	arg_config = STACKD_DEFAULT_CONFIG;
+	opterr = 0;   /* our own one-line messages */
+	while ((c = getopt_long(argc, argv, ":c:d:i:r:m:vnhV", options, NULL)) != -1) {
+		switch (c) {
+		case 'c':
+			arg_config = optarg;
+			arg_config_given = true;
+			break;
+		case 'd':
+			r = add_setting("database", optarg, "--db");
+			break;
+		case 'i':
+			r = add_setting("interval", optarg, "--interval");
+			break;
+		case 'r':
+			r = add_setting("rotate_period", optarg, "--rotate");
+			break;
+		case 'm':
+			r = add_setting("model", optarg, "--model");
+			break;
+		case OPT_SWITCH_EVENT:
+			r = add_setting("switch_event", optarg, "--switch-event");
+			break;
+		case OPT_RING_PAGES:
+			r = add_setting("ring_pages", optarg, "--ring-pages");
+			break;
+		case OPT_LOG_LEVEL:
+			r = add_setting("log_level", optarg, "--log-level");
+			break;
+		case 'v':
+			r = add_setting("log_level", "debug", "--verbose");
+			break;
+		case 'n':
+			check = true;
+			break;
+		case OPT_LIST_MODELS:
+			list_models();
+			return EXIT_SUCCESS;
+		case 'h':
+			help();
+			return EXIT_SUCCESS;
+		case 'V':
+			printf("stackd %s (schema %d)\n", STACKD_VERSION, STACKD_SCHEMA_VERSION);
+			return EXIT_SUCCESS;
+		case ':':
+			fprintf(stderr, "stackd: option '%s' needs a value (see stackd --help)\n",
+				argv[optind - 1]);
+			return EXIT_FAILURE;
+		default:
+			fprintf(stderr, "stackd: unknown option '%s' (see stackd --help)\n",
+				argv[optind - 1]);
+			return EXIT_FAILURE;
+		}
+		if (r < 0)
+			return EXIT_FAILURE;
+	}
+	if (optind < argc) {
+		fprintf(stderr, "stackd: unexpected argument '%s' (see stackd --help)\n",
+			argv[optind]);
+		return EXIT_FAILURE;
+	}
+	r = load_config(&cfg, err, sizeof(err));
+	if (r < 0) {
+		fprintf(stderr, "stackd: %s\n", err);
+		return EXIT_FAILURE;
+	}
+	if (strcmp(cfg.model, "auto") != 0 && model_find(cfg.model) == NULL) {
+		fprintf(stderr, "stackd: model: unknown model '%s' (see stackd --list-models)\n",
+			cfg.model);
+		return EXIT_FAILURE;
+	}
+	if (check) {
+		config_print(&cfg, stdout);
+		fprintf(stderr, "stackd: configuration OK\n");
+		return EXIT_SUCCESS;
+	}
+	log_init("stackd", cfg.log_level);
+	return stackd_run(&cfg, load_config);
+}

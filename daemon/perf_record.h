@@ -1,0 +1,68 @@
+/*
+ * perf_record.h - the record layout stackd asks the kernel for, and parsers.
+ *
+ * Every event stackd opens uses the same sample_type and read_format, so one
+ * parser reads every record in a CPU's ring:
+ *   sample: id, pid, tid, time, { nr, value[nr] }
+ *   others: their body, then the sample_id trailer { pid, tid, time, id }
+ * The layout is as lean as attribution allows, because the kernel writes one
+ * sample per context switch (make bench measures each choice):
+ *  - no PERF_FORMAT_ID: a group read lists values in creation order, leader
+ *    first, so ids would only repeat what stackd already knows;
+ *  - no PERF_FORMAT_TOTAL_TIME_*: working them out costs every sample a clock
+ *    read; the worker knows when it enabled and disabled each group;
+ *  - no task-clock member: a span's CPU time is the difference between two
+ *    consecutive sample times (or the worker's clock at enable/disable);
+ *  - no PERF_SAMPLE_CPU: one ring per CPU.
+ */
+#ifndef STACKD_PERF_RECORD_H
+#define STACKD_PERF_RECORD_H
+
+#include <linux/perf_event.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#define STACKD_SAMPLE_TYPE \
+	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_READ)
+#define STACKD_READ_FORMAT PERF_FORMAT_GROUP
+
+#define RECORD_TRAILER_BYTES 24   /* sample_id: pid/tid, time, identifier */
+
+struct rec_sample {
+	uint64_t id;
+	int32_t pid, tid;
+	uint64_t time;
+	uint64_t nr;
+	const uint64_t *values;   /* nr values, points into the record */
+};
+
+struct rec_task {             /* PERF_RECORD_FORK, PERF_RECORD_EXIT */
+	int32_t pid, ppid, tid, ptid;
+	uint64_t time;
+};
+
+struct rec_comm {
+	int32_t pid, tid;
+	bool exec;
+	char comm[16];
+	uint64_t time;
+};
+
+struct rec_lost {
+	uint64_t id, lost;
+	uint64_t time;
+};
+
+/* Each returns 0, or -EINVAL when the record is too short for its type. */
+int record_parse_sample(const struct perf_event_header *h, struct rec_sample *out);
+int record_parse_task(const struct perf_event_header *h, struct rec_task *out);
+int record_parse_comm(const struct perf_event_header *h, struct rec_comm *out);
+int record_parse_lost(const struct perf_event_header *h, struct rec_lost *out);
+
+/* The time of any record (sample field or trailer); 0 if it has none. */
+uint64_t record_time(const struct perf_event_header *h);
+
+/* The identifier of the event that wrote any record; 0 if it has none. */
+uint64_t record_id(const struct perf_event_header *h);
+
+#endif

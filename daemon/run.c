@@ -1,0 +1,539 @@
+/*
+ * run.c - the running daemon.  See run.h.
+ *
+ * Threads: one worker per CPU (worker.c) samples and attributes; this, the
+ * main thread, flushes every interval, writes SQLite and handles signals.
+ * A slow or failing database therefore never stalls sampling: intervals
+ * that cannot be written wait in memory (up to retry_buffer of them) and go
+ * out with the next write that succeeds.
+ */
+#include "run.h"
+#include "clock.h"
+#include "collector.h"
+#include "event_encode.h"
+#include "flush.h"
+#include "log.h"
+#include "proctab.h"
+#include "store.h"
+#include "worker.h"
+#include "lib/db.h"
+#include "lib/duration.h"
+#include "lib/sampling_cost.h"
+#include "lib/version.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <libgen.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <sys/stat.h>
+#include <sys/timerfd.h>
+#include <unistd.h>
+
+#define WARN_EVERY_NS (60ULL * NSEC_PER_SEC)
+
+struct daemon {
+	struct config cfg;
+	config_reload_fn reload;
+	const struct model *model;
+	char model_why[512];
+	struct collector *col;
+	struct store *store;
+	struct proctab pt;
+	bool pt_ready;
+	struct worker *workers;
+	size_t n_workers;
+	struct flusher fl;
+	bool fl_ready;
+	struct interval_data *pending, *pending_tail;
+	size_t n_pending;
+	uint64_t written, dropped_intervals;
+	bool write_failing;
+	uint64_t warned_write, warned_lost, warned_rate, warned_late, warned_straddle;
+	uint64_t started_ns;
+	int sfd, tfd;
+};
+
+int stackd_pick_model(const char *name, const struct model **ret, char *why, size_t len)
+{
+	char hw[256];
+	const char *pmu;
+
+	if (strcmp(name, "auto") != 0) {
+		*ret = model_find(name);
+		if (*ret == NULL) {
+			snprintf(why, len, "unknown model '%s'", name);
+			return -ENOENT;
+		}
+		snprintf(why, len, "model '%s' (from the configuration)", name);
+		return 0;
+	}
+	pmu = event_encode_host_pmu();
+	if (collector_probe_hardware(hw, sizeof(hw)) < 0) {
+		snprintf(why, len, "no usable hardware PMU here (%s; libpfm4 sees %s): "
+			 "using the software model", hw, pmu ? pmu : "no core PMU");
+	} else if (pmu != NULL && model_find(pmu) != NULL) {
+		*ret = model_find(pmu);
+		snprintf(why, len, "hardware PMU '%s'", pmu);
+		return 0;
+	} else {
+		snprintf(why, len, "hardware PMU '%s' has no model in this stackd: "
+			 "using the software model", pmu ? pmu : "unknown");
+	}
+	*ret = &model_software;
+	return 0;
+}
+
+static int read_boot_id(char *buf, size_t len)
+{
+	FILE *f = fopen("/proc/sys/kernel/random/boot_id", "re");
+
+	if (f == NULL)
+		return -errno;
+	if (fgets(buf, (int)len, f) == NULL) {
+		fclose(f);
+		return -EIO;
+	}
+	fclose(f);
+	buf[strcspn(buf, "\n")] = '\0';
+	return 0;
+}
+
+/* The default database lives in /var/lib/stackd: create that one directory
+ * (only for the default path; a path the user names must already exist). */
+static void make_default_dir(const char *db)
+{
+	char *copy;
+
+	if (strcmp(db, STACKD_DEFAULT_DB) != 0)
+		return;
+	copy = strdup(db);
+	if (copy == NULL)
+		return;
+	if (mkdir(dirname(copy), 0750) < 0 && errno != EEXIST)
+		log_debug("cannot create the directory of %s: %s", db, strerror(errno));
+	free(copy);
+}
+
+static void write_meta(struct daemon *d)
+{
+	char interval[32], rotate[32], started[32], pid[16], ncpus[16], ring[16], groups[512];
+	size_t used = 0;
+	unsigned g;
+
+	duration_format(d->cfg.interval_ns, interval, sizeof(interval));
+	duration_format(d->cfg.rotate_period_ns, rotate, sizeof(rotate));
+	snprintf(started, sizeof(started), "%" PRIu64, d->started_ns);
+	snprintf(pid, sizeof(pid), "%d", (int)getpid());
+	snprintf(ncpus, sizeof(ncpus), "%zu", d->n_workers);
+	snprintf(ring, sizeof(ring), "%u", d->cfg.ring_pages);
+	groups[0] = '\0';
+	for (g = 0; g < d->model->n_groups; g++) {
+		int n = snprintf(groups + used, sizeof(groups) - used, "%s%s", g ? "," : "",
+				 d->model->groups[g].name);
+		if (n > 0 && (size_t)n < sizeof(groups) - used)
+			used += (size_t)n;
+	}
+	{
+		const char *kv[] = {
+			"version", STACKD_VERSION,
+			"model", d->model->name,
+			"model_reason", d->model_why,
+			"groups", groups,
+			"interval", interval,
+			"rotate_period", rotate,
+			"ring_pages", ring,
+			"switch_event", d->cfg.switch_event == SWITCH_MEMBER ? "member" : "leader",
+			"ncpus", ncpus,
+			"pid", pid,
+			"started_ns", started,
+		};
+		char err[512];
+
+		if (store_set_meta(d->store, kv, sizeof(kv) / sizeof(kv[0]) / 2, err,
+				   sizeof(err)) < 0)
+			log_warning("cannot record daemon facts in the database: %s", err);
+	}
+}
+
+static bool due(uint64_t *last, uint64_t now)
+{
+	if (*last != 0 && now - *last < WARN_EVERY_NS)
+		return false;
+	*last = now;
+	return true;
+}
+
+/* Say what went wrong with collection, at most once a minute per kind. */
+static void report_health(struct daemon *d, const struct interval_data *iv)
+{
+	uint64_t now = monotonic_ns();
+
+	if (iv->st.lost_records > 0 && due(&d->warned_lost, now))
+		log_warning("ring buffers overflowed: %" PRIu64 " samples lost in %" PRIu64
+			    " records this interval; their counts are stored as unattributed "
+			    "(raise ring_pages, now %u)", iv->st.lost_samples, iv->st.lost_records,
+			    d->cfg.ring_pages);
+	if (d->cfg.switch_rate_warning > 0 && iv->st.max_cpu_switch_rate > d->cfg.switch_rate_warning &&
+	    due(&d->warned_rate, now))
+		log_warning("cpu %d: %" PRIu64 " context switches/s; sampling each costs about "
+			    "%.0f%% of that CPU (about %llu ns per switch)", iv->st.busiest_cpu,
+			    iv->st.max_cpu_switch_rate,
+			    100.0 * sampling_cost_fraction(iv->st.max_cpu_switch_rate),
+			    SWITCH_SAMPLE_COST_NS);
+	if (iv->st.late_cpus > 0 && due(&d->warned_late, now))
+		log_warning("%" PRIu64 " CPU worker(s) missed the flush; their counts go into "
+			    "the next interval", iv->st.late_cpus);
+	if (iv->st.straddles > 0 && due(&d->warned_straddle, now))
+		log_info("%" PRIu64 " spans of a reused pid could not be split between its "
+			 "processes; stored as unattributed", iv->st.straddles);
+}
+
+static void drop_oldest_pending(struct daemon *d)
+{
+	struct interval_data *old = d->pending;
+
+	d->pending = old->next;
+	if (d->pending == NULL)
+		d->pending_tail = NULL;
+	old->next = NULL;
+	interval_free(old);
+	d->n_pending--;
+	d->dropped_intervals++;
+}
+
+static void write_pending(struct daemon *d)
+{
+	char err[1024];
+	int r;
+
+	if (d->pending == NULL)
+		return;
+	r = store_write_intervals(d->store, d->pending, err, sizeof(err));
+	if (r == 0) {
+		if (d->write_failing)
+			log_info("database writable again: wrote %zu delayed interval(s)",
+				 d->n_pending);
+		d->written += d->n_pending;
+		while (d->pending != NULL) {
+			struct interval_data *next = d->pending->next;
+
+			interval_free(d->pending);
+			d->pending = next;
+		}
+		d->pending_tail = NULL;
+		d->n_pending = 0;
+		d->write_failing = false;
+		return;
+	}
+	d->write_failing = true;
+	if (due(&d->warned_write, monotonic_ns()))
+		log_warning("cannot write to %s: %s; keeping %zu interval(s) in memory (up to %u)",
+			    d->cfg.database, err, d->n_pending, d->cfg.retry_buffer);
+	while (d->n_pending > d->cfg.retry_buffer) {
+		drop_oldest_pending(d);
+		log_error("dropped the oldest unwritten interval (%" PRIu64 " so far): the "
+			  "database has been failing for longer than retry_buffer", d->dropped_intervals);
+	}
+}
+
+static void flush(struct daemon *d, bool final)
+{
+	struct interval_data *iv = NULL;
+	int r;
+
+	r = flusher_run(&d->fl, final, &iv);
+	if (r < 0) {
+		log_error_r(r, "flush failed; the counts of this interval are lost");
+		return;
+	}
+	report_health(d, iv);
+	iv->next = NULL;
+	if (d->pending_tail != NULL)
+		d->pending_tail->next = iv;
+	else
+		d->pending = iv;
+	d->pending_tail = iv;
+	d->n_pending++;
+	write_pending(d);
+}
+
+static int arm_timer(struct daemon *d)
+{
+	struct itimerspec its;
+	uint64_t ns = d->cfg.interval_ns;
+
+	its.it_interval.tv_sec = (time_t)(ns / NSEC_PER_SEC);
+	its.it_interval.tv_nsec = (long)(ns % NSEC_PER_SEC);
+	its.it_value = its.it_interval;
+	return timerfd_settime(d->tfd, 0, &its, NULL) < 0 ? -errno : 0;
+}
+
+static void reload(struct daemon *d)
+{
+	struct config n;
+	char err[2048];
+
+	if (d->reload(&n, err, sizeof(err)) < 0) {
+		log_error("reload: %s; keeping the running configuration", err);
+		return;
+	}
+	if (strcmp(n.database, d->cfg.database) != 0 || strcmp(n.model, d->cfg.model) != 0 ||
+	    n.ring_pages != d->cfg.ring_pages || n.switch_event != d->cfg.switch_event)
+		log_warning("reload: %s take effect only at a restart; ignoring their change",
+			    CONFIG_RESTART_KEYS);
+	d->cfg.log_level = n.log_level;
+	log_set_level(n.log_level);
+	d->cfg.retry_buffer = n.retry_buffer;
+	d->cfg.switch_rate_warning = n.switch_rate_warning;
+	if (n.rotate_period_ns != d->cfg.rotate_period_ns) {
+		size_t i;
+
+		d->cfg.rotate_period_ns = n.rotate_period_ns;
+		for (i = 0; i < d->n_workers; i++)
+			worker_set_rotate(&d->workers[i], n.rotate_period_ns);
+	}
+	if (n.interval_ns != d->cfg.interval_ns) {
+		d->cfg.interval_ns = n.interval_ns;
+		if (arm_timer(d) < 0)
+			log_error("reload: cannot re-arm the flush timer");
+	}
+	write_meta(d);
+	log_info("configuration reloaded");
+}
+
+static int start_workers(struct daemon *d)
+{
+	size_t i;
+	int r;
+
+	d->workers = calloc(d->col->n_cpus, sizeof(*d->workers));
+	if (d->workers == NULL)
+		return -ENOMEM;
+	for (i = 0; i < d->col->n_cpus; i++) {
+		r = worker_init(&d->workers[i], d->col, &d->col->cpus[i], d->cfg.rotate_period_ns,
+				(int32_t)getpid());
+		if (r < 0)
+			return r;
+		d->n_workers++;
+	}
+	for (i = 0; i < d->n_workers; i++) {
+		r = worker_start(&d->workers[i]);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+static void report_workers(struct daemon *d)
+{
+	size_t i;
+	int fifo = 0, setup = 0;
+
+	/* Give the threads a moment to pin themselves before we look. */
+	usleep(20000);
+	for (i = 0; i < d->n_workers; i++) {
+		if (d->workers[i].fifo_error != 0)
+			fifo = d->workers[i].fifo_error;
+		if (d->workers[i].setup_error != 0)
+			setup = d->workers[i].setup_error;
+	}
+	if (setup != 0)
+		log_warning("a CPU worker could not pin itself to its CPU (%s): group rotation "
+			    "remainders may be misattributed", strerror(setup));
+	if (fifo != 0)
+		log_info("CPU workers run without SCHED_FIFO (%s): reads may come late on busy "
+			 "CPUs (grant CAP_SYS_NICE to fix)", strerror(fifo));
+}
+
+static int setup_signals(struct daemon *d)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGHUP);
+	/* Blocked before the workers start, so only signalfd sees them. */
+	if (pthread_sigmask(SIG_BLOCK, &set, NULL) != 0)
+		return -EINVAL;
+	signal(SIGPIPE, SIG_IGN);
+	d->sfd = signalfd(-1, &set, SFD_CLOEXEC);
+	if (d->sfd < 0)
+		return -errno;
+	d->tfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+	if (d->tfd < 0)
+		return -errno;
+	return arm_timer(d);
+}
+
+static int loop(struct daemon *d)
+{
+	struct pollfd pfd[2] = { { d->sfd, POLLIN, 0 }, { d->tfd, POLLIN, 0 } };
+
+	for (;;) {
+		if (poll(pfd, 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			return log_error_r(-errno, "poll");
+		}
+		if (pfd[1].revents & POLLIN) {
+			uint64_t expirations;
+
+			if (read(d->tfd, &expirations, sizeof(expirations)) > 0)
+				flush(d, false);
+		}
+		if (pfd[0].revents & POLLIN) {
+			struct signalfd_siginfo si;
+
+			if (read(d->sfd, &si, sizeof(si)) != sizeof(si))
+				continue;
+			if (si.ssi_signo == SIGHUP) {
+				reload(d);
+				continue;
+			}
+			log_info("%s: writing the interval in flight and stopping",
+				 strsignal((int)si.ssi_signo));
+			return 0;
+		}
+	}
+}
+
+static void cleanup(struct daemon *d)
+{
+	size_t i;
+
+	if (d->fl_ready)
+		flusher_done(&d->fl);
+	for (i = 0; i < d->n_workers; i++)
+		worker_done(&d->workers[i]);
+	free(d->workers);
+	while (d->pending != NULL) {
+		struct interval_data *next = d->pending->next;
+
+		interval_free(d->pending);
+		d->pending = next;
+	}
+	store_close(d->store);
+	collector_close(d->col);
+	if (d->pt_ready)
+		proctab_done(&d->pt);
+	if (d->sfd >= 0)
+		close(d->sfd);
+	if (d->tfd >= 0)
+		close(d->tfd);
+}
+
+int stackd_run(const struct config *cfg, config_reload_fn reload_fn)
+{
+	struct collector_params params;
+	struct daemon d;
+	char err[2048], boot_id[64];
+	long hz = sysconf(_SC_CLK_TCK);
+	int64_t boot_minus_mono;
+	uint64_t now_real;
+	int r, status = EXIT_FAILURE;
+
+	memset(&d, 0, sizeof(d));
+	d.cfg = *cfg;
+	d.reload = reload_fn;
+	d.sfd = d.tfd = -1;
+
+	r = stackd_pick_model(cfg->model, &d.model, d.model_why, sizeof(d.model_why));
+	if (r < 0) {
+		log_error("model: %s", d.model_why);
+		goto out;
+	}
+
+	/* Counters first: a host where we may not count gets a clear error
+	 * before anything is written to disk. */
+	params.model = d.model;
+	params.switch_position = cfg->switch_event;
+	params.ring_pages = cfg->ring_pages;
+	r = collector_open(&params, &d.col, err, sizeof(err));
+	if (r < 0) {
+		log_error("%s", err);
+		goto out;
+	}
+
+	/* The store holds every user's command lines: files we create are not
+	 * world-readable (0640); group access is for an operator group. */
+	umask(027);
+	make_default_dir(cfg->database);
+	r = store_open(cfg->database, &d.store, err, sizeof(err));
+	if (r < 0) {
+		log_error("%s", err);
+		goto out;
+	}
+	if (read_boot_id(boot_id, sizeof(boot_id)) < 0)
+		snprintf(boot_id, sizeof(boot_id), "unknown");
+	now_real = clock_ns(CLOCK_REALTIME);
+	r = store_register(d.store, d.model, boot_id, now_real - clock_ns(CLOCK_BOOTTIME), err,
+			   sizeof(err));
+	if (r < 0) {
+		log_error("%s: %s", cfg->database, err);
+		goto out;
+	}
+	d.started_ns = now_real;
+
+	boot_minus_mono = (int64_t)(clock_ns(CLOCK_BOOTTIME) - monotonic_ns());
+	r = proctab_init(&d.pt, "/proc", hz > 0 ? NSEC_PER_SEC / (uint64_t)hz : 10000000,
+			 boot_minus_mono);
+	if (r < 0)
+		goto oom;
+	d.pt_ready = true;
+	/* The side-band events are already on, so nothing starting from now
+	 * is missed; the scan names what was there before. */
+	r = proctab_scan(&d.pt);
+	if (r < 0) {
+		log_error_r(r, "cannot scan /proc");
+		goto out;
+	}
+
+	r = setup_signals(&d);
+	if (r < 0) {
+		log_error_r(r, "cannot set up signal handling and the flush timer");
+		goto out;
+	}
+	r = start_workers(&d);
+	if (r < 0) {
+		log_error_r(r, "cannot start the CPU workers");
+		goto out;
+	}
+	r = flusher_init(&d.fl, d.col, d.workers, d.n_workers, &d.pt, now_real);
+	if (r < 0)
+		goto oom;
+	d.fl_ready = true;
+	write_meta(&d);
+	/* Said only now, so a failed start prints its one error line alone. */
+	log_info("%s", d.model_why);
+	report_workers(&d);
+	{
+		char interval[32], rotate[32];
+
+		duration_format(cfg->interval_ns, interval, sizeof(interval));
+		duration_format(cfg->rotate_period_ns, rotate, sizeof(rotate));
+		log_info("collecting on %zu CPUs: model '%s', %u counter groups rotating every "
+			 "%s, one interval every %s, into %s", d.n_workers, d.model->name,
+			 d.model->n_groups, rotate, interval, cfg->database);
+	}
+
+	r = loop(&d);
+	flush(&d, true);
+	if (d.n_pending > 0)
+		log_error("%zu interval(s) could not be written to %s and are lost", d.n_pending,
+			  cfg->database);
+	else
+		log_info("stopped; %" PRIu64 " intervals written", d.written);
+	status = r < 0 || d.n_pending > 0 ? EXIT_FAILURE : EXIT_SUCCESS;
+	goto out;
+oom:
+	log_error_r(-ENOMEM, "startup");
+out:
+	cleanup(&d);
+	return status;
+}

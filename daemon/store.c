@@ -1,0 +1,591 @@
+/*
+ * store.c - the only file that writes SQLite.  See store.h.
+ *
+ * WAL mode: one writer (the daemon), readers never block it and it never
+ * blocks them.  synchronous=FULL: a committed interval survives power loss,
+ * at one fsync per flush.  Each flush is one transaction, so a crash at any
+ * point loses at most the interval in flight.
+ */
+#include "store.h"
+#include "store_schema.h"
+#include "lib/db.h"
+
+#include <errno.h>
+#include <libgen.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define STORE_BUSY_TIMEOUT_MS 5000
+
+struct store {
+	sqlite3 *db;
+	int64_t boot;
+	unsigned n_groups;
+	int64_t group_id[MODEL_MAX_GROUPS];
+	const struct model *model;
+	sqlite3_stmt *ins_process, *ins_interval, *ins_group_time, *ins_sample;
+};
+
+static int errno_of(int rc)
+{
+	switch (rc & 0xff) {
+	case SQLITE_OK:
+		return 0;
+	case SQLITE_BUSY:
+	case SQLITE_LOCKED:
+		return -EBUSY;
+	case SQLITE_FULL:
+		return -ENOSPC;
+	case SQLITE_READONLY:
+	case SQLITE_PERM:
+	case SQLITE_AUTH:
+		return -EACCES;
+	case SQLITE_CANTOPEN:
+		return -ENOENT;
+	case SQLITE_NOMEM:
+		return -ENOMEM;
+	case SQLITE_CORRUPT:
+	case SQLITE_NOTADB:
+		return -EBADMSG;
+	default:
+		return -EIO;
+	}
+}
+
+static int fail(struct store *s, int rc, const char *what, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "%s: %s", what, s->db ? sqlite3_errmsg(s->db) : sqlite3_errstr(rc));
+	return errno_of(rc);
+}
+
+static int exec_sql(struct store *s, const char *sql, const char *what, char *err,
+		    size_t errlen)
+{
+	int rc = sqlite3_exec(s->db, sql, NULL, NULL, NULL);
+
+	return rc == SQLITE_OK ? 0 : fail(s, rc, what, err, errlen);
+}
+
+static int user_version(struct store *s, int *ret)
+{
+	sqlite3_stmt *st;
+	int rc = sqlite3_prepare_v2(s->db, "PRAGMA user_version", -1, &st, NULL);
+
+	if (rc != SQLITE_OK)
+		return rc;
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		*ret = sqlite3_column_int(st, 0);
+		rc = SQLITE_OK;
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+static int check_version(struct store *s, const char *path, char *err, size_t errlen)
+{
+	int version = 0;
+	int rc = user_version(s, &version);
+
+	if (rc != SQLITE_OK) {
+		if (errno_of(rc) == -EBADMSG) {
+			snprintf(err, errlen, "'%s' is not a SQLite database (or is damaged)", path);
+			return -EBADMSG;
+		}
+		return fail(s, rc, "cannot read the schema version", err, errlen);
+	}
+	if (version > STACKD_SCHEMA_VERSION) {
+		snprintf(err, errlen,
+			 "database schema version %d is newer than this stackd knows (%d); "
+			 "refusing to touch it: upgrade stackd or use another --db",
+			 version, STACKD_SCHEMA_VERSION);
+		return -EPROTO;
+	}
+	return 0;
+}
+
+/* Apply every schema step above the database's version, each in its own
+ * transaction together with its new user_version. */
+static int migrate(struct store *s, char *err, size_t errlen)
+{
+	int version = 0;
+	unsigned i;
+	int rc;
+
+	rc = user_version(s, &version);
+	if (rc != SQLITE_OK)
+		return fail(s, rc, "cannot read the schema version", err, errlen);
+	for (i = 0; i < n_schema_steps; i++) {
+		const struct schema_step *step = &schema_steps[i];
+		int r;
+
+		if ((int)step->version <= version)
+			continue;
+		r = exec_sql(s, "BEGIN IMMEDIATE", "cannot start the schema update", err, errlen);
+		if (r < 0)
+			return r;
+		rc = sqlite3_exec(s->db, step->sql, NULL, NULL, NULL);
+		if (rc == SQLITE_OK) {
+			char sql[64];
+
+			snprintf(sql, sizeof(sql), "PRAGMA user_version = %u", step->version);
+			rc = sqlite3_exec(s->db, sql, NULL, NULL, NULL);
+		}
+		if (rc != SQLITE_OK) {
+			char what[128];
+
+			snprintf(what, sizeof(what), "schema step %s failed", step->name);
+			r = fail(s, rc, what, err, errlen);
+			(void)sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+			return r;
+		}
+		r = exec_sql(s, "COMMIT", "cannot commit the schema update", err, errlen);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+static int prepare(struct store *s, const char *sql, sqlite3_stmt **st, char *err,
+		   size_t errlen)
+{
+	int rc = sqlite3_prepare_v3(s->db, sql, -1, SQLITE_PREPARE_PERSISTENT, st, NULL);
+
+	return rc == SQLITE_OK ? 0 : fail(s, rc, "cannot prepare a statement", err, errlen);
+}
+
+static int prepare_all(struct store *s, char *err, size_t errlen)
+{
+	int r;
+
+	r = prepare(s,
+		    "INSERT INTO process (boot, pid, start_ns, comm, cmdline, uid, unit, exit_ns)"
+		    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"
+		    " ON CONFLICT (boot, pid, start_ns) DO UPDATE SET"
+		    "  comm = CASE WHEN excluded.comm = '?' THEN comm ELSE excluded.comm END,"
+		    "  cmdline = coalesce(excluded.cmdline, cmdline),"
+		    "  uid = coalesce(excluded.uid, uid),"
+		    "  unit = coalesce(excluded.unit, unit),"
+		    "  exit_ns = coalesce(excluded.exit_ns, exit_ns)"
+		    " RETURNING id", &s->ins_process, err, errlen);
+	if (r < 0)
+		return r;
+	r = prepare(s,
+		    "INSERT INTO interval (boot, start_ns, end_ns, ncpus, model, samples,"
+		    " lost_records, lost_samples, throttles, unsampled_switches,"
+		    " unattributed_spans, orphan_exits, straddles, late_cpus, dropped,"
+		    " rotations, unschedulable, max_cpu_switch_rate, busiest_cpu)"
+		    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15,"
+		    " ?16, ?17, ?18, ?19)", &s->ins_interval, err, errlen);
+	if (r < 0)
+		return r;
+	r = prepare(s,
+		    "INSERT INTO interval_group (interval_id, group_id, enabled_ns)"
+		    " VALUES (?1, ?2, ?3)", &s->ins_group_time, err, errlen);
+	if (r < 0)
+		return r;
+	return prepare(s,
+		       "INSERT INTO sample (interval_id, process_id, group_id, task_clock_ns,"
+		       " context_switches, v0, v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11,"
+		       " v12, v13, v14, v15) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10,"
+		       " ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)",
+		       &s->ins_sample, err, errlen);
+}
+
+/* Say which part of the path is the problem before SQLite says only
+ * "unable to open database file". */
+static int check_path(const char *path, char *err, size_t errlen, int *existed)
+{
+	struct stat stbuf;
+	char *copy = strdup(path);
+	char *dir;
+	int r = 0;
+
+	if (copy == NULL)
+		return -ENOMEM;
+	dir = dirname(copy);
+	*existed = stat(path, &stbuf) == 0;
+	if (*existed && S_ISDIR(stbuf.st_mode)) {
+		snprintf(err, errlen, "database '%s' is a directory", path);
+		r = -EISDIR;
+	} else if (stat(dir, &stbuf) != 0) {
+		snprintf(err, errlen, "database '%s': directory '%s' does not exist", path, dir);
+		r = -ENOENT;
+	} else if (!S_ISDIR(stbuf.st_mode)) {
+		snprintf(err, errlen, "database '%s': '%s' is not a directory", path, dir);
+		r = -ENOTDIR;
+	} else if (access(dir, W_OK | X_OK) != 0) {
+		/* WAL needs the -wal and -shm files beside the database. */
+		snprintf(err, errlen, "database '%s': directory '%s' is not writable (%s)", path,
+			 dir, strerror(errno));
+		r = -EACCES;
+	} else if (*existed && access(path, R_OK | W_OK) != 0) {
+		snprintf(err, errlen, "database '%s' is not writable (%s)", path, strerror(errno));
+		r = -EACCES;
+	}
+	free(copy);
+	return r;
+}
+
+int store_open(const char *path, struct store **ret, char *err, size_t errlen)
+{
+	struct store *s;
+	int existed = 0;
+	int rc, r;
+
+	r = check_path(path, err, errlen, &existed);
+	if (r < 0)
+		return r;
+	s = calloc(1, sizeof(*s));
+	if (s == NULL)
+		return -ENOMEM;
+	rc = sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
+			     SQLITE_OPEN_NOMUTEX, NULL);
+	if (rc != SQLITE_OK) {
+		char what[512];
+
+		snprintf(what, sizeof(what), "cannot open database '%s'", path);
+		r = fail(s, rc, what, err, errlen);
+		goto fail;
+	}
+	sqlite3_busy_timeout(s->db, STORE_BUSY_TIMEOUT_MS);
+	/* Look before writing anything: a foreign file or a database from a
+	 * newer stackd must stay byte for byte as it was. */
+	r = check_version(s, path, err, errlen);
+	if (r < 0)
+		goto fail;
+	r = exec_sql(s, "PRAGMA journal_mode = WAL", "cannot switch to WAL mode", err, errlen);
+	if (r < 0)
+		goto fail;
+	r = exec_sql(s, "PRAGMA synchronous = FULL", "cannot set synchronous", err, errlen);
+	if (r < 0)
+		goto fail;
+	r = migrate(s, err, errlen);
+	if (r < 0)
+		goto fail;
+	r = prepare_all(s, err, errlen);
+	if (r < 0)
+		goto fail;
+	*ret = s;
+	return 0;
+fail:
+	store_close(s);
+	if (!existed) {
+		/* Leave nothing half-made behind. */
+		char side[4096];
+
+		(void)unlink(path);
+		snprintf(side, sizeof(side), "%s-wal", path);
+		(void)unlink(side);
+		snprintf(side, sizeof(side), "%s-shm", path);
+		(void)unlink(side);
+	}
+	return r;
+}
+
+void store_close(struct store *s)
+{
+	if (s == NULL)
+		return;
+	sqlite3_finalize(s->ins_process);
+	sqlite3_finalize(s->ins_interval);
+	sqlite3_finalize(s->ins_group_time);
+	sqlite3_finalize(s->ins_sample);
+	if (s->db != NULL)
+		sqlite3_close(s->db);
+	free(s);
+}
+
+void store_set_busy_timeout(struct store *s, int ms)
+{
+	sqlite3_busy_timeout(s->db, ms);
+}
+
+static int step_done(sqlite3_stmt *st)
+{
+	int rc = sqlite3_step(st);
+
+	sqlite3_reset(st);
+	return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
+static int64_t select_id(struct store *s, const char *sql, const char *a, const char *b,
+			 int64_t c, const char *d)
+{
+	sqlite3_stmt *st;
+	int64_t id = -1;
+
+	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_text(st, 1, a, -1, SQLITE_STATIC);
+	if (b != NULL)
+		sqlite3_bind_text(st, 2, b, -1, SQLITE_STATIC);
+	if (c >= 0)
+		sqlite3_bind_int64(st, 3, c);
+	if (d != NULL)
+		sqlite3_bind_text(st, 4, d, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		id = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return id;
+}
+
+int store_register(struct store *s, const struct model *m, const char *boot_id,
+		   uint64_t booted_ns, char *err, size_t errlen)
+{
+	sqlite3_stmt *st = NULL;
+	unsigned g;
+	int rc, r;
+
+	r = exec_sql(s, "BEGIN IMMEDIATE", "cannot start a transaction", err, errlen);
+	if (r < 0)
+		return r;
+	rc = sqlite3_prepare_v2(s->db, "INSERT OR IGNORE INTO boot (boot_id, booted_ns)"
+				" VALUES (?1, ?2)", -1, &st, NULL);
+	if (rc == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, boot_id, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 2, (sqlite3_int64)booted_ns);
+		rc = step_done(st);
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+	if (rc != SQLITE_OK)
+		goto fail;
+	s->boot = select_id(s, "SELECT id FROM boot WHERE boot_id = ?1", boot_id, NULL, -1, NULL);
+
+	rc = sqlite3_prepare_v2(s->db,
+				"INSERT OR IGNORE INTO counter_group (model, formula_version, name,"
+				" events, event_names) VALUES (?1, ?2, ?3, ?4, ?5)", -1, &st, NULL);
+	if (rc != SQLITE_OK)
+		goto fail;
+	for (g = 0; g < m->n_groups; g++) {
+		const struct model_group *mg = &m->groups[g];
+		char columns[1024], names[2048];
+		size_t used = 0;
+		unsigned i;
+
+		model_group_columns(mg, columns, sizeof(columns));
+		names[0] = '\0';
+		for (i = 0; i < mg->n_events && used < sizeof(names); i++) {
+			int n = snprintf(names + used, sizeof(names) - used, "%s%s", i ? "," : "",
+					 mg->events[i].name);
+			if (n > 0)
+				used += (size_t)n;
+		}
+		sqlite3_bind_text(st, 1, m->name, -1, SQLITE_STATIC);
+		sqlite3_bind_int(st, 2, (int)m->formula_version);
+		sqlite3_bind_text(st, 3, mg->name, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 4, columns, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(st, 5, names, -1, SQLITE_TRANSIENT);
+		rc = step_done(st);
+		if (rc != SQLITE_OK)
+			goto fail;
+		{
+			sqlite3_stmt *q;
+
+			rc = sqlite3_prepare_v2(s->db,
+						"SELECT id FROM counter_group WHERE model = ?1 AND"
+						" formula_version = ?2 AND name = ?3 AND events = ?4",
+						-1, &q, NULL);
+			if (rc != SQLITE_OK)
+				goto fail;
+			sqlite3_bind_text(q, 1, m->name, -1, SQLITE_STATIC);
+			sqlite3_bind_int(q, 2, (int)m->formula_version);
+			sqlite3_bind_text(q, 3, mg->name, -1, SQLITE_STATIC);
+			sqlite3_bind_text(q, 4, columns, -1, SQLITE_TRANSIENT);
+			rc = sqlite3_step(q);
+			s->group_id[g] = rc == SQLITE_ROW ? sqlite3_column_int64(q, 0) : -1;
+			sqlite3_finalize(q);
+			if (s->group_id[g] < 0) {
+				rc = SQLITE_ERROR;
+				goto fail;
+			}
+		}
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+	s->n_groups = m->n_groups;
+	s->model = m;
+	return exec_sql(s, "COMMIT", "cannot commit", err, errlen);
+fail:
+	sqlite3_finalize(st);
+	r = fail(s, rc == SQLITE_OK ? SQLITE_ERROR : rc, "cannot register the model", err, errlen);
+	(void)sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	return r;
+}
+
+static void bind_text_or_null(sqlite3_stmt *st, int i, const char *v)
+{
+	if (v != NULL)
+		sqlite3_bind_text(st, i, v, -1, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+static int write_one(struct store *s, const struct interval_data *iv, int64_t *proc_ids)
+{
+	sqlite3_stmt *st;
+	int64_t interval_id;
+	size_t i;
+	int rc;
+
+	st = s->ins_interval;
+	sqlite3_bind_int64(st, 1, s->boot);
+	sqlite3_bind_int64(st, 2, (sqlite3_int64)iv->start_ns);
+	sqlite3_bind_int64(st, 3, (sqlite3_int64)iv->end_ns);
+	sqlite3_bind_int(st, 4, (int)iv->ncpus);
+	sqlite3_bind_text(st, 5, s->model->name, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 6, (sqlite3_int64)iv->st.samples);
+	sqlite3_bind_int64(st, 7, (sqlite3_int64)iv->st.lost_records);
+	sqlite3_bind_int64(st, 8, (sqlite3_int64)iv->st.lost_samples);
+	sqlite3_bind_int64(st, 9, (sqlite3_int64)iv->st.throttles);
+	sqlite3_bind_int64(st, 10, (sqlite3_int64)iv->st.unsampled_switches);
+	sqlite3_bind_int64(st, 11, (sqlite3_int64)iv->st.unattributed_spans);
+	sqlite3_bind_int64(st, 12, (sqlite3_int64)iv->st.orphan_exits);
+	sqlite3_bind_int64(st, 13, (sqlite3_int64)iv->st.straddles);
+	sqlite3_bind_int64(st, 14, (sqlite3_int64)iv->st.late_cpus);
+	sqlite3_bind_int64(st, 15, (sqlite3_int64)iv->st.dropped);
+	sqlite3_bind_int64(st, 16, (sqlite3_int64)iv->st.rotations);
+	sqlite3_bind_int64(st, 17, (sqlite3_int64)iv->st.unschedulable);
+	sqlite3_bind_int64(st, 18, (sqlite3_int64)iv->st.max_cpu_switch_rate);
+	sqlite3_bind_int(st, 19, iv->st.busiest_cpu);
+	rc = step_done(st);
+	if (rc != SQLITE_OK)
+		return rc;
+	interval_id = sqlite3_last_insert_rowid(s->db);
+
+	st = s->ins_group_time;
+	for (i = 0; i < iv->n_groups && i < s->n_groups; i++) {
+		sqlite3_bind_int64(st, 1, interval_id);
+		sqlite3_bind_int64(st, 2, s->group_id[i]);
+		sqlite3_bind_int64(st, 3, (sqlite3_int64)iv->enabled_ns[i]);
+		rc = step_done(st);
+		if (rc != SQLITE_OK)
+			return rc;
+	}
+
+	st = s->ins_process;
+	for (i = 0; i < iv->n_procs; i++) {
+		const struct iv_proc *p = &iv->procs[i];
+
+		sqlite3_bind_int64(st, 1, s->boot);
+		sqlite3_bind_int(st, 2, p->pid);
+		sqlite3_bind_int64(st, 3, (sqlite3_int64)p->start_ns);
+		sqlite3_bind_text(st, 4, p->comm, -1, SQLITE_STATIC);
+		bind_text_or_null(st, 5, p->cmdline);
+		if (p->uid >= 0)
+			sqlite3_bind_int64(st, 6, p->uid);
+		else
+			sqlite3_bind_null(st, 6);
+		bind_text_or_null(st, 7, p->unit);
+		if (p->exit_ns != 0)
+			sqlite3_bind_int64(st, 8, (sqlite3_int64)p->exit_ns);
+		else
+			sqlite3_bind_null(st, 8);
+		rc = sqlite3_step(st);
+		if (rc == SQLITE_ROW) {
+			proc_ids[i] = sqlite3_column_int64(st, 0);
+			rc = sqlite3_step(st);
+		}
+		sqlite3_reset(st);
+		sqlite3_clear_bindings(st);
+		if (rc != SQLITE_DONE)
+			return rc;
+	}
+
+	st = s->ins_sample;
+	for (i = 0; i < iv->n_rows; i++) {
+		const struct iv_row *row = &iv->rows[i];
+		const struct model_group *mg;
+		unsigned k;
+
+		if (row->group >= s->n_groups || row->proc >= iv->n_procs)
+			continue;
+		mg = &s->model->groups[row->group];
+		sqlite3_bind_int64(st, 1, interval_id);
+		sqlite3_bind_int64(st, 2, proc_ids[row->proc]);
+		sqlite3_bind_int64(st, 3, s->group_id[row->group]);
+		sqlite3_bind_int64(st, 4, (sqlite3_int64)row->task_clock_ns);
+		sqlite3_bind_int64(st, 5, (sqlite3_int64)row->context_switches);
+		for (k = 0; k < STACKD_SAMPLE_VALUES; k++) {
+			if (k < mg->n_events)
+				sqlite3_bind_int64(st, 6 + (int)k, (sqlite3_int64)row->v[k]);
+			else
+				sqlite3_bind_null(st, 6 + (int)k);
+		}
+		rc = step_done(st);
+		if (rc != SQLITE_OK)
+			return rc;
+	}
+	return SQLITE_OK;
+}
+
+int store_write_intervals(struct store *s, const struct interval_data *iv,
+			  char *err, size_t errlen)
+{
+	const struct interval_data *it;
+	int64_t *proc_ids = NULL;
+	size_t max_procs = 0;
+	int r;
+
+	if (s->model == NULL) {
+		snprintf(err, errlen, "store_register() was not called");
+		return -EINVAL;
+	}
+	for (it = iv; it != NULL; it = it->next)
+		if (it->n_procs > max_procs)
+			max_procs = it->n_procs;
+	proc_ids = calloc(max_procs ? max_procs : 1, sizeof(*proc_ids));
+	if (proc_ids == NULL)
+		return -ENOMEM;
+	r = exec_sql(s, "BEGIN IMMEDIATE", "cannot start a transaction", err, errlen);
+	if (r < 0) {
+		free(proc_ids);
+		return r;
+	}
+	for (it = iv; it != NULL; it = it->next) {
+		int rc = write_one(s, it, proc_ids);
+
+		if (rc != SQLITE_OK) {
+			r = fail(s, rc, "cannot write an interval", err, errlen);
+			(void)sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+			free(proc_ids);
+			return r;
+		}
+	}
+	free(proc_ids);
+	r = exec_sql(s, "COMMIT", "cannot commit an interval", err, errlen);
+	if (r < 0)
+		(void)sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	return r;
+}
+
+int store_set_meta(struct store *s, const char *const *kv, size_t n_pairs,
+		   char *err, size_t errlen)
+{
+	sqlite3_stmt *st;
+	size_t i;
+	int rc, r;
+
+	r = exec_sql(s, "BEGIN IMMEDIATE", "cannot start a transaction", err, errlen);
+	if (r < 0)
+		return r;
+	rc = sqlite3_prepare_v2(s->db, "INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)",
+				-1, &st, NULL);
+	for (i = 0; rc == SQLITE_OK && i < n_pairs; i++) {
+		sqlite3_bind_text(st, 1, kv[2 * i], -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, kv[2 * i + 1] ? kv[2 * i + 1] : "", -1, SQLITE_STATIC);
+		rc = step_done(st);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_OK) {
+		r = fail(s, rc, "cannot write meta", err, errlen);
+		(void)sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+		return r;
+	}
+	return exec_sql(s, "COMMIT", "cannot commit meta", err, errlen);
+}

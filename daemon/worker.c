@@ -1,0 +1,486 @@
+/*
+ * worker.c - see worker.h.
+ */
+#include "worker.h"
+#include "clock.h"
+#include "perf_record.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#define WORKER_MAX_SPARES 2
+
+static struct handover *handover_new(int cpu)
+{
+	struct handover *h = calloc(1, sizeof(*h));
+
+	if (h == NULL)
+		return NULL;
+	if (cpuacc_init(&h->acc) < 0) {
+		free(h);
+		return NULL;
+	}
+	h->cpu = cpu;
+	return h;
+}
+
+void handover_free(struct handover *h)
+{
+	if (h == NULL)
+		return;
+	cpuacc_done(&h->acc);
+	free(h->life);
+	free(h);
+}
+
+static void handover_clear(struct handover *h)
+{
+	cpuacc_reset(&h->acc);
+	h->n_life = 0;
+	memset(&h->st, 0, sizeof(h->st));
+	memset(h->enabled_ns, 0, sizeof(h->enabled_ns));
+	h->samples_per_s = 0;
+	h->cut_ns = 0;
+	h->next = NULL;
+}
+
+static void life_push(struct worker *w, const struct life_rec *r)
+{
+	struct handover *h = w->cur;
+
+	if (h->n_life == h->cap_life) {
+		size_t cap = h->cap_life ? h->cap_life * 2 : 64;
+		struct life_rec *more = realloc(h->life, cap * sizeof(*more));
+
+		if (more == NULL) {
+			w->at.st.dropped_deltas++;
+			return;
+		}
+		h->life = more;
+		h->cap_life = cap;
+	}
+	h->life[h->n_life++] = *r;
+}
+
+static int group_of_id(const struct worker *w, uint64_t id)
+{
+	unsigned g;
+
+	for (g = 0; g < w->col->n_groups; g++)
+		if (w->ev->groups[g].sampler_id == id)
+			return (int)g;
+	return -1;
+}
+
+static void handle_record(struct worker *w, const struct perf_event_header *h)
+{
+	struct life_rec lr;
+
+	switch (h->type) {
+	case PERF_RECORD_SAMPLE: {
+		struct rec_sample s;
+		int g;
+
+		if (record_parse_sample(h, &s) < 0)
+			return;
+		g = group_of_id(w, s.id);
+		if (g < 0)
+			return;
+		attrib_sample(&w->at, (unsigned)g, s.pid, s.tid, s.time, s.values, (unsigned)s.nr);
+		return;
+	}
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT: {
+		struct rec_task t;
+
+		if (record_parse_task(h, &t) < 0)
+			return;
+		if (h->type == PERF_RECORD_EXIT)
+			attrib_exit(&w->at, t.pid, t.tid, t.time);
+		/* Threads share their process's identity: only leaders matter. */
+		if (t.pid != t.tid)
+			return;
+		memset(&lr, 0, sizeof(lr));
+		lr.type = h->type == PERF_RECORD_FORK ? LIFE_FORK : LIFE_EXIT;
+		lr.pid = t.pid;
+		lr.ppid = t.ppid;
+		lr.tid = t.tid;
+		lr.time = t.time;
+		life_push(w, &lr);
+		return;
+	}
+	case PERF_RECORD_COMM: {
+		struct rec_comm c;
+
+		if (record_parse_comm(h, &c) < 0 || c.pid != c.tid)
+			return;
+		memset(&lr, 0, sizeof(lr));
+		lr.type = LIFE_COMM;
+		lr.exec = c.exec;
+		lr.pid = c.pid;
+		lr.tid = c.tid;
+		lr.time = c.time;
+		memcpy(lr.comm, c.comm, sizeof(lr.comm));
+		life_push(w, &lr);
+		return;
+	}
+	case PERF_RECORD_LOST: {
+		struct rec_lost l;
+
+		if (record_parse_lost(h, &l) < 0)
+			return;
+		w->at.st.lost_records++;
+		w->at.st.lost_samples += l.lost;
+		return;
+	}
+	case PERF_RECORD_THROTTLE:
+		w->at.st.throttles++;
+		return;
+	default:
+		return;
+	}
+}
+
+/* Attribute every record up to limit (CLOCK_MONOTONIC; UINT64_MAX: all). */
+static void drain(struct worker *w, uint64_t limit)
+{
+	struct ring *r = &w->ev->ring;
+	const struct perf_event_header *h;
+
+	while ((h = ring_peek(r)) != NULL) {
+		if (limit != UINT64_MAX && record_time(h) > limit)
+			break;
+		handle_record(w, h);
+		ring_consume(r, h);
+	}
+	ring_publish(r);
+}
+
+static void enable_group(struct worker *w, unsigned g)
+{
+	uint64_t t = monotonic_ns();
+
+	/* Leader only (flags 0): PERF_IOC_FLAG_GROUP breaks sampling members. */
+	(void)ioctl(w->ev->groups[g].fds[0], PERF_EVENT_IOC_ENABLE, 0);
+	attrib_enabled(&w->at, g, t);
+	w->enabled_since = t;
+	w->active = g;
+}
+
+/* A pinned group the PMU could not schedule sits in error state and counts
+ * nothing; say so, and enable it again so it gets another chance. */
+static void check_schedulable(struct worker *w, unsigned g, int read_result)
+{
+	if (read_result != -EIO)
+		return;
+	w->at.st.unschedulable++;
+	(void)ioctl(w->ev->groups[g].fds[0], PERF_EVENT_IOC_ENABLE, 0);
+}
+
+static void rotate(struct worker *w)
+{
+	unsigned n = w->col->n_groups;
+	unsigned from = w->active, to = (from + 1) % n;
+	uint64_t values[ACC_MAX_MEMBERS];
+	uint64_t t;
+	int nv;
+
+	if (n < 2) {
+		drain(w, UINT64_MAX);
+		return;
+	}
+	/* Disable before enabling: two groups must never compete for counters. */
+	t = monotonic_ns();
+	(void)ioctl(w->ev->groups[from].fds[0], PERF_EVENT_IOC_DISABLE, 0);
+	w->enabled_acc[from] += t - w->enabled_since;
+	enable_group(w, to);
+	w->at.st.rotations++;
+	/* The old group's last samples are in the ring now; take them before
+	 * its final read so the remainder is exactly what came after them. */
+	drain(w, UINT64_MAX);
+	nv = collector_read_group(w->ev, from, values, ACC_MAX_MEMBERS);
+	if (nv > 0)
+		attrib_remainder(&w->at, from, t, values, (unsigned)nv);
+	else
+		check_schedulable(w, from, nv);
+}
+
+static void post(struct worker *w, struct handover *h, uint64_t seq)
+{
+	struct handover **tail;
+
+	pthread_mutex_lock(&w->lock);
+	tail = &w->ready;
+	while (*tail != NULL)
+		tail = &(*tail)->next;
+	*tail = h;
+	if (seq > w->posted_seq)
+		w->posted_seq = seq;
+	pthread_cond_broadcast(&w->cond);
+	pthread_mutex_unlock(&w->lock);
+}
+
+static struct handover *take_spare(struct worker *w)
+{
+	struct handover *h;
+
+	pthread_mutex_lock(&w->lock);
+	h = w->spare;
+	if (h != NULL)
+		w->spare = h->next;
+	pthread_mutex_unlock(&w->lock);
+	if (h != NULL) {
+		handover_clear(h);
+		return h;
+	}
+	return handover_new(w->ev->cpu);
+}
+
+/* Everything up to now becomes a handover for the main thread. */
+static void cut(struct worker *w, uint64_t seq)
+{
+	uint64_t now = monotonic_ns();
+	struct handover *h = w->cur;
+	struct handover *next;
+	unsigned g;
+
+	drain(w, now);
+	{
+		uint64_t values[ACC_MAX_MEMBERS];
+
+		check_schedulable(w, w->active, collector_read_group(w->ev, w->active, values,
+								     ACC_MAX_MEMBERS));
+	}
+	w->enabled_acc[w->active] += now - w->enabled_since;
+	w->enabled_since = now;
+	for (g = 0; g < w->col->n_groups; g++) {
+		h->enabled_ns[g] = w->enabled_acc[g];
+		w->enabled_acc[g] = 0;
+	}
+	h->cut_ns = now;
+	h->st = w->at.st;
+	if (now > w->last_cut_ns)
+		h->samples_per_s = h->st.samples * 1000000000ULL / (now - w->last_cut_ns);
+	memset(&w->at.st, 0, sizeof(w->at.st));
+	w->last_cut_ns = now;
+
+	next = take_spare(w);
+	if (next == NULL) {
+		/* Out of memory: keep filling the same table; the main thread
+		 * gets it at the next flush that finds memory. */
+		w->at.st = h->st;
+		return;
+	}
+	w->cur = next;
+	w->at.acc = &next->acc;
+	post(w, h, seq);
+}
+
+static void setup_thread(struct worker *w)
+{
+	struct sched_param sp = { .sched_priority = 1 };
+	cpu_set_t set;
+	int r;
+
+	CPU_ZERO(&set);
+	CPU_SET(w->ev->cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set) < 0)
+		w->setup_error = errno;
+	/* A switch to the worker must not wait for the running task's slice
+	 * to end, or the rotation gap grows and reads come late. */
+	r = pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
+	if (r != 0)
+		w->fifo_error = r;
+}
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	struct pollfd pfd[2];
+	uint64_t rotate_ns;
+
+	setup_thread(w);
+	w->last_cut_ns = monotonic_ns();
+	enable_group(w, 0);
+	rotate_ns = __atomic_load_n(&w->rotate_ns, __ATOMIC_RELAXED);
+	w->next_rotate_ns = monotonic_ns() + rotate_ns;
+	pfd[0].fd = w->ev->side_fd;
+	pfd[0].events = POLLIN;
+	pfd[1].fd = w->cmd_fd;
+	pfd[1].events = POLLIN;
+
+	for (;;) {
+		uint64_t now = monotonic_ns();
+		uint64_t wait = w->next_rotate_ns > now ? w->next_rotate_ns - now : 0;
+		struct timespec ts = { (time_t)(wait / 1000000000ULL), (long)(wait % 1000000000ULL) };
+		uint64_t seq;
+		int stopping;
+
+		if (ppoll(pfd, 2, &ts, NULL) > 0) {
+			if (pfd[1].revents & POLLIN) {
+				uint64_t v;
+
+				(void)!read(w->cmd_fd, &v, sizeof(v));
+			}
+			/* A dead ring fd would make ppoll return at once forever. */
+			if (pfd[0].revents & (POLLHUP | POLLERR | POLLNVAL))
+				pfd[0].fd = -1;
+		}
+		/* stop first: worker_stop() is called after the last flush
+		 * request, so seeing stop guarantees seeing that request. */
+		stopping = __atomic_load_n(&w->stop, __ATOMIC_ACQUIRE);
+		seq = __atomic_load_n(&w->flush_seq, __ATOMIC_ACQUIRE);
+		if (seq != w->done_seq) {
+			cut(w, seq);
+			w->done_seq = seq;
+		}
+		if (stopping)
+			break;
+		now = monotonic_ns();
+		if (now >= w->next_rotate_ns) {
+			rotate(w);
+			rotate_ns = __atomic_load_n(&w->rotate_ns, __ATOMIC_RELAXED);
+			w->next_rotate_ns += rotate_ns;
+			if (w->next_rotate_ns <= now)
+				w->next_rotate_ns = now + rotate_ns;
+		} else {
+			drain(w, UINT64_MAX);
+		}
+	}
+	for (unsigned g = 0; g < w->col->n_groups; g++)
+		(void)ioctl(w->ev->groups[g].fds[0], PERF_EVENT_IOC_DISABLE, 0);
+	return NULL;
+}
+
+int worker_init(struct worker *w, struct collector *col, struct cpu_events *ev,
+		uint64_t rotate_ns, int32_t self_pid)
+{
+	pthread_condattr_t ca;
+
+	memset(w, 0, sizeof(*w));
+	w->col = col;
+	w->ev = ev;
+	w->rotate_ns = rotate_ns;
+	w->self_pid = self_pid;
+	w->cmd_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (w->cmd_fd < 0)
+		return -errno;
+	w->cur = handover_new(ev->cpu);
+	if (w->cur == NULL) {
+		close(w->cmd_fd);
+		return -ENOMEM;
+	}
+	attrib_init(&w->at, col->layout, col->n_groups, self_pid, &w->cur->acc);
+	pthread_mutex_init(&w->lock, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&w->cond, &ca);
+	pthread_condattr_destroy(&ca);
+	return 0;
+}
+
+int worker_start(struct worker *w)
+{
+	int r = pthread_create(&w->thread, NULL, worker_main, w);
+
+	if (r != 0)
+		return -r;
+	w->started = true;
+	return 0;
+}
+
+static void nudge(struct worker *w)
+{
+	uint64_t one = 1;
+
+	(void)!write(w->cmd_fd, &one, sizeof(one));
+}
+
+void worker_request_flush(struct worker *w, uint64_t seq)
+{
+	__atomic_store_n(&w->flush_seq, seq, __ATOMIC_RELEASE);
+	nudge(w);
+}
+
+struct handover *worker_collect(struct worker *w, uint64_t seq, uint64_t deadline_ns,
+				bool *ret_timed_out)
+{
+	struct handover *list;
+	struct timespec ts = { (time_t)(deadline_ns / 1000000000ULL),
+			       (long)(deadline_ns % 1000000000ULL) };
+	bool timed_out = false;
+
+	pthread_mutex_lock(&w->lock);
+	while (w->posted_seq < seq) {
+		if (pthread_cond_timedwait(&w->cond, &w->lock, &ts) == ETIMEDOUT) {
+			timed_out = w->posted_seq < seq;
+			break;
+		}
+	}
+	list = w->ready;
+	w->ready = NULL;
+	pthread_mutex_unlock(&w->lock);
+	if (ret_timed_out != NULL)
+		*ret_timed_out = timed_out;
+	return list;
+}
+
+void worker_recycle(struct worker *w, struct handover *h)
+{
+	struct handover *s;
+	unsigned n = 0;
+
+	pthread_mutex_lock(&w->lock);
+	for (s = w->spare; s != NULL; s = s->next)
+		n++;
+	if (n < WORKER_MAX_SPARES) {
+		h->next = w->spare;
+		w->spare = h;
+		h = NULL;
+	}
+	pthread_mutex_unlock(&w->lock);
+	handover_free(h);
+}
+
+void worker_set_rotate(struct worker *w, uint64_t rotate_ns)
+{
+	__atomic_store_n(&w->rotate_ns, rotate_ns, __ATOMIC_RELAXED);
+}
+
+void worker_stop(struct worker *w)
+{
+	__atomic_store_n(&w->stop, 1, __ATOMIC_RELEASE);
+	nudge(w);
+	if (w->started)
+		pthread_join(w->thread, NULL);
+	w->started = false;
+}
+
+void worker_done(struct worker *w)
+{
+	struct handover *h;
+
+	if (w->started)
+		worker_stop(w);
+	handover_free(w->cur);
+	while ((h = w->ready) != NULL) {
+		w->ready = h->next;
+		handover_free(h);
+	}
+	while ((h = w->spare) != NULL) {
+		w->spare = h->next;
+		handover_free(h);
+	}
+	if (w->cmd_fd >= 0)
+		close(w->cmd_fd);
+	pthread_mutex_destroy(&w->lock);
+	pthread_cond_destroy(&w->cond);
+	memset(w, 0, sizeof(*w));
+	w->cmd_fd = -1;
+}

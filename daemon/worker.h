@@ -1,0 +1,105 @@
+/*
+ * worker.h - one thread per CPU, pinned to it, that owns the CPU's ring,
+ * attribution state and group rotation.
+ *
+ * Running on the CPU it serves makes two things exact: the remainder at a
+ * group switch is the worker's own time (it is the task running), and its
+ * wake-ups (every rotation period, and at every flush) switch out whatever
+ * task runs there, so a task that never blocks is still read at least once
+ * per period; no periodic sampling member is needed, and idle CPUs are not
+ * woken 100 times a second by one.
+ *
+ * Rotation state per CPU:  ENABLED(g) -> DISABLED(g) -> ENABLED(g+1 mod n)
+ * (disable first, so two groups are never schedulable at once.)
+ *
+ * The main thread asks for a flush; each worker cuts at its own "now",
+ * attributes everything up to the cut, and hands over a struct handover.
+ */
+#ifndef STACKD_WORKER_H
+#define STACKD_WORKER_H
+
+#include "attrib.h"
+#include "collector.h"
+#include "cpuacc.h"
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+enum life_type { LIFE_FORK, LIFE_EXIT, LIFE_COMM };
+
+/* A side-band record, kept for the main thread's process table. */
+struct life_rec {
+	uint8_t type;        /* enum life_type */
+	bool exec;           /* COMM from exec(), not a rename */
+	int32_t pid, ppid, tid;
+	uint64_t time;       /* CLOCK_MONOTONIC */
+	char comm[16];
+};
+
+struct handover {
+	int cpu;
+	uint64_t cut_ns;                     /* CLOCK_MONOTONIC */
+	struct cpuacc acc;
+	struct life_rec *life;
+	size_t n_life, cap_life;
+	struct attrib_stats st;
+	uint64_t enabled_ns[MODEL_MAX_GROUPS];  /* time each group was enabled since the last cut */
+	uint64_t samples_per_s;              /* switch samples / (cut - previous cut) */
+	struct handover *next;
+};
+
+struct worker {
+	struct collector *col;
+	struct cpu_events *ev;
+	pthread_t thread;
+	bool started;
+	int cmd_fd;                /* eventfd: the main thread's nudge */
+	int32_t self_pid;
+
+	/* set by the main thread, read by the worker */
+	uint64_t rotate_ns;        /* atomic */
+	uint64_t flush_seq;        /* atomic: flush requested */
+	int stop;                  /* atomic */
+
+	/* owned by the worker thread */
+	struct attrib_cpu at;
+	struct handover *cur;
+	unsigned active;
+	uint64_t next_rotate_ns;
+	uint64_t last_cut_ns;
+	uint64_t enabled_since;                 /* when the active group was enabled */
+	uint64_t enabled_acc[MODEL_MAX_GROUPS]; /* enabled time since the last cut */
+	uint64_t done_seq;
+
+	/* shared, under lock */
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	struct handover *ready;    /* handed over, oldest first */
+	struct handover *spare;    /* returned by the main thread for reuse */
+	uint64_t posted_seq;
+	int fifo_error;            /* 0, or the errno SCHED_FIFO failed with */
+	int setup_error;           /* pinning or enabling failed */
+};
+
+/* Set up w for CPU ev (does not start the thread). */
+int worker_init(struct worker *w, struct collector *col, struct cpu_events *ev,
+		uint64_t rotate_ns, int32_t self_pid);
+int worker_start(struct worker *w);
+/* Ask for a flush numbered seq (increasing). */
+void worker_request_flush(struct worker *w, uint64_t seq);
+/* Wait until w posted seq or deadline (CLOCK_MONOTONIC ns) passed; then take
+ * every handover it posted.  Returns the list (oldest first) or NULL. */
+struct handover *worker_collect(struct worker *w, uint64_t seq, uint64_t deadline_ns,
+				bool *ret_timed_out);
+/* Give a consumed handover back to its worker. */
+void worker_recycle(struct worker *w, struct handover *h);
+void worker_set_rotate(struct worker *w, uint64_t rotate_ns);
+/* Stop the thread: it makes a last cut (collect it afterwards with
+ * worker_collect) and disables its groups. */
+void worker_stop(struct worker *w);
+void worker_done(struct worker *w);
+
+void handover_free(struct handover *h);
+
+#endif

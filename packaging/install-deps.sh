@@ -1,0 +1,37 @@
+#!/bin/sh
+# install-deps.sh - install the Debian packages stackd needs to build, run
+# and test, if any are missing.  Called by `make run` and `make test`; safe
+# to run again (installs nothing when all is there).
+set -eu
+
+# build: compiler, pkg-config and the four libraries
+BUILD_PKGS="gcc make pkg-config libpfm4-dev libsqlite3-dev libmicrohttpd-dev libsystemd-dev"
+# tests: sqlite3 (integrity checks), jq (JSON), linux-perf (reference counts
+# and the benchmark), cppcheck (static analysis), util-linux (setpriv)
+TEST_PKGS="sqlite3 jq linux-perf cppcheck util-linux procps"
+
+missing=""
+for p in $BUILD_PKGS $TEST_PKGS; do
+	status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+	case "$status" in
+	"install ok installed") ;;
+	*) missing="$missing $p" ;;
+	esac
+done
+
+if [ -z "$missing" ]; then
+	exit 0
+fi
+if ! command -v apt-get >/dev/null 2>&1; then
+	echo "install-deps.sh: missing packages:$missing (no apt-get here: install them by hand)" >&2
+	exit 1
+fi
+if [ "$(id -u)" -ne 0 ]; then
+	echo "install-deps.sh: missing packages:$missing; run as root, or: sudo apt-get install$missing" >&2
+	exit 1
+fi
+echo "install-deps.sh: installing$missing"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q >/dev/null
+# shellcheck disable=SC2086
+apt-get install -y -q --no-install-recommends $missing >/dev/null

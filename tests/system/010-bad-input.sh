@@ -1,0 +1,121 @@
+#!/bin/sh
+# Bad input gets one clear line on stderr naming what and where, a non-zero
+# exit, and leaves nothing half-written.
+. "$(dirname "$0")/lib.sh"
+need_root
+
+# expect_error EXPECTED_TEXT COMMAND...: fails with one line containing the text
+expect_error() {
+	want=$1
+	shift
+	if "$@" >"$TMP/out" 2>"$TMP/err"; then
+		fail "succeeded, but should have failed: $*"
+	fi
+	one_line_error "$TMP/err"
+	grep -qF -- "$want" "$TMP/err" || { cat "$TMP/err"; fail "error for '$*' does not say '$want'"; }
+	note "ok: $* -> $(cat "$TMP/err")"
+}
+
+# --- flags -------------------------------------------------------------------
+expect_error "unknown option '--bogus'" "$STACKD" --bogus
+expect_error "option '--interval' needs a value" "$STACKD" --interval
+expect_error "--interval: invalid duration '5x'" "$STACKD" --interval 5x -n
+expect_error "--interval: 1ms is out of range" "$STACKD" --interval 1ms -n
+expect_error "--ring-pages: 100 is not a power of two" "$STACKD" --ring-pages 100 -n
+expect_error "--switch-event: invalid value 'middle'" "$STACKD" --switch-event middle -n
+expect_error "unknown model 'nehalem'" "$STACKD" --model nehalem -n
+expect_error "unexpected argument 'extra'" "$STACKD" extra
+
+# --- config files --------------------------------------------------------------
+expect_error "cannot read config file '$TMP/none.conf': No such file or directory" \
+	"$STACKD" --config "$TMP/none.conf" -n
+mkdir "$TMP/conf.d"
+expect_error "cannot read config file '$TMP/conf.d': Is a directory" \
+	"$STACKD" --config "$TMP/conf.d" -n
+printf '# a comment\n\ninterval = fast\n' >"$TMP/bad-value.conf"
+expect_error "$TMP/bad-value.conf:3: interval: invalid duration 'fast'" \
+	"$STACKD" --config "$TMP/bad-value.conf" -n
+printf 'interval = 1s\ncolour = blue\n' >"$TMP/bad-key.conf"
+expect_error "$TMP/bad-key.conf:2: colour: unknown key 'colour'" \
+	"$STACKD" --config "$TMP/bad-key.conf" -n
+printf 'interval 1s\n' >"$TMP/bad-line.conf"
+expect_error "$TMP/bad-line.conf:1: expected 'key = value'" \
+	"$STACKD" --config "$TMP/bad-line.conf" -n
+
+# unreadable for the user running stackd (root reads everything, so run as nobody)
+chmod 755 "$TMP"
+printf 'interval = 1s\n' >"$TMP/secret.conf"
+chmod 600 "$TMP/secret.conf"
+expect_error "cannot read config file '$TMP/secret.conf': Permission denied" \
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$STACKD" --config "$TMP/secret.conf" -n
+
+# --- -n prints the effective configuration: file, then flags -----------------
+printf 'interval = 2s\nrotate_period = 50ms\n' >"$TMP/good.conf"
+"$STACKD" --config "$TMP/good.conf" --interval 3s --db /x/y.db -n >"$TMP/effective" 2>"$TMP/err" ||
+	fail "-n rejected a good config"
+cat >"$TMP/expected" <<EOT
+database = /x/y.db
+interval = 3s
+rotate_period = 50ms
+ring_pages = 128
+model = auto
+switch_event = leader
+log_level = info
+retry_buffer = 600
+switch_rate_warning = 20000
+EOT
+diff -u "$TMP/expected" "$TMP/effective" || fail "-n output differs"
+grep -q "configuration OK" "$TMP/err" || fail "-n did not say configuration OK"
+"$STACKD" --config "$TMP/effective" -n >"$TMP/again" 2>/dev/null || fail "-n output does not parse back"
+diff -u "$TMP/effective" "$TMP/again" || fail "-n output does not round-trip"
+
+# --- database paths: clear error, nothing created ----------------------------
+expect_error "directory '$TMP/no-such-dir' does not exist" \
+	"$STACKD" --db "$TMP/no-such-dir/s.db"
+[ ! -e "$TMP/no-such-dir" ] || fail "created a directory"
+mkdir "$TMP/isdir.db"
+expect_error "database '$TMP/isdir.db' is a directory" "$STACKD" --db "$TMP/isdir.db"
+head -c 4096 /dev/urandom >"$TMP/garbage.db"
+sum_before=$(md5sum <"$TMP/garbage.db")
+expect_error "is not a SQLite database" "$STACKD" --db "$TMP/garbage.db"
+[ "$(md5sum <"$TMP/garbage.db")" = "$sum_before" ] || fail "a foreign file was modified"
+[ ! -e "$TMP/garbage.db-wal" ] || fail "left a -wal file beside a foreign file"
+sqlite3 "$TMP/newer.db" "CREATE TABLE t(x); PRAGMA user_version = 99;"
+sum_before=$(md5sum <"$TMP/newer.db")
+expect_error "database schema version 99 is newer than this stackd knows" \
+	"$STACKD" --db "$TMP/newer.db"
+[ "$(md5sum <"$TMP/newer.db")" = "$sum_before" ] || fail "a newer database was modified"
+mkdir "$TMP/ro"
+if mount -t tmpfs -o ro,size=1m stackd-test "$TMP/ro" 2>/dev/null; then
+	expect_error "database '$TMP/ro/s.db': directory '$TMP/ro' is not writable" \
+		"$STACKD" --db "$TMP/ro/s.db"
+	umount "$TMP/ro"
+else
+	note "cannot mount a read-only tmpfs here: read-only directory case not run"
+fi
+
+# --- no permission for system-wide perf events --------------------------------
+paranoid=$(cat /proc/sys/kernel/perf_event_paranoid)
+if [ "$paranoid" -gt 0 ]; then
+	mkdir -m 777 "$TMP/perm"
+	expect_error "needs CAP_PERFMON" setpriv --reuid=65534 --regid=65534 --clear-groups \
+		--inh-caps=-all "$STACKD" --db "$TMP/perm/s.db"
+	grep -q "perf_event_paranoid=0 or lower (it is $paranoid)" "$TMP/err" ||
+		fail "the permission error does not name the sysctl fix"
+	[ ! -e "$TMP/perm/s.db" ] || fail "created a database although it could not count"
+else
+	note "perf_event_paranoid is $paranoid: any user may count, permission case not run"
+fi
+
+# --- stackctl ------------------------------------------------------------------
+expect_error "unknown verb 'frobnicate'" "$STACKCTL" frobnicate
+expect_error "no verb given" "$STACKCTL"
+expect_error "unknown option '--bogus'" "$STACKCTL" top --bogus
+expect_error "invalid --window 'soon'" "$STACKCTL" top --window soon
+expect_error "invalid --limit '-3'" "$STACKCTL" top --limit -3
+expect_error "no database at '$TMP/none.db' (is stackd running?" "$STACKCTL" top --db "$TMP/none.db"
+expect_error "is not a SQLite database" "$STACKCTL" top --db "$TMP/garbage.db"
+expect_error "was written by a newer stackd" "$STACKCTL" top --db "$TMP/newer.db"
+sqlite3 "$TMP/plain.db" "CREATE TABLE t(x);"
+expect_error "is not a stackd database" "$STACKCTL" status --db "$TMP/plain.db"
+exit 0

@@ -1,0 +1,37 @@
+#!/bin/sh
+# A process that sleeps and wakes N times shows about N context switches,
+# within 5% of the kernel's own count (/proc/PID/status), on either CPU.
+. "$(dirname "$0")/lib.sh"
+need_root
+
+DB=$TMP/s.db
+start_daemon "$DB" ${STACKD_ARGS:-}
+n=1000
+for cpu in $(seq 0 $(( $(nproc) - 1 ))); do
+	taskset -c "$cpu" "$HELPERS/sleeper" "$n" 1000 "sleeper$cpu" >"$TMP/sleeper$cpu.out" ||
+		fail "the sleeper failed"
+done
+wait_more_intervals "$DB" 2 || fail "no new intervals after the sleepers"
+"$STACKCTL" top --db "$DB" --window 60s --json >"$TMP/top.json" || fail "stackctl top failed"
+for cpu in $(seq 0 $(( $(nproc) - 1 ))); do
+	kernel=$(sed -n 's/^switches=//p' "$TMP/sleeper$cpu.out")
+	db=$(jq --arg c "sleeper$cpu" '[.[] | select(.comm == $c) | .context_switches] | add // 0' \
+		"$TMP/top.json")
+	note "sleeper on cpu $cpu: $n wake-ups, kernel counts $kernel switches, stackd $db (ratio $(ratio "$db" "$kernel"))"
+	within "$db" "$kernel" 5 || fail "cpu $cpu: switch count off by more than 5%"
+	within "$db" "$n" 5 || fail "cpu $cpu: switch count not about N=$n"
+done
+# status names the busiest CPU's switch rate (the sleepers made >= 1000/s)
+# and what sampling it costs, flagged when that is too much.
+"$STACKCTL" status --db "$DB" --window 60s --json >"$TMP/status.json" || fail "stackctl status failed"
+rate=$(jq .max_cpu_switch_rate "$TMP/status.json")
+cost=$(jq .sampling_cost_fraction "$TMP/status.json")
+costly=$(jq .sampling_costly "$TMP/status.json")
+note "busiest cpu: $rate switches/s, sampling cost $cost, costly=$costly"
+[ "$rate" -ge 1000 ] || fail "status shows a switch rate of $rate/s, the sleepers made >= 1000/s"
+awk -v r="$rate" -v c="$cost" -v k="$costly" 'BEGIN {
+	want = r * 1.2e-6; if (c < want * 0.99 || c > want * 1.01) exit 1
+	if ((want > 0.02) != (k == "true")) exit 1 }' ||
+	fail "sampling cost $cost / costly=$costly do not follow the rate $rate/s"
+stop_daemon
+exit 0

@@ -1,0 +1,96 @@
+# lib.sh - shared by the system tests (sourced).
+#
+# The daemon and CLI under test are the sanitizer builds, so a leak or
+# undefined behaviour anywhere on these paths fails the test too.
+set -u
+
+STACKD=${STACKD:-$BUILD/asan/stackd}
+STACKCTL=${STACKCTL:-$BUILD/asan/stackctl}
+HELPERS=$BUILD/helpers
+export ASAN_OPTIONS="detect_leaks=1:halt_on_error=1:exitcode=66"
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+
+TMP=$(mktemp -d /tmp/stackd-test.XXXXXX)
+DAEMON_PID=""
+cleanup() {
+	if [ -n "$DAEMON_PID" ] && kill -0 "$DAEMON_PID" 2>/dev/null; then
+		kill -KILL "$DAEMON_PID" 2>/dev/null
+	fi
+	rm -rf "$TMP"
+}
+trap cleanup EXIT INT TERM
+
+fail() {
+	echo "FAIL: $*"
+	exit 1
+}
+skip() {
+	echo "$*"
+	exit 77
+}
+note() {
+	echo "# $*"
+}
+
+need_root() {
+	[ "$(id -u)" -eq 0 ] || skip "needs root (system-wide perf events, setpriv)"
+}
+
+# start_daemon DB [ARGS...]: stackd in the background, log in $TMP/stackd.log
+start_daemon() {
+	db=$1
+	shift
+	"$STACKD" --db "$db" --interval 1s "$@" >"$TMP/stackd.log" 2>&1 &
+	DAEMON_PID=$!
+	wait_intervals "$db" 1 20 || { cat "$TMP/stackd.log"; fail "daemon stored no interval in 20s"; }
+}
+
+# stop_daemon: SIGTERM, wait, and insist on a clean exit (sanitizers included)
+stop_daemon() {
+	kill -TERM "$DAEMON_PID"
+	wait "$DAEMON_PID"
+	rc=$?
+	DAEMON_PID=""
+	if [ "$rc" -ne 0 ]; then
+		cat "$TMP/stackd.log"
+		fail "stackd exited with $rc after SIGTERM"
+	fi
+}
+
+# intervals DB: how many intervals are stored (0 when none / no file yet)
+intervals() {
+	sqlite3 -readonly "$1" "SELECT count(*) FROM interval" 2>/dev/null || echo 0
+}
+
+# wait_intervals DB N TIMEOUT_S: wait until at least N intervals are stored
+wait_intervals() {
+	i=0
+	while [ "$(intervals "$1")" -lt "$2" ]; do
+		i=$((i + 1))
+		[ "$i" -le $(($3 * 10)) ] || return 1
+		sleep 0.1
+	done
+	return 0
+}
+
+# wait_more_intervals DB N: wait until N intervals more than now are stored
+wait_more_intervals() {
+	target=$(( $(intervals "$1") + $2 ))
+	wait_intervals "$1" "$target" $(($2 * 3 + 10))
+}
+
+# within A B PCT: |A-B| <= PCT% of B
+within() {
+	awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 && d <= b * p / 100) }'
+}
+
+# ratio A B: A/B with 4 decimals
+ratio() {
+	awk -v a="$1" -v b="$2" 'BEGIN { if (b == 0) print "inf"; else printf "%.4f\n", a / b }'
+}
+
+# one_line_error FILE: the command's stderr is exactly one non-empty line
+one_line_error() {
+	n=$(grep -c . "$1")
+	[ "$n" -eq 1 ] || { cat "$1"; fail "expected one line on stderr, got $n"; }
+}

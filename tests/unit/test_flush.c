@@ -1,0 +1,154 @@
+/* The main thread's flush on hand-made handovers from two CPUs: side-band
+ * records merged in time order, entries charged to the right generation of
+ * a reused pid, a span across the reuse left unattributed, sums and stats. */
+#include "flush.h"
+#include "test.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define MS 1000000ULL
+
+static void add_life(struct handover *h, uint8_t type, int32_t pid, int32_t ppid, uint64_t t,
+		     const char *comm, bool exec)
+{
+	struct life_rec *lr;
+
+	if (h->n_life == h->cap_life) {
+		h->cap_life = h->cap_life ? h->cap_life * 2 : 8;
+		h->life = realloc(h->life, h->cap_life * sizeof(*h->life));
+		CHECK(h->life != NULL);
+	}
+	lr = &h->life[h->n_life++];
+	memset(lr, 0, sizeof(*lr));
+	lr->type = type;
+	lr->pid = lr->tid = pid;
+	lr->ppid = ppid;
+	lr->time = t;
+	lr->exec = exec;
+	if (comm != NULL)
+		strncpy(lr->comm, comm, sizeof(lr->comm) - 1);
+}
+
+static void add_entry(struct handover *h, int32_t pid, unsigned g, uint64_t first, uint64_t last,
+		      uint64_t sw, uint64_t tc, uint64_t v0)
+{
+	uint64_t d[2] = { sw, v0 };
+
+	CHECK(cpuacc_add(&h->acc, pid, g, first, tc, d, 2) == 0);
+	if (last != first) {
+		uint64_t zero[2] = { 0, 0 };
+
+		CHECK(cpuacc_add(&h->acc, pid, g, last, 0, zero, 2) == 0);
+	}
+}
+
+static const struct iv_row *row(const struct interval_data *iv, const char *comm, unsigned g)
+{
+	size_t i;
+
+	for (i = 0; i < iv->n_rows; i++)
+		if (strcmp(iv->procs[iv->rows[i].proc].comm, comm) == 0 && iv->rows[i].group == g)
+			return &iv->rows[i];
+	return NULL;
+}
+
+int main(void)
+{
+	char root[] = "/tmp/stackd-unit-flush.XXXXXX";
+	struct collector col;
+	struct proctab pt;
+	struct flusher f;
+	struct handover *h[2];
+	struct interval_data *iv;
+	const struct iv_row *r;
+	unsigned g, i;
+
+	CHECK(mkdtemp(root) != NULL);
+	memset(&col, 0, sizeof(col));
+	col.model = &model_software;
+	col.n_groups = 2;
+	for (g = 0; g < 2; g++) {
+		col.layout[g].n_members = 2;
+		col.layout[g].switches_idx = 0;
+		col.layout[g].n_model = 1;
+		col.layout[g].model_idx[0] = 1;
+	}
+	CHECK(proctab_init(&pt, root, 10 * MS, 0) == 0);
+	CHECK(flusher_init(&f, &col, NULL, 0, &pt, 0) == 0);
+	f.seq = 1;
+	for (i = 0; i < 2; i++) {
+		h[i] = calloc(1, sizeof(*h[i]));
+		CHECK(h[i] != NULL);
+		CHECK(cpuacc_init(&h[i]->acc) == 0);
+		h[i]->cpu = (int)i;
+		h[i]->enabled_ns[0] = 500 * MS;
+		h[i]->enabled_ns[1] = 400 * MS;
+		h[i]->st.samples = 100 + i;
+		h[i]->samples_per_s = 1000 * (i + 1);
+	}
+	/* pid 100: "alpha" forks, execs, exits on cpu 0; the pid is reused by
+	 * "beta", forked on cpu 1.  Records arrive per CPU, out of global order. */
+	add_life(h[1], LIFE_FORK, 100, 1, 1700 * MS, NULL, false);
+	add_life(h[1], LIFE_COMM, 100, 0, 1701 * MS, "beta", true);
+	add_life(h[0], LIFE_FORK, 100, 1, 900 * MS, NULL, false);
+	add_life(h[0], LIFE_COMM, 100, 0, 901 * MS, "alpha", true);
+	add_life(h[0], LIFE_EXIT, 100, 1, 1600 * MS, NULL, false);
+
+	add_entry(h[0], 100, 0, 1000 * MS, 1500 * MS, 2, 500, 3);   /* alpha */
+	add_entry(h[1], 100, 0, 1800 * MS, 1900 * MS, 1, 70, 1);    /* beta */
+	add_entry(h[1], 100, 1, 1500 * MS, 1800 * MS, 1, 40, 0);    /* spans the reuse */
+	add_entry(h[0], 0, 1, 1000 * MS, 1000 * MS, 0, 900, 0);     /* idle */
+	add_entry(h[0], ACC_PID_UNATTRIBUTED, 0, 1100 * MS, 1100 * MS, 1, 11, 0);
+
+	iv = calloc(1, sizeof(*iv));
+	CHECK(iv != NULL);
+	iv->n_groups = 2;
+	iv->st.busiest_cpu = -1;
+	CHECK(flusher_apply_life(&f, h, 2) == 0);
+	CHECK(flusher_add_handover(&f, iv, h[0]) == 0);
+	CHECK(flusher_add_handover(&f, iv, h[1]) == 0);
+	CHECK(flusher_finish(&f, iv) == 0);
+
+	r = row(iv, "alpha", 0);
+	CHECK(r != NULL);
+	CHECK_EQ_U(r->task_clock_ns, 500);
+	CHECK_EQ_U(r->context_switches, 2);
+	CHECK_EQ_U(r->v[0], 3);
+	r = row(iv, "beta", 0);
+	CHECK(r != NULL);
+	CHECK_EQ_U(r->task_clock_ns, 70);
+	CHECK(row(iv, "beta", 1) == NULL);
+	CHECK(row(iv, "alpha", 1) == NULL);
+	r = row(iv, "[unattributed]", 1);
+	CHECK(r != NULL && r->task_clock_ns == 40);
+	r = row(iv, "[unattributed]", 0);
+	CHECK(r != NULL && r->task_clock_ns == 11);
+	r = row(iv, "[idle]", 1);
+	CHECK(r != NULL && r->task_clock_ns == 900);
+	CHECK_EQ_U(iv->st.straddles, 1);
+	CHECK_EQ_U(iv->st.samples, 201);
+	CHECK_EQ_U(iv->st.max_cpu_switch_rate, 2000);
+	CHECK(iv->st.busiest_cpu == 1);
+	CHECK_EQ_U(iv->enabled_ns[0], 1000 * MS);
+	CHECK_EQ_U(iv->enabled_ns[1], 800 * MS);
+	for (i = 0; i < iv->n_procs; i++) {
+		const struct iv_proc *p = &iv->procs[i];
+
+		if (strcmp(p->comm, "alpha") == 0) {
+			CHECK(p->pid == 100 && p->exit_ns != 0);
+			CHECK_EQ_U(p->start_ns, 900 * MS);
+		} else if (strcmp(p->comm, "beta") == 0) {
+			CHECK(p->pid == 100 && p->exit_ns == 0);
+			CHECK_EQ_U(p->start_ns, 1700 * MS);
+		}
+	}
+	interval_free(iv);
+	for (i = 0; i < 2; i++)
+		handover_free(h[i]);
+	flusher_done(&f);
+	proctab_done(&pt);
+	rmdir(root);
+	return 0;
+}

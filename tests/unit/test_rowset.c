@@ -1,0 +1,81 @@
+/* The one printer: the same rows as a table, JSON and CSV, with escaping,
+ * NULLs, sorting and a row limit. */
+#include "lib/rowset.h"
+#include "test.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static char *render(const struct rowset *rs, enum rs_format fmt, size_t limit)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	CHECK(f != NULL);
+	rowset_print(rs, fmt, limit, f);
+	fclose(f);
+	return buf;
+}
+
+int main(void)
+{
+	struct rowset rs;
+	int pid, comm, tc, cov, row;
+	char *out;
+
+	rowset_init(&rs);
+	pid = rowset_add_column(&rs, "pid", "PID", RS_UNIT_NONE);
+	comm = rowset_add_column(&rs, "comm", "COMM", RS_UNIT_NONE);
+	tc = rowset_add_column(&rs, "task_clock_ns", "CPU-TIME", RS_UNIT_NS);
+	cov = rowset_add_column(&rs, "faults_coverage", "COV", RS_UNIT_FRACTION);
+	CHECK(pid == 0 && cov == 3);
+	CHECK(rowset_find_column(&rs, "comm") == 1);
+	CHECK(rowset_find_column(&rs, "nope") == -1);
+
+	row = rowset_add_row(&rs);
+	rowset_set_int(&rs, (size_t)row, pid, 1);
+	CHECK(rowset_set_text(&rs, (size_t)row, comm, "a \"quoted\", name\n") == 0);
+	rowset_set_int(&rs, (size_t)row, tc, 1500000);
+	rowset_set_double(&rs, (size_t)row, cov, 0.5);
+	row = rowset_add_row(&rs);
+	rowset_set_int(&rs, (size_t)row, pid, 2);
+	CHECK(rowset_set_text(&rs, (size_t)row, comm, "busy") == 0);
+	rowset_set_int(&rs, (size_t)row, tc, 2500000000LL);
+	/* coverage left NULL */
+
+	rowset_sort(&rs, tc);
+	out = render(&rs, RS_JSON, 0);
+	CHECK_STR(out, "[\n  {\"pid\": 2, \"comm\": \"busy\", \"task_clock_ns\": 2500000000, "
+		  "\"faults_coverage\": null},\n  {\"pid\": 1, \"comm\": \"a \\\"quoted\\\", name\\n\", "
+		  "\"task_clock_ns\": 1500000, \"faults_coverage\": 0.5}\n]\n");
+	free(out);
+	out = render(&rs, RS_CSV, 0);
+	CHECK_STR(out, "pid,comm,task_clock_ns,faults_coverage\n2,busy,2500000000,\n"
+		  "1,\"a \"\"quoted\"\", name\n\",1500000,0.5\n");
+	free(out);
+	out = render(&rs, RS_TABLE, 1);
+	CHECK_STR(out, "PID  COMM  CPU-TIME  COV\n  2  busy     2.50s    -\n");
+	free(out);
+	rowset_sort(&rs, cov);   /* NULLs last */
+	out = render(&rs, RS_CSV, 1);
+	CHECK(strstr(out, "\n1,") != NULL);
+	free(out);
+	rowset_sort(&rs, comm);   /* text: alphabetical */
+	out = render(&rs, RS_CSV, 1);
+	CHECK(strstr(out, "\n1,") != NULL);
+	free(out);
+	rowset_hide_in_table(&rs, cov);
+	out = render(&rs, RS_TABLE, 0);
+	CHECK(strstr(out, "COV") == NULL);
+	free(out);
+	rowset_done(&rs);
+
+	rowset_init(&rs);
+	CHECK(rowset_add_column(&rs, "x", NULL, RS_UNIT_NONE) == 0);
+	out = render(&rs, RS_JSON, 0);
+	CHECK_STR(out, "[]\n");
+	free(out);
+	rowset_done(&rs);
+	return 0;
+}

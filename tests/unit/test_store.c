@@ -1,0 +1,181 @@
+/* The store against a temporary database, read back through the same
+ * query code stackctl uses: schema versioning, sums over windows, process
+ * identity, a busy database and a database from a newer stackd. */
+#include "interval.h"
+#include "store.h"
+#include "lib/db.h"
+#include "lib/query.h"
+#include "test.h"
+
+#include <errno.h>
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define SEC 1000000000ULL
+
+static int64_t scalar(const char *path, const char *sql)
+{
+	sqlite3 *db;
+	sqlite3_stmt *st;
+	int64_t v = -1;
+
+	CHECK(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK);
+	CHECK(sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return v;
+}
+
+/* One interval ending at end_s with two processes. */
+static struct interval_data *make_interval(uint64_t end_s, uint64_t spin_tc, uint64_t exit_ns)
+{
+	struct interval_data *iv = calloc(1, sizeof(*iv));
+
+	CHECK(iv != NULL);
+	iv->start_ns = (end_s - 1) * SEC;
+	iv->end_ns = end_s * SEC;
+	iv->ncpus = 2;
+	iv->n_groups = 2;
+	iv->enabled_ns[0] = iv->enabled_ns[1] = SEC;
+	iv->st.samples = 10;
+	iv->st.busiest_cpu = 1;
+	iv->n_procs = 2;
+	iv->procs = calloc(2, sizeof(*iv->procs));
+	iv->procs[0] = (struct iv_proc){ .pid = 100, .start_ns = 5 * SEC, .comm = "spin",
+					 .uid = 0, .cmdline = strdup("spin 5"),
+					 .unit = strdup("x.service"), .exit_ns = exit_ns };
+	iv->procs[1] = (struct iv_proc){ .pid = -1, .start_ns = 0, .comm = "[unattributed]",
+					 .uid = -1 };
+	iv->n_rows = 3;
+	iv->rows = calloc(3, sizeof(*iv->rows));
+	iv->rows[0] = (struct iv_row){ .proc = 0, .group = 0, .task_clock_ns = spin_tc / 2,
+				       .context_switches = 3, .v = { 7 } };
+	iv->rows[1] = (struct iv_row){ .proc = 0, .group = 1, .task_clock_ns = spin_tc / 2,
+				       .context_switches = 2, .v = { 1 } };
+	iv->rows[2] = (struct iv_row){ .proc = 1, .group = 0, .task_clock_ns = 1000,
+				       .context_switches = 1 };
+	return iv;
+}
+
+static const struct window_proc *find(const struct window *w, int32_t pid)
+{
+	size_t i;
+
+	for (i = 0; i < w->n_procs; i++)
+		if (w->procs[i].pid == pid)
+			return &w->procs[i];
+	return NULL;
+}
+
+int main(void)
+{
+	char dir[] = "/tmp/stackd-unit-store.XXXXXX";
+	char path[256], err[1024], cmd[300];
+	const char *kv[] = { "version", "test", "pid", "1" };
+	struct interval_data *a, *b;
+	const struct window_proc *p;
+	struct store *s = NULL;
+	struct db *db = NULL;
+	struct window w;
+	sqlite3 *locker;
+
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(path, sizeof(path), "%s/s.db", dir);
+
+	CHECK(db_open(path, &db, err, sizeof(err)) == -ENOENT);
+	CHECK(strstr(err, "is stackd running?") != NULL);
+
+	CHECK(store_open(path, &s, err, sizeof(err)) == 0);
+	CHECK(store_register(s, &model_software, "boot-1", 1, err, sizeof(err)) == 0);
+	CHECK(store_register(s, &model_software, "boot-1", 1, err, sizeof(err)) == 0);
+	CHECK(store_set_meta(s, kv, 2, err, sizeof(err)) == 0);
+	CHECK(scalar(path, "PRAGMA user_version") == STACKD_SCHEMA_VERSION);
+	CHECK(scalar(path, "SELECT count(*) FROM counter_group") == 2);
+	CHECK(scalar(path, "SELECT count(*) FROM boot") == 1);
+
+	CHECK(db_open(path, &db, err, sizeof(err)) == 0);
+	CHECK(query_window(db, 10 * SEC, &w, err, sizeof(err)) == -ENODATA);
+
+	/* two intervals, written in one transaction (as a retry would) */
+	a = make_interval(100, 800, 0);
+	b = make_interval(101, 600, 100 * SEC + 5);
+	a->next = b;
+	CHECK(store_write_intervals(s, a, err, sizeof(err)) == 0);
+	CHECK(scalar(path, "SELECT count(*) FROM interval") == 2);
+	CHECK(scalar(path, "SELECT count(*) FROM process") == 2);   /* same (pid, start) twice */
+	CHECK(scalar(path, "SELECT exit_ns FROM process WHERE pid = 100") == (int64_t)(100 * SEC + 5));
+	CHECK(scalar(path, "SELECT count(*) FROM sample") == 6);
+
+	CHECK(query_window(db, 10 * SEC, &w, err, sizeof(err)) == 0);
+	CHECK_STR(w.model_name, "software");
+	CHECK(w.model == &model_software);
+	CHECK_EQ_U(w.n_intervals, 2);
+	CHECK_EQ_U(w.from_ns, 99 * SEC);
+	CHECK_EQ_U(w.to_ns, 101 * SEC);
+	CHECK_EQ_U(w.ncpus, 2);
+	CHECK_EQ_U(w.samples, 20);
+	CHECK_EQ_U(w.groups[0].enabled_ns, 2 * SEC);
+	p = find(&w, 100);
+	CHECK(p != NULL);
+	CHECK_STR(p->comm, "spin");
+	CHECK_STR(p->cmdline, "spin 5");
+	CHECK_STR(p->unit, "x.service");
+	CHECK_EQ_U(p->task_clock_ns, 1400);
+	CHECK_EQ_U(p->context_switches, 10);
+	CHECK(p->sums[0].present && p->sums[1].present);
+	CHECK_EQ_U(p->sums[0].task_clock_ns, 700);
+	CHECK_EQ_U(p->sums[0].v[0], 14);
+	CHECK_EQ_U(p->sums[1].v[0], 2);
+	CHECK(find(&w, -1) != NULL);
+	window_done(&w);
+
+	/* a window of one interval sees only the newest */
+	CHECK(query_window(db, 1 * SEC, &w, err, sizeof(err)) == 0);
+	CHECK_EQ_U(w.n_intervals, 1);
+	CHECK_EQ_U(find(&w, 100)->task_clock_ns, 600);
+	window_done(&w);
+	interval_free(a);
+	interval_free(b);
+
+	/* Busy: another writer holds the lock; the write fails whole and
+	 * succeeds once the lock is gone. */
+	CHECK(sqlite3_open(path, &locker) == SQLITE_OK);
+	CHECK(sqlite3_exec(locker, "BEGIN IMMEDIATE", NULL, NULL, NULL) == SQLITE_OK);
+	store_set_busy_timeout(s, 50);
+	a = make_interval(102, 100, 0);
+	CHECK(store_write_intervals(s, a, err, sizeof(err)) == -EBUSY);
+	CHECK(scalar(path, "SELECT count(*) FROM interval") == 2);
+	CHECK(sqlite3_exec(locker, "COMMIT", NULL, NULL, NULL) == SQLITE_OK);
+	sqlite3_close(locker);
+	CHECK(store_write_intervals(s, a, err, sizeof(err)) == 0);
+	CHECK(scalar(path, "SELECT count(*) FROM interval") == 3);
+	interval_free(a);
+	store_close(s);
+
+	/* reopening applies nothing twice */
+	CHECK(store_open(path, &s, err, sizeof(err)) == 0);
+	CHECK(store_register(s, &model_software, "boot-2", 2, err, sizeof(err)) == 0);
+	CHECK(scalar(path, "SELECT count(*) FROM boot") == 2);
+	CHECK(scalar(path, "SELECT count(*) FROM counter_group") == 2);
+	store_close(s);
+	db_close(db);
+
+	/* a database from a newer stackd is refused by writer and reader */
+	CHECK(sqlite3_open(path, &locker) == SQLITE_OK);
+	CHECK(sqlite3_exec(locker, "PRAGMA user_version = 99", NULL, NULL, NULL) == SQLITE_OK);
+	sqlite3_close(locker);
+	CHECK(store_open(path, &s, err, sizeof(err)) == -EPROTO);
+	CHECK(strstr(err, "newer than this stackd") != NULL);
+	CHECK(db_open(path, &db, err, sizeof(err)) == -EPROTO);
+
+	/* a failed open of a new database leaves no file behind */
+	snprintf(path, sizeof(path), "%s/nodir/s.db", dir);
+	CHECK(store_open(path, &s, err, sizeof(err)) == -ENOENT);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	CHECK(system(cmd) == 0);
+	return 0;
+}
