@@ -19,6 +19,13 @@ void cli_error(const char *verb, const char *fmt, ...) __attribute__((format(pri
 /* Parse a --window style duration; on error print and return -EINVAL. */
 int cli_parse_window(const char *verb, const char *text, uint64_t *ret_ns);
 
+/* Report what getopt_long refused (c is ':' for a missing value, anything
+ * else for an unknown option); returns EXIT_USAGE. */
+int cli_bad_option(const char *verb, int c, char **argv);
+
+/* Refuse arguments left after the options; returns 0 or EXIT_USAGE. */
+int cli_no_arguments(const char *verb, int argc, char **argv);
+
 int verb_top(int argc, char **argv);
 int verb_status(int argc, char **argv);
 

@@ -8,6 +8,7 @@
 #include "lib/version.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,6 +46,25 @@ int cli_parse_window(const char *verb, const char *text, uint64_t *ret_ns)
 		return -EINVAL;
 	}
 	*ret_ns = ns;
+	return 0;
+}
+
+int cli_bad_option(const char *verb, int c, char **argv)
+{
+	if (c == ':')
+		cli_error(verb, "option '%s' needs a value", argv[optind - 1]);
+	else
+		cli_error(verb, "unknown option '%s' (see stackctl %s --help)", argv[optind - 1],
+			  verb);
+	return EXIT_USAGE;
+}
+
+int cli_no_arguments(const char *verb, int argc, char **argv)
+{
+	if (optind < argc) {
+		cli_error(verb, "unexpected argument '%s'", argv[optind]);
+		return EXIT_USAGE;
+	}
 	return 0;
 }
 

@@ -196,19 +196,12 @@ int verb_status(int argc, char **argv)
 		case 'h':
 			help();
 			return EXIT_SUCCESS;
-		case ':':
-			cli_error("status", "option '%s' needs a value", argv[optind - 1]);
-			return EXIT_USAGE;
 		default:
-			cli_error("status", "unknown option '%s' (see stackctl status --help)",
-				  argv[optind - 1]);
-			return EXIT_USAGE;
+			return cli_bad_option("status", c, argv);
 		}
 	}
-	if (optind < argc) {
-		cli_error("status", "unexpected argument '%s'", argv[optind]);
+	if (cli_no_arguments("status", argc, argv) != 0)
 		return EXIT_USAGE;
-	}
 	path = paths_database(db_arg);
 	r = db_open(path, &db, err, sizeof(err));
 	if (r < 0) {

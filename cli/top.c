@@ -216,19 +216,12 @@ int verb_top(int argc, char **argv)
 		case 'h':
 			help();
 			return EXIT_SUCCESS;
-		case ':':
-			cli_error("top", "option '%s' needs a value", argv[optind - 1]);
-			return EXIT_USAGE;
 		default:
-			cli_error("top", "unknown option '%s' (see stackctl top --help)",
-				  argv[optind - 1]);
-			return EXIT_USAGE;
+			return cli_bad_option("top", c, argv);
 		}
 	}
-	if (optind < argc) {
-		cli_error("top", "unexpected argument '%s'", argv[optind]);
+	if (cli_no_arguments("top", argc, argv) != 0)
 		return EXIT_USAGE;
-	}
 
 	r = db_open(paths_database(db_path), &db, err, sizeof(err));
 	if (r < 0) {
