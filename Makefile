@@ -28,6 +28,9 @@ LDFLAGS ?=
 # --- what each binary is made of -----------------------------------------
 # Shared by stackd and stackctl: daemon/lib (leaf code, no logging, no globals).
 LIB_SRCS := daemon/lib/duration.c daemon/lib/models.c daemon/lib/model_software.c \
+	daemon/lib/model_util.c daemon/lib/model_intel.c daemon/lib/model_skl.c \
+	daemon/lib/model_icl.c daemon/lib/model_spr.c daemon/lib/model_zen4.c \
+	daemon/lib/model_generic.c daemon/lib/nnls.c daemon/lib/perfstat.c \
 	daemon/lib/paths.c daemon/lib/rowset.c daemon/lib/query.c
 
 STACKD_SRCS := daemon/main.c daemon/run.c daemon/config.c daemon/log.c \
@@ -37,7 +40,7 @@ STACKD_SRCS := daemon/main.c daemon/run.c daemon/config.c daemon/log.c \
 STACKD_GEN := $(BUILD)/gen/schema_sql.c
 STACKD_LIBS := $(SQLITE_LIBS) $(PFM_LIBS) -lpthread -lm
 
-STACKCTL_SRCS := cli/stackctl.c cli/top.c cli/status.c
+STACKCTL_SRCS := cli/stackctl.c cli/top.c cli/status.c cli/analyze.c
 STACKCTL_LIBS := $(SQLITE_LIBS) -lm
 
 SCHEMA := $(sort $(wildcard schema/*.sql))

@@ -28,5 +28,6 @@ int cli_no_arguments(const char *verb, int argc, char **argv);
 
 int verb_top(int argc, char **argv);
 int verb_status(int argc, char **argv);
+int verb_analyze(int argc, char **argv);
 
 #endif

@@ -23,6 +23,7 @@ struct verb {
 static const struct verb verbs[] = {
 	{ "top", verb_top, "processes of the last window, hottest first" },
 	{ "status", verb_status, "collector health: model, groups and their coverage, losses" },
+	{ "analyze", verb_analyze, "stacks of a perf stat -x, recording, with the same formulas" },
 };
 
 void cli_error(const char *verb, const char *fmt, ...)

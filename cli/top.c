@@ -63,10 +63,15 @@ static int build_columns(struct rowset *rs, const struct model *m, struct top_co
 		for (g = 0; g < m->n_groups; g++) {
 			const struct model_group *mg = &m->groups[g];
 
-			for (k = 0; k < mg->n_events; k++)
-				c->family[g][k] = rowset_add_column(rs, mg->events[k].column,
-								    mg->events[k].column,
-								    RS_UNIT_COUNT);
+			/* cycles, instructions... are in every group of a hardware
+			 * model: one column holds their sum over the groups. */
+			for (k = 0; k < mg->n_events; k++) {
+				int have = rowset_find_column(rs, mg->events[k].column);
+
+				c->family[g][k] = have >= 0 ? have :
+					rowset_add_column(rs, mg->events[k].column,
+							  mg->events[k].column, RS_UNIT_COUNT);
+			}
 		}
 		for (g = 0; g < m->n_groups; g++) {
 			char name[64], title[32];
@@ -113,21 +118,32 @@ static int fill_row(struct rowset *rs, const struct window *w, const struct wind
 	rowset_set_int(rs, (size_t)row, c->cs, (int64_t)p->context_switches);
 	if (m != NULL) {
 		struct metric_value mv[MODEL_MAX_METRICS];
-		unsigned g, k;
+		struct model_context ctx = { .smt_on = w->smt_on, .cpi_weights = NULL };
+		int cols[MODEL_MAX_GROUPS * MODEL_MAX_EVENTS];
+		int64_t vals[MODEL_MAX_GROUPS * MODEL_MAX_EVENTS];
+		unsigned g, k, n = 0, j;
 
 		for (g = 0; g < m->n_groups; g++) {
 			if (!p->sums[g].present)
 				continue;
-			for (k = 0; k < m->groups[g].n_events; k++)
-				rowset_set_int(rs, (size_t)row, c->family[g][k],
-					       (int64_t)p->sums[g].v[k]);
+			for (k = 0; k < m->groups[g].n_events; k++) {
+				for (j = 0; j < n && cols[j] != c->family[g][k]; j++)
+					;
+				if (j == n) {
+					cols[n] = c->family[g][k];
+					vals[n++] = 0;
+				}
+				vals[j] += (int64_t)p->sums[g].v[k];
+			}
 			if (p->task_clock_ns > 0)
 				rowset_set_double(rs, (size_t)row, c->coverage[g],
 						  (double)p->sums[g].task_clock_ns /
 						  (double)p->task_clock_ns);
 		}
+		for (j = 0; j < n; j++)
+			rowset_set_int(rs, (size_t)row, cols[j], vals[j]);
 		memset(mv, 0, sizeof(mv));
-		m->compute(m, p->sums, mv);
+		m->compute(m, p->sums, &ctx, mv);
 		for (k = 0; k < m->n_metrics; k++)
 			if (mv[k].valid)
 				rowset_set_double(rs, (size_t)row, c->metric[k], mv[k].value);

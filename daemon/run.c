@@ -76,8 +76,8 @@ int stackd_pick_model(const char *name, const struct model **ret, char *why, siz
 	if (collector_probe_hardware(hw, sizeof(hw)) < 0) {
 		snprintf(why, len, "no usable hardware PMU here (%s; libpfm4 sees %s): "
 			 "using the software model", hw, pmu ? pmu : "no core PMU");
-	} else if (pmu != NULL && model_find(pmu) != NULL) {
-		*ret = model_find(pmu);
+	} else if (pmu != NULL && model_for_pmu(pmu) != NULL) {
+		*ret = model_for_pmu(pmu);
 		snprintf(why, len, "hardware PMU '%s'", pmu);
 		return 0;
 	} else {
@@ -119,6 +119,46 @@ static void make_default_dir(const char *db)
 	free(copy);
 }
 
+/* "1" in a one-line sysfs/procfs file ("on" for smt/control's sibling). */
+static bool file_says_on(const char *path)
+{
+	char buf[16] = "";
+	FILE *f = fopen(path, "re");
+
+	if (f == NULL)
+		return false;
+	if (fgets(buf, sizeof(buf), f) == NULL)
+		buf[0] = '\0';
+	fclose(f);
+	return buf[0] == '1';
+}
+
+static bool host_smt_on(void)
+{
+	return file_says_on("/sys/devices/system/cpu/smt/active");
+}
+
+/* A group that needs more general counters than this host offers cannot
+ * be scheduled (leaders are pinned): say which and why, once, at start. */
+static void check_counter_budget(const struct model *m)
+{
+	bool smt = host_smt_on(), watchdog = file_says_on("/proc/sys/kernel/nmi_watchdog");
+	unsigned budget = model_gp_budget(m, smt, watchdog), g;
+
+	if (m->vendor == VENDOR_NONE)
+		return;
+	for (g = 0; g < m->n_groups; g++) {
+		unsigned need = model_group_gp_needed(&m->groups[g]);
+
+		if (need > budget)
+			log_warning("group '%s' needs %u general counters, this host offers %u "
+				    "(SMT %s, NMI watchdog %s)%s: it will be reported unschedulable",
+				    m->groups[g].name, need, budget, smt ? "on" : "off",
+				    watchdog ? "on" : "off",
+				    watchdog ? "; sysctl kernel.nmi_watchdog=0 frees one" : "");
+	}
+}
+
 static void write_meta(struct daemon *d)
 {
 	char interval[32], rotate[32], started[32], pid[16], ncpus[16], ring[16], groups[512];
@@ -149,6 +189,7 @@ static void write_meta(struct daemon *d)
 			"ring_pages", ring,
 			"switch_event", d->cfg.switch_event == SWITCH_MEMBER ? "member" : "leader",
 			"ncpus", ncpus,
+			"smt", host_smt_on() ? "on" : "off",
 			"pid", pid,
 			"started_ns", started,
 		};
@@ -449,6 +490,7 @@ int stackd_run(const struct config *cfg, config_reload_fn reload_fn)
 		goto out;
 	}
 
+	check_counter_budget(d.model);
 	/* Counters first: a host where we may not count gets a clear error
 	 * before anything is written to disk. */
 	params.model = d.model;

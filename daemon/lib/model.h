@@ -7,11 +7,12 @@
  * group, so any window can be summed exactly and every ratio is computed
  * inside one group (same time, no cross-group mixing; DESIGN.md section 4).
  *
- * The collector adds two members of its own to every group: the
- * context-switch event that samples (one sample per switch, reading the
- * group) and task-clock.  Their sums arrive here as context_switches and
+ * The collector adds its context-switch sampler to every group (one sample
+ * per switch, reading the group) and measures each group's time on the
+ * target from sample times.  Those arrive here as context_switches and
  * task_clock_ns; task_clock_ns of a group is also how long that group
- * measured the target, which gives each metric its coverage.
+ * measured the target, which gives each metric its coverage.  Hardware
+ * models list cycles and instructions in every group (fixed counters).
  *
  * Models are pure: no globals written, no I/O, no logging, so stackd and
  * `stackctl analyze` run the very same formulas.
@@ -30,6 +31,16 @@
 struct model_event {
 	const char *name;    /* libpfm4 string ("perf::PAGE-FAULTS") or "cpu/slots/" */
 	const char *column;  /* name of the count in the store and the API: "page_faults" */
+	/* How `perf stat` names it (Linux perf's JSON name, "UOPS_ISSUED.ANY",
+	 * or a generic/sysfs name, "cycles", "topdown-fe-bound"): what
+	 * `stackctl analyze` matches and `--perf-command` prints.  NULL: as name. */
+	const char *perf_name;
+	/* Needs no general-purpose counter: an Intel fixed counter (cycles,
+	 * instructions, slots) or a perf-metrics pseudo event. */
+	bool fixed;
+	/* Takes two general counters (AMD large-increment events such as
+	 * RETIRED_SSE_AVX_FLOPS, paired with the merge event by the kernel). */
+	bool paired;
 };
 
 struct model_group {
@@ -55,6 +66,10 @@ struct model_metric {
 	const char *parent;  /* tree parent's name, NULL at the top */
 	enum metric_unit unit;
 	const char *help;
+	/* The stack the node belongs to ("topdown", "frontend", "flops",
+	 * "cpi"); NULL for a scalar such as ipc.  Nodes of one stack with no
+	 * parent are its first level and sum to 1. */
+	const char *stack;
 };
 
 /* The sums of one group for one target (process, comm, unit...) over a window. */
@@ -69,6 +84,25 @@ struct metric_value {
 	bool valid;        /* false: the group(s) it needs did not measure the target */
 	double value;
 	double coverage;   /* share of the target's time its group(s) measured, 0..1 */
+	/* The events count the whole physical core, not only the target's
+	 * thread (Intel before Ice Lake with SMT on): say so, do not charge it. */
+	bool core_scoped;
+};
+
+/* What the formulas need to know beyond the counts. */
+struct model_context {
+	bool smt_on;       /* the measured host ran two threads per core */
+	/* Regression CPI stack weights (generic model): base CPI, then one
+	 * cycles-per-event weight per regressor, fitted over interval records
+	 * (cpi_regress.h); NULL when not fitted. */
+	const double *cpi_weights;
+};
+
+enum model_vendor {
+	VENDOR_NONE,
+	VENDOR_INTEL,
+	VENDOR_AMD,
+	VENDOR_ARM,
 };
 
 struct model {
@@ -77,6 +111,14 @@ struct model {
 	unsigned formula_version;  /* bump when a formula changes meaning */
 	const char *const *pmus;   /* libpfm4 PMU names served, NULL-terminated */
 	unsigned pipeline_width;   /* slots per cycle; 0 when not applicable */
+	enum model_vendor vendor;
+	/* General-purpose counters per hardware thread with SMT on and off.
+	 * The NMI watchdog, when on, costs one (on Intel it takes the fixed
+	 * cycles counter, so cycles needs a general one). */
+	unsigned gp_counters_smt, gp_counters_nosmt;
+	/* Peak FLOP per cycle per core, double and single precision (0: no
+	 * FLOPS family). */
+	unsigned peak_flop_dp, peak_flop_sp;
 	const struct model_group *groups;
 	unsigned n_groups;
 	const struct model_metric *metrics;
@@ -84,17 +126,26 @@ struct model {
 	/* sums[n_groups] -> out[n_metrics].  Must not fail: a metric whose
 	 * inputs are missing comes back with valid = false. */
 	void (*compute)(const struct model *m, const struct group_sums *sums,
-			struct metric_value *out);
+			const struct model_context *ctx, struct metric_value *out);
 };
 
 /* The registry (models.c). */
 extern const struct model model_software;
+extern const struct model model_skl, model_skx, model_icl, model_icx, model_spr;
+extern const struct model model_zen4, model_zen3, model_zen2;
 const struct model *model_find(const char *name);          /* NULL when unknown */
+const struct model *model_for_pmu(const char *pmu);        /* by libpfm4 PMU name */
 const struct model *const *model_all(size_t *n);
 
 /* Helpers for models and readers. */
 uint64_t model_total_task_clock(const struct model *m, const struct group_sums *sums);
 int model_group_index(const struct model *m, const char *group_name);  /* -1 if none */
+int model_metric_index(const struct model *m, const char *metric_name); /* -1 if none */
+/* General-purpose counters one group needs, and what the PMU offers. */
+unsigned model_group_gp_needed(const struct model_group *g);
+unsigned model_gp_budget(const struct model *m, bool smt_on, bool watchdog_on);
+/* The name perf prints for an event. */
+const char *model_event_perf_name(const struct model_event *e);
 /* "page_faults,migrations": the comma-separated columns of a group, as stored
  * in counter_group.events so a reader can tell what v0.. mean. */
 void model_group_columns(const struct model_group *g, char *buf, size_t len);

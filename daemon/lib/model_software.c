@@ -9,11 +9,11 @@
 #include "model.h"
 
 static const struct model_event faults_events[] = {
-	{ "perf::PAGE-FAULTS", "page_faults" },
+	{ "perf::PAGE-FAULTS", "page_faults", "page-faults", true, false },
 };
 
 static const struct model_event migrations_events[] = {
-	{ "perf::CPU-MIGRATIONS", "migrations" },
+	{ "perf::CPU-MIGRATIONS", "migrations", "cpu-migrations", true, false },
 };
 
 static const struct model_group software_groups[] = {
@@ -56,11 +56,13 @@ static void rate_in_group(const struct group_sums *g, uint64_t count, uint64_t t
 }
 
 static void software_compute(const struct model *m, const struct group_sums *sums,
-			     struct metric_value *out)
+			     const struct model_context *ctx, struct metric_value *out)
 {
 	uint64_t total_ns = model_total_task_clock(m, sums);
 	uint64_t switches = 0;
 	unsigned i;
+
+	(void)ctx;
 
 	for (i = 0; i < m->n_groups; i++)
 		if (sums[i].present)
@@ -86,6 +88,7 @@ const struct model model_software = {
 	.formula_version = 1,
 	.pmus = (const char *const[]){ "perf", NULL },
 	.pipeline_width = 0,
+	.vendor = VENDOR_NONE,
 	.groups = software_groups,
 	.n_groups = sizeof(software_groups) / sizeof(software_groups[0]),
 	.metrics = software_metrics,

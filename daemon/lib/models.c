@@ -7,7 +7,8 @@
 #include <string.h>
 
 static const struct model *const registry[] = {
-	&model_software,
+	&model_skl, &model_skx, &model_icl, &model_icx, &model_spr,
+	&model_zen4, &model_zen3, &model_zen2, &model_software,
 };
 
 const struct model *const *model_all(size_t *n)
@@ -24,6 +25,50 @@ const struct model *model_find(const char *name)
 		if (strcmp(registry[i]->name, name) == 0)
 			return registry[i];
 	return NULL;
+}
+
+const struct model *model_for_pmu(const char *pmu)
+{
+	size_t i;
+	const char *const *p;
+
+	for (i = 0; i < sizeof(registry) / sizeof(registry[0]); i++)
+		for (p = registry[i]->pmus; p != NULL && *p != NULL; p++)
+			if (strcmp(*p, pmu) == 0)
+				return registry[i];
+	return NULL;
+}
+
+int model_metric_index(const struct model *m, const char *metric_name)
+{
+	unsigned i;
+
+	for (i = 0; i < m->n_metrics; i++)
+		if (strcmp(m->metrics[i].name, metric_name) == 0)
+			return (int)i;
+	return -1;
+}
+
+unsigned model_group_gp_needed(const struct model_group *g)
+{
+	unsigned i, n = 0;
+
+	for (i = 0; i < g->n_events; i++)
+		if (!g->events[i].fixed)
+			n += g->events[i].paired ? 2 : 1;
+	return n;
+}
+
+unsigned model_gp_budget(const struct model *m, bool smt_on, bool watchdog_on)
+{
+	unsigned n = smt_on ? m->gp_counters_smt : m->gp_counters_nosmt;
+
+	return watchdog_on && n > 0 ? n - 1 : n;
+}
+
+const char *model_event_perf_name(const struct model_event *e)
+{
+	return e->perf_name != NULL ? e->perf_name : e->name;
 }
 
 uint64_t model_total_task_clock(const struct model *m, const struct group_sums *sums)

@@ -181,6 +181,11 @@ static int read_intervals(struct db *db, uint64_t window_ns, struct window *w,
 		 (const char *)sqlite3_column_text(st, 1));
 	w->model = model_find(w->model_name);
 	sqlite3_finalize(st);
+	{
+		char smt[8];
+
+		w->smt_on = query_meta(db, "smt", smt, sizeof(smt)) == 0 && strcmp(smt, "on") == 0;
+	}
 
 	rc = sqlite3_prepare_v2(db->db,
 				"SELECT min(id), max(id), min(start_ns), max(end_ns), count(*),"

@@ -43,6 +43,7 @@ struct window {
 	unsigned ncpus;
 	const struct model *model;   /* of the newest interval; NULL if unknown */
 	char model_name[64];
+	bool smt_on;                 /* the host had SMT on (meta "smt") */
 	struct window_group groups[MODEL_MAX_GROUPS];
 	unsigned n_groups;
 	/* collector health over the window */

@@ -44,7 +44,7 @@ int main(void)
 	sums[1] = (struct group_sums){ .present = true, .task_clock_ns = 750000000,
 				       .context_switches = 30, .v = { 3 } };
 	CHECK_EQ_U(model_total_task_clock(m, sums), 1000000000);
-	m->compute(m, sums, out);
+	m->compute(m, sums, NULL, out);
 	CHECK(out[pf].valid && fabs(out[pf].value - 2000.0) < 1e-9);
 	CHECK(fabs(out[pf].coverage - 0.25) < 1e-12);
 	CHECK(out[mig].valid && fabs(out[mig].value - 4.0) < 1e-9);
@@ -53,12 +53,12 @@ int main(void)
 
 	/* migrations group never ran while the process did */
 	sums[1].present = false;
-	m->compute(m, sums, out);
+	m->compute(m, sums, NULL, out);
 	CHECK(!out[mig].valid);
 	CHECK(out[pf].valid && fabs(out[pf].coverage - 1.0) < 1e-12);
 	/* nothing measured at all */
 	memset(sums, 0, sizeof(sums));
-	m->compute(m, sums, out);
+	m->compute(m, sums, NULL, out);
 	CHECK(!out[pf].valid && !out[mig].valid && !out[sw].valid);
 	return 0;
 }

@@ -1,0 +1,255 @@
+/*
+ * model_generic.c - AMD Zen 2 and Zen 3 (and the shape for any PMU without
+ * Top-Down events): a CPI stack from miss events by non-negative linear
+ * regression over interval records (papers/cpi-stack-linear-regression.txt:
+ * CPI = base + sum of weight x misses per instruction, weights >= 0 because
+ * a negative penalty is not physical), miss rates per kilo-instruction, and
+ * FLOPS from RETIRED_SSE_AVX_FLOPS (paired with the merge event by the
+ * kernel: two counters).  Formula version 1.
+ *
+ * The stack needs weights fitted over many intervals (generic_cpi_fit);
+ * one summed window alone gives the rates, not the stack.  Six counters per
+ * thread, one possibly held by the NMI watchdog: groups of at most five.
+ */
+#include "model_generic.h"
+#include "model_util.h"
+#include "nnls.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum gen_metric {
+	GM_IPC, GM_CPI,
+	GM_BR_MPKI, GM_L1I_L2_MPKI, GM_L1I_MEM_MPKI, GM_ITLB_MPKI, GM_DTLB_MPKI, GM_L1D_MEM_MPKI,
+	GM_CPI_BASE, GM_CPI_BRANCH, GM_CPI_L1I_L2, GM_CPI_L1I_MEM, GM_CPI_ITLB, GM_CPI_DTLB,
+	GM_CPI_L1D_MEM,
+	GM_FLOPS_PER_CYCLE, GM_GFLOPS, GM_FLOP_PEAK,
+	_GM_MAX,
+};
+
+/* Regressor columns, in weight order after the base. */
+static const char *const regressors[CPI_REGRESSORS] = {
+	"br_misp_retired", "ic_refill_l2", "ic_refill_mem", "itlb_miss", "dtlb_miss", "dc_refill_mem",
+};
+
+static const struct model_metric generic_metrics[_GM_MAX] = {
+	[GM_IPC] = { "ipc", NULL, METRIC_RATIO, "instructions per cycle", NULL },
+	[GM_CPI] = { "cpi", NULL, METRIC_RATIO, "cycles per instruction", NULL },
+	[GM_BR_MPKI] = { "branch_mpki", NULL, METRIC_RATIO, "branch mispredicts per 1000 instructions", NULL },
+	[GM_L1I_L2_MPKI] = { "l1i_l2_mpki", NULL, METRIC_RATIO, "i-cache refills from L2 per 1000 instructions", NULL },
+	[GM_L1I_MEM_MPKI] = { "l1i_mem_mpki", NULL, METRIC_RATIO, "i-cache refills from beyond L2 per 1000 instructions", NULL },
+	[GM_ITLB_MPKI] = { "itlb_mpki", NULL, METRIC_RATIO, "i-TLB misses of both levels per 1000 instructions", NULL },
+	[GM_DTLB_MPKI] = { "dtlb_mpki", NULL, METRIC_RATIO, "d-TLB misses of both levels per 1000 instructions", NULL },
+	[GM_L1D_MEM_MPKI] = { "l1d_mem_mpki", NULL, METRIC_RATIO, "d-cache fills from DRAM per 1000 instructions", NULL },
+	[GM_CPI_BASE] = { "cpi_base", NULL, METRIC_RATIO, "regression CPI stack: base", "cpi" },
+	[GM_CPI_BRANCH] = { "cpi_branch", NULL, METRIC_RATIO, "regression CPI stack: branch mispredicts", "cpi" },
+	[GM_CPI_L1I_L2] = { "cpi_l1i_l2", NULL, METRIC_RATIO, "regression CPI stack: i-cache misses served by L2", "cpi" },
+	[GM_CPI_L1I_MEM] = { "cpi_l1i_mem", NULL, METRIC_RATIO, "regression CPI stack: i-cache misses beyond L2", "cpi" },
+	[GM_CPI_ITLB] = { "cpi_itlb", NULL, METRIC_RATIO, "regression CPI stack: i-TLB misses", "cpi" },
+	[GM_CPI_DTLB] = { "cpi_dtlb", NULL, METRIC_RATIO, "regression CPI stack: d-TLB misses", "cpi" },
+	[GM_CPI_L1D_MEM] = { "cpi_l1d_mem", NULL, METRIC_RATIO, "regression CPI stack: d-cache fills from DRAM", "cpi" },
+	[GM_FLOPS_PER_CYCLE] = { "flops_per_cycle", NULL, METRIC_RATIO, "floating-point operations per cycle", NULL },
+	[GM_GFLOPS] = { "gflops", NULL, METRIC_RATE, "GFLOP per second of CPU time", NULL },
+	[GM_FLOP_PEAK] = { "flop_peak_fraction", NULL, METRIC_FRACTION, "FLOP per cycle over the double-precision peak", NULL },
+};
+
+#define ZEN_BASE                                                                  \
+	{ "CYCLES_NOT_IN_HALT", "cycles", "cycles", false, false },                          \
+	{ "RETIRED_INSTRUCTIONS", "instructions", "instructions", false, false }
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+static const struct model_event zen_cpi_a[] = {
+	ZEN_BASE,
+	{ "RETIRED_BRANCH_INSTRUCTIONS_MISPREDICTED", "br_misp_retired", "ex_ret_brn_misp", false, false },
+	{ "INSTRUCTION_CACHE_REFILLS_FROM_L2", "ic_refill_l2", "ic_fw32_miss", false, false },
+	{ "INSTRUCTION_CACHE_REFILLS_FROM_SYSTEM", "ic_refill_mem", "ic_fetch_stall.ic_stall_any",
+	  false, false },
+};
+
+static const struct model_event zen3_cpi_b[] = {
+	ZEN_BASE,
+	{ "L1_ITLB_MISS_L2_ITLB_MISS:IF1G:IF2M:IF4K", "itlb_miss", "bp_l1_tlb_miss_l2_tlb_miss", false, false },
+	{ "L1_DTLB_MISS:TLB_RELOAD_4K_L2_MISS:TLB_RELOAD_2M_L2_MISS:TLB_RELOAD_1G_L2_MISS",
+	  "dtlb_miss", "ls_l1_d_tlb_miss.all_l2_miss", false, false },
+	{ "DEMAND_DATA_CACHE_FILLS_FROM_SYSTEM:MEM_IO_LCL:MEM_IO_RMT", "dc_refill_mem",
+	  "ls_dmnd_fills_from_sys.mem_io_local", false, false },
+};
+
+static const struct model_event zen2_cpi_b[] = {
+	ZEN_BASE,
+	{ "L1_ITLB_MISS_L2_ITLB_MISS:IF1G:IF2M:IF4K", "itlb_miss", "bp_l1_tlb_miss_l2_tlb_miss", false, false },
+	{ "L1_DTLB_MISS:TLB_RELOAD_4K_L2_MISS:TLB_RELOAD_2M_L2_MISS:TLB_RELOAD_1G_L2_MISS",
+	  "dtlb_miss", "ls_l1_d_tlb_miss.all_l2_miss", false, false },
+	{ "DATA_CACHE_REFILLS_FROM_SYSTEM:LS_MABRESP_LCL_DRAM:LS_MABRESP_RMT_DRAM", "dc_refill_mem",
+	  "ls_refills_from_sys.ls_mabresp_lcl_dram", false, false },
+};
+
+static const struct model_event zen_flops[] = {
+	ZEN_BASE,
+	{ "RETIRED_SSE_AVX_FLOPS:ANY", "flops", "fp_ret_sse_avx_ops.all", false, true },
+};
+
+static const struct model_group zen3_groups[] = {
+	{ "cpi_a", zen_cpi_a, N(zen_cpi_a), false },
+	{ "cpi_b", zen3_cpi_b, N(zen3_cpi_b), false },
+	{ "flops", zen_flops, N(zen_flops), false },
+};
+
+static const struct model_group zen2_groups[] = {
+	{ "cpi_a", zen_cpi_a, N(zen_cpi_a), false },
+	{ "cpi_b", zen2_cpi_b, N(zen2_cpi_b), false },
+	{ "flops", zen_flops, N(zen_flops), false },
+};
+
+/* Events per instruction of one regressor, from whichever group has it. */
+static bool per_instruction(const struct model *m, const struct group_sums *sums,
+			    const char *column, double *rate, double *coverage)
+{
+	unsigned g;
+
+	for (g = 0; g < m->n_groups; g++) {
+		struct gview v = gview_get(m, sums, m->groups[g].name);
+		double c = gv(&v, column), i = gv(&v, "instructions");
+
+		if (!isnan(c) && i > 0) {
+			*rate = c / i;
+			*coverage = v.coverage;
+			return true;
+		}
+	}
+	return false;
+}
+
+static bool cycles_per_instruction(const struct model *m, const struct group_sums *sums,
+				   double *cpi, double *coverage)
+{
+	double cyc = 0, ins = 0, t = 0;
+	uint64_t total = model_total_task_clock(m, sums);
+	unsigned g;
+
+	for (g = 0; g < m->n_groups; g++) {
+		struct gview v = gview_get(m, sums, m->groups[g].name);
+
+		if (!v.ok)
+			continue;
+		cyc += v.cycles;
+		ins += gv(&v, "instructions");
+		t += (double)v.s->task_clock_ns;
+	}
+	if (!(ins > 0))
+		return false;
+	*cpi = cyc / ins;
+	*coverage = total > 0 ? t / (double)total : 1.0;
+	return true;
+}
+
+static void generic_compute(const struct model *m, const struct group_sums *sums,
+			    const struct model_context *ctx, struct metric_value *out)
+{
+	double cpi, cov, rate[CPI_REGRESSORS], rcov[CPI_REGRESSORS];
+	bool have[CPI_REGRESSORS];
+	struct flops_out fl;
+	unsigned k;
+
+	if (cycles_per_instruction(m, sums, &cpi, &cov)) {
+		put(&out[GM_CPI], cpi, cov, false);
+		put(&out[GM_IPC], 1.0 / cpi, cov, false);
+	}
+	for (k = 0; k < CPI_REGRESSORS; k++) {
+		have[k] = per_instruction(m, sums, regressors[k], &rate[k], &rcov[k]);
+		if (have[k])
+			put(&out[GM_BR_MPKI + k], 1000.0 * rate[k], rcov[k], false);
+	}
+	if (ctx != NULL && ctx->cpi_weights != NULL) {
+		double c = cov;
+
+		put(&out[GM_CPI_BASE], ctx->cpi_weights[0], cov, false);
+		for (k = 0; k < CPI_REGRESSORS; k++)
+			if (have[k]) {
+				c = cov2(c, rcov[k]);
+				put(&out[GM_CPI_BRANCH + k], ctx->cpi_weights[k + 1] * rate[k], rcov[k],
+				    false);
+			}
+	}
+	flops_family(m, sums, &fl);
+	out[GM_FLOPS_PER_CYCLE] = fl.flops_per_cycle;
+	out[GM_GFLOPS] = fl.gflops;
+	out[GM_FLOP_PEAK] = fl.peak_fraction;
+}
+
+int generic_cpi_fit(const struct model *m, const struct group_sums *const *intervals, size_t n,
+		    double weights[CPI_WEIGHTS])
+{
+	double *a, *b, cov;
+	size_t rows = 0, i, k;
+	int r;
+
+	a = calloc(n ? n : 1, CPI_WEIGHTS * sizeof(*a));
+	b = calloc(n ? n : 1, sizeof(*b));
+	if (a == NULL || b == NULL) {
+		free(a);
+		free(b);
+		return -ENOMEM;
+	}
+	for (i = 0; i < n; i++) {
+		double cpi, x[CPI_REGRESSORS];
+		bool ok = cycles_per_instruction(m, intervals[i], &cpi, &cov);
+
+		for (k = 0; k < CPI_REGRESSORS && ok; k++)
+			ok = per_instruction(m, intervals[i], regressors[k], &x[k], &cov);
+		if (!ok)
+			continue;
+		a[rows * CPI_WEIGHTS] = 1.0;
+		for (k = 0; k < CPI_REGRESSORS; k++)
+			a[rows * CPI_WEIGHTS + k + 1] = x[k];
+		b[rows] = cpi;
+		rows++;
+	}
+	r = rows > CPI_WEIGHTS ? nnls(a, b, rows, CPI_WEIGHTS, weights) : -EINVAL;
+	free(a);
+	free(b);
+	return r;
+}
+
+const struct model model_zen3 = {
+	.name = "amd64_fam19h_zen3",
+	.description = "AMD Zen 3 (generic model): regression CPI stack from miss events, FLOPS",
+	.formula_version = 1,
+	.pmus = (const char *const[]){ "amd64_fam19h_zen3", NULL },
+	.pipeline_width = 6,
+	.vendor = VENDOR_AMD,
+	.gp_counters_smt = 6,
+	.gp_counters_nosmt = 6,
+	.peak_flop_dp = 16,
+	.peak_flop_sp = 32,
+	.groups = zen3_groups,
+	.n_groups = N(zen3_groups),
+	.metrics = generic_metrics,
+	.n_metrics = _GM_MAX,
+	.compute = generic_compute,
+};
+
+const struct model model_zen2 = {
+	.name = "amd64_fam17h_zen2",
+	.description = "AMD Zen 2 (generic model): regression CPI stack from miss events, FLOPS",
+	.formula_version = 1,
+	.pmus = (const char *const[]){ "amd64_fam17h_zen2", NULL },
+	.pipeline_width = 5,
+	.vendor = VENDOR_AMD,
+	.gp_counters_smt = 6,
+	.gp_counters_nosmt = 6,
+	.peak_flop_dp = 16,
+	.peak_flop_sp = 32,
+	.groups = zen2_groups,
+	.n_groups = N(zen2_groups),
+	.metrics = generic_metrics,
+	.n_metrics = _GM_MAX,
+	.compute = generic_compute,
+};
+
+bool model_is_generic(const struct model *m)
+{
+	return m == &model_zen3 || m == &model_zen2;
+}

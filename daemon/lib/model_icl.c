@@ -1,0 +1,188 @@
+/*
+ * model_icl.c - Intel Ice Lake / Tiger Lake client ("icl") and Ice Lake-SP
+ * ("icx"): 5 slots per cycle, Top-Down level 1 from perf metrics (`slots`
+ * leading the `topdown-*` pseudo events, from sysfs; they use no general
+ * counter), level 2 from general events.
+ *
+ * Formulas follow Linux perf 6.1's TMA metrics for Ice Lake (PERF_CPUID=
+ * GenuineIntel-6-7E-5 perf list --details metric), formula version 1, with
+ * sum4 = the four topdown-* counts:
+ *   frontend_bound  = topdown-fe-bound / sum4 - INT_MISC.UOP_DROPPING / SLOTS
+ *   backend_bound   = topdown-be-bound / sum4 + 5 * INT_MISC.CLEARS_COUNT / SLOTS
+ *   retiring        = topdown-retiring / sum4
+ *   bad_speculation = max(1 - the three above, 0)
+ *   fetch_latency   = (5 * IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE
+ *                      - INT_MISC.UOP_DROPPING) / SLOTS
+ *   branch_mispredicts = BR_MISP / (BR_MISP + MACHINE_CLEARS.COUNT) * bad_speculation
+ *   memory_bound    = as on Skylake, times backend_bound
+ * Level 1 and every split come from one group each (perf metrics ride
+ * along for free); light/heavy ops are not offered (Ice Lake has no
+ * topdown-heavy-ops and perf's formula needs more events than fit).
+ * Ice Lake counts per thread: nothing is core-scoped.
+ */
+#include "model_intel.h"
+
+#include <math.h>
+
+#define ICL_PERF_METRICS                                                              \
+	{ "cpu/slots/", "slots", "slots", true, false },                                         \
+	{ "cpu/topdown-retiring/", "td_retiring", "topdown-retiring", true, false },             \
+	{ "cpu/topdown-bad-spec/", "td_bad_spec", "topdown-bad-spec", true, false },             \
+	{ "cpu/topdown-fe-bound/", "td_fe_bound", "topdown-fe-bound", true, false },             \
+	{ "cpu/topdown-be-bound/", "td_be_bound", "topdown-be-bound", true, false }
+
+static const struct model_event icl_td_l2[] = {
+	ICL_PERF_METRICS,
+	INTEL_BASE_EVENTS,
+	{ "INT_MISC:UOP_DROPPING", "uop_dropping", "INT_MISC.UOP_DROPPING", false, false },
+	{ "INT_MISC:RECOVERY_CYCLES:c=1:e=1", "clears_count", "INT_MISC.CLEARS_COUNT", false, false },
+	{ "IDQ_UOPS_NOT_DELIVERED:CYCLES_0_UOPS_DELIV_CORE", "idq_0_uops_cycles",
+	  "IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE", false, false },
+	{ "BR_MISP_RETIRED:ALL_BRANCHES", "br_misp_retired", "BR_MISP_RETIRED.ALL_BRANCHES", false, false },
+	{ "MACHINE_CLEARS:COUNT", "machine_clears", "MACHINE_CLEARS.COUNT", false, false },
+};
+
+static const struct model_event icl_td_mem[] = {
+	ICL_PERF_METRICS,
+	INTEL_BASE_EVENTS,
+	{ "INT_MISC:RECOVERY_CYCLES:c=1:e=1", "clears_count", "INT_MISC.CLEARS_COUNT", false, false },
+	{ "CYCLE_ACTIVITY:STALLS_MEM_ANY", "stalls_mem_any", "CYCLE_ACTIVITY.STALLS_MEM_ANY", false, false },
+	{ "EXE_ACTIVITY:BOUND_ON_STORES", "bound_on_stores", "EXE_ACTIVITY.BOUND_ON_STORES", false, false },
+	{ "CYCLE_ACTIVITY:STALLS_TOTAL", "stalls_total", "CYCLE_ACTIVITY.STALLS_TOTAL", false, false },
+	{ "EXE_ACTIVITY:1_PORTS_UTIL", "ports_util_1", "EXE_ACTIVITY.1_PORTS_UTIL", false, false },
+	{ "EXE_ACTIVITY:2_PORTS_UTIL", "ports_util_2", "EXE_ACTIVITY.2_PORTS_UTIL", false, false },
+};
+
+static const struct model_event icl_fe_uops[] = {
+	INTEL_BASE_EVENTS,
+	{ "IDQ:DSB_UOPS", "dsb_uops", "IDQ.DSB_UOPS", false, false },
+	{ "IDQ:MITE_UOPS", "mite_uops", "IDQ.MITE_UOPS", false, false },
+	{ "IDQ:MS_UOPS", "ms_uops", "IDQ.MS_UOPS", false, false },
+	{ "LSD:UOPS", "lsd_uops", "LSD.UOPS", false, false },
+	{ "IDQ:DSB_UOPS:c=1", "dsb_cycles", "IDQ.DSB_CYCLES_ANY", false, false },
+	{ "IDQ:MITE_UOPS:c=1", "mite_cycles", "IDQ.MITE_CYCLES_ANY", false, false },
+};
+
+static const struct model_event icl_fe_stalls_flops[] = {
+	INTEL_BASE_EVENTS,
+	{ "DSB2MITE_SWITCHES:PENALTY_CYCLES", "dsb2mite_penalty_cycles",
+	  "DSB2MITE_SWITCHES.PENALTY_CYCLES", false, false },
+	{ "ICACHE_16B:IFDATA_STALL", "icache_stall_cycles", "ICACHE_16B.IFDATA_STALL", false, false },
+	{ "ICACHE_64B:IFTAG_STALL", "itlb_stall_cycles", "ICACHE_64B.IFTAG_STALL", false, false },
+	{ "FP_ARITH_INST_RETIRED:SCALAR_DOUBLE", "fp_scalar_dp",
+	  "FP_ARITH_INST_RETIRED.SCALAR_DOUBLE", false, false },
+	{ "FP_ARITH_INST_RETIRED:SCALAR_SINGLE", "fp_scalar_sp",
+	  "FP_ARITH_INST_RETIRED.SCALAR_SINGLE", false, false },
+	{ "FP_ARITH_INST_RETIRED:128B_PACKED_DOUBLE", "fp_128_dp",
+	  "FP_ARITH_INST_RETIRED.128B_PACKED_DOUBLE", false, false },
+	{ "FP_ARITH_INST_RETIRED:128B_PACKED_SINGLE", "fp_128_sp",
+	  "FP_ARITH_INST_RETIRED.128B_PACKED_SINGLE", false, false },
+};
+
+static const struct model_event icl_flops_b[] = {
+	INTEL_BASE_EVENTS,
+	{ "FP_ARITH_INST_RETIRED:256B_PACKED_DOUBLE", "fp_256_dp",
+	  "FP_ARITH_INST_RETIRED.256B_PACKED_DOUBLE", false, false },
+	{ "FP_ARITH_INST_RETIRED:256B_PACKED_SINGLE", "fp_256_sp",
+	  "FP_ARITH_INST_RETIRED.256B_PACKED_SINGLE", false, false },
+	{ "FP_ARITH_INST_RETIRED:512B_PACKED_DOUBLE", "fp_512_dp",
+	  "FP_ARITH_INST_RETIRED.512B_PACKED_DOUBLE", false, false },
+	{ "FP_ARITH_INST_RETIRED:512B_PACKED_SINGLE", "fp_512_sp",
+	  "FP_ARITH_INST_RETIRED.512B_PACKED_SINGLE", false, false },
+};
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+static const struct model_group icl_groups[] = {
+	{ "td_l2", icl_td_l2, N(icl_td_l2), true },
+	{ "td_mem", icl_td_mem, N(icl_td_mem), true },
+	{ "fe_uops", icl_fe_uops, N(icl_fe_uops), false },
+	{ "fe_stalls_flops", icl_fe_stalls_flops, N(icl_fe_stalls_flops), false },
+	{ "flops_b", icl_flops_b, N(icl_flops_b), false },
+};
+
+/* Level 1 of one group from its perf metrics and corrections. */
+static void icl_level1(const struct gview *v, double out[4])
+{
+	double slots = gv(v, "slots");
+	double sum4 = gv(v, "td_retiring") + gv(v, "td_bad_spec") + gv(v, "td_fe_bound") +
+		      gv(v, "td_be_bound");
+	double drop = gv(v, "uop_dropping");
+
+	if (isnan(drop))
+		drop = 0.0;  /* the memory group carries no frontend correction */
+	out[0] = ratio(gv(v, "td_retiring"), sum4);
+	out[2] = ratio(gv(v, "td_fe_bound"), sum4) - ratio(drop, slots);
+	out[3] = ratio(gv(v, "td_be_bound"), sum4) + ratio(5.0 * gv(v, "clears_count"), slots);
+	out[1] = 1.0 - (out[2] + out[3] + out[0]);
+	if (out[1] < 0.0)
+		out[1] = 0.0;
+}
+
+static void icl_compute(const struct model *m, const struct group_sums *sums,
+			const struct model_context *ctx, struct metric_value *out)
+{
+	struct gview l2 = gview_get(m, sums, "td_l2");
+	struct gview mem = gview_get(m, sums, "td_mem");
+	struct topdown td;
+	double slots = gv(&l2, "slots"), mem_l1[4], br, mc, fl;
+
+	(void)ctx;
+	icl_level1(&l2, td.l1);
+	td.l1_cov = l2.coverage;
+	td.core_scoped = false;
+	fl = ratio(5.0 * gv(&l2, "idq_0_uops_cycles") - gv(&l2, "uop_dropping"), slots);
+	td.fetch_latency_share = ratio(fl, td.l1[2]);
+	br = gv(&l2, "br_misp_retired");
+	mc = gv(&l2, "machine_clears");
+	td.mispredict_share = ratio(br, br + mc);
+	td.fe_cov = td.bs_cov = l2.coverage;
+	/* The memory split is a ratio inside the memory group, whose own
+	 * perf metrics give the retiring it needs. */
+	icl_level1(&mem, mem_l1);
+	td.memory_share = ratio(gv(&mem, "stalls_mem_any") + gv(&mem, "bound_on_stores"),
+				gv(&mem, "stalls_total") + gv(&mem, "ports_util_1") +
+				mem_l1[0] * gv(&mem, "ports_util_2") + gv(&mem, "bound_on_stores"));
+	td.be_cov = mem.coverage;
+	td.heavy_share = NAN;
+	td.ret_cov = 0;
+	intel_compute(m, sums, &td, out);
+}
+
+const struct model model_icl = {
+	.name = "icl",
+	.description = "Intel Ice Lake / Tiger Lake client: Top-Down L1 (perf metrics) and L2, "
+		       "frontend delivery with LSD, FLOPS (AVX-512)",
+	.formula_version = 1,
+	.pmus = (const char *const[]){ "icl", NULL },
+	.pipeline_width = 5,
+	.vendor = VENDOR_INTEL,
+	.gp_counters_smt = 8,
+	.gp_counters_nosmt = 8,
+	.peak_flop_dp = 16,   /* one 512-bit FMA: 8 lanes x 2 */
+	.peak_flop_sp = 32,
+	.groups = icl_groups,
+	.n_groups = N(icl_groups),
+	.metrics = intel_metrics,
+	.n_metrics = _IM_MAX,
+	.compute = icl_compute,
+};
+
+const struct model model_icx = {
+	.name = "icx",
+	.description = "Intel Ice Lake-SP: Top-Down L1 (perf metrics) and L2, frontend delivery, "
+		       "FLOPS (AVX-512, two FMA units)",
+	.formula_version = 1,
+	.pmus = (const char *const[]){ "icx", NULL },
+	.pipeline_width = 5,
+	.vendor = VENDOR_INTEL,
+	.gp_counters_smt = 8,
+	.gp_counters_nosmt = 8,
+	.peak_flop_dp = 32,
+	.peak_flop_sp = 64,
+	.groups = icl_groups,
+	.n_groups = N(icl_groups),
+	.metrics = intel_metrics,
+	.n_metrics = _IM_MAX,
+	.compute = icl_compute,
+};

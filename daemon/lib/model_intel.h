@@ -1,0 +1,48 @@
+/*
+ * model_intel.h - the stack tree and metrics every Intel core model shares
+ * (Skylake, Ice Lake, Sapphire Rapids), and the families whose formulas do
+ * not depend on the generation.  Each model file supplies its groups and its
+ * Top-Down formulas (they differ: events on Skylake, perf metrics later).
+ */
+#ifndef STACKD_MODEL_INTEL_H
+#define STACKD_MODEL_INTEL_H
+
+#include "model_util.h"
+
+enum intel_metric {
+	IM_RETIRING, IM_BAD_SPECULATION, IM_FRONTEND_BOUND, IM_BACKEND_BOUND,
+	IM_FETCH_LATENCY, IM_FETCH_BANDWIDTH, IM_BRANCH_MISPREDICTS, IM_MACHINE_CLEARS,
+	IM_MEMORY_BOUND, IM_CORE_BOUND, IM_LIGHT_OPS, IM_HEAVY_OPS,
+	IM_IPC, IM_CPI,
+	IM_DSB_COVERAGE, IM_MITE_SHARE, IM_MS_SHARE, IM_LSD_SHARE,
+	IM_DSB_P_ONLY, IM_DSB_P_OVERALL, IM_MITE_P_ONLY, IM_MITE_P_OVERALL,
+	IM_DSB_SWITCH, IM_ICACHE_STALL, IM_ITLB_STALL,
+	IM_FLOPS_PER_CYCLE, IM_GFLOPS, IM_FLOP_PEAK, IM_SCALAR, IM_V128, IM_V256, IM_V512, IM_DP,
+	IM_FLOPS_BASE, IM_FLOPS_WIDTH, IM_FLOPS_OTHER,
+	_IM_MAX,
+};
+
+extern const struct model_metric intel_metrics[_IM_MAX];
+
+/* Top-Down level 1 and 2 as fractions of slots, from the model's formulas. */
+struct topdown {
+	double l1[4];       /* retiring, bad_speculation, frontend_bound, backend_bound */
+	double l1_cov;
+	/* Children as a share of their parent (0..1), measured in-group; NaN
+	 * when the model cannot split that parent. */
+	double fetch_latency_share, mispredict_share, memory_share, heavy_share;
+	double fe_cov, bs_cov, be_cov, ret_cov;
+	bool core_scoped;
+};
+
+/* Fill every Intel metric: Top-Down from td, the rest from the groups. */
+void intel_compute(const struct model *m, const struct group_sums *sums, const struct topdown *td,
+		   struct metric_value *out);
+
+/* Events every Intel group carries: cycles and instructions on fixed
+ * counters (raw 0x3c and 0xc0 are the kernel's fixed-counter aliases). */
+#define INTEL_BASE_EVENTS                                                         \
+	{ "CPU_CLK_UNHALTED:THREAD_P", "cycles", "cycles", true, false },                 \
+	{ "INST_RETIRED:ANY_P", "instructions", "instructions", true, false }
+
+#endif

@@ -1,0 +1,196 @@
+/*
+ * model_skl.c - Intel Skylake-class cores, 4 slots per cycle: Skylake,
+ * Kaby/Coffee/Comet Lake (libpfm4 "skl") and Skylake-SP/Cascade Lake ("skx").
+ *
+ * Formulas follow Linux perf 6.1's TMA metrics for Skylake (print them with
+ * PERF_CPUID=GenuineIntel-6-5E-3 perf list --details metric), formula
+ * version 1:
+ *   SLOTS = 4 * cycles
+ *   frontend_bound  = IDQ_UOPS_NOT_DELIVERED.CORE / SLOTS
+ *   bad_speculation = (UOPS_ISSUED.ANY - UOPS_RETIRED.RETIRE_SLOTS
+ *                      + 4 * INT_MISC.RECOVERY_CYCLES) / SLOTS
+ *   retiring        = UOPS_RETIRED.RETIRE_SLOTS / SLOTS
+ *   backend_bound   = 1 - the three above
+ *   fetch_latency   = 4 * IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE / SLOTS
+ *   branch_mispredicts = BR_MISP / (BR_MISP + MACHINE_CLEARS.COUNT) * bad_speculation
+ *   memory_bound    = (STALLS_MEM_ANY + BOUND_ON_STORES) / (STALLS_TOTAL +
+ *                     1_PORTS_UTIL + retiring * 2_PORTS_UTIL + BOUND_ON_STORES)
+ *                     * backend_bound
+ * Four general counters per thread with SMT on do not hold an L2 split
+ * together with level 1, so each split is measured as a share of its parent
+ * in its own group (fetch_latency / frontend_bound ...) and multiplied by
+ * the level-1 parent; for one recording of all events this is perf's
+ * formula exactly.  memory_bound combines per-cycle rates of two groups.
+ * light/heavy ops need UOPS_RETIRED.MACRO_FUSED, which libpfm4 4.13 does not
+ * know for Skylake: not offered.  With SMT on these events count the whole
+ * core (perf switches to *_ANY events); the figures are marked core-scoped.
+ */
+#include "model_intel.h"
+
+#include <math.h>
+
+#define SKL_TD_GROUPS                                                                     \
+	{ "td_l1", skl_td_l1, 6, false }, { "td_l2_fe_bs", skl_td_l2_fe_bs, 6, false },    \
+	{ "td_l2_be", skl_td_l2_be, 6, false }, { "td_l2_ret", skl_td_l2_ret, 4, false },  \
+	{ "fe_uops", skl_fe_uops, 6, false }, { "fe_stalls", skl_fe_stalls, 6, false },    \
+	{ "flops_a", skl_flops_a, 6, false }
+
+static const struct model_event skl_td_l1[] = {
+	INTEL_BASE_EVENTS,
+	{ "UOPS_ISSUED:ANY", "uops_issued", "UOPS_ISSUED.ANY", false, false },
+	{ "UOPS_RETIRED:RETIRE_SLOTS", "retire_slots", "UOPS_RETIRED.RETIRE_SLOTS", false, false },
+	{ "IDQ_UOPS_NOT_DELIVERED:CORE", "idq_not_delivered", "IDQ_UOPS_NOT_DELIVERED.CORE", false, false },
+	{ "INT_MISC:RECOVERY_CYCLES", "recovery_cycles", "INT_MISC.RECOVERY_CYCLES", false, false },
+};
+
+static const struct model_event skl_td_l2_fe_bs[] = {
+	INTEL_BASE_EVENTS,
+	{ "IDQ_UOPS_NOT_DELIVERED:CORE", "idq_not_delivered", "IDQ_UOPS_NOT_DELIVERED.CORE", false, false },
+	{ "IDQ_UOPS_NOT_DELIVERED:CYCLES_0_UOPS_DELIV_CORE", "idq_0_uops_cycles",
+	  "IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE", false, false },
+	{ "BR_MISP_RETIRED:ALL_BRANCHES", "br_misp_retired", "BR_MISP_RETIRED.ALL_BRANCHES", false, false },
+	{ "MACHINE_CLEARS:COUNT", "machine_clears", "MACHINE_CLEARS.COUNT", false, false },
+};
+
+static const struct model_event skl_td_l2_be[] = {
+	INTEL_BASE_EVENTS,
+	{ "CYCLE_ACTIVITY:STALLS_MEM_ANY", "stalls_mem_any", "CYCLE_ACTIVITY.STALLS_MEM_ANY", false, false },
+	{ "EXE_ACTIVITY:BOUND_ON_STORES", "bound_on_stores", "EXE_ACTIVITY.BOUND_ON_STORES", false, false },
+	{ "CYCLE_ACTIVITY:STALLS_TOTAL", "stalls_total", "CYCLE_ACTIVITY.STALLS_TOTAL", false, false },
+	{ "EXE_ACTIVITY:1_PORTS_UTIL", "ports_util_1", "EXE_ACTIVITY.1_PORTS_UTIL", false, false },
+};
+
+static const struct model_event skl_td_l2_ret[] = {
+	INTEL_BASE_EVENTS,
+	{ "EXE_ACTIVITY:2_PORTS_UTIL", "ports_util_2", "EXE_ACTIVITY.2_PORTS_UTIL", false, false },
+	{ "UOPS_RETIRED:RETIRE_SLOTS", "retire_slots", "UOPS_RETIRED.RETIRE_SLOTS", false, false },
+};
+
+static const struct model_event skl_fe_uops[] = {
+	INTEL_BASE_EVENTS,
+	{ "IDQ:DSB_UOPS", "dsb_uops", "IDQ.DSB_UOPS", false, false },
+	{ "IDQ:MITE_UOPS", "mite_uops", "IDQ.MITE_UOPS", false, false },
+	{ "IDQ:MS_UOPS", "ms_uops", "IDQ.MS_UOPS", false, false },
+	{ "IDQ:DSB_UOPS:c=1", "dsb_cycles", "IDQ.DSB_CYCLES", false, false },
+};
+
+static const struct model_event skl_fe_stalls[] = {
+	INTEL_BASE_EVENTS,
+	{ "IDQ:MITE_UOPS:c=1", "mite_cycles", "IDQ.MITE_CYCLES", false, false },
+	{ "DSB2MITE_SWITCHES:PENALTY_CYCLES", "dsb2mite_penalty_cycles",
+	  "DSB2MITE_SWITCHES.PENALTY_CYCLES", false, false },
+	{ "ICACHE_16B:IFDATA_STALL", "icache_stall_cycles", "ICACHE_16B.IFDATA_STALL", false, false },
+	{ "ICACHE_64B:IFTAG_STALL", "itlb_stall_cycles", "ICACHE_64B.IFTAG_STALL", false, false },
+};
+
+static const struct model_event skl_flops_a[] = {
+	INTEL_BASE_EVENTS,
+	{ "FP_ARITH_INST_RETIRED:SCALAR_DOUBLE", "fp_scalar_dp",
+	  "FP_ARITH_INST_RETIRED.SCALAR_DOUBLE", false, false },
+	{ "FP_ARITH_INST_RETIRED:SCALAR_SINGLE", "fp_scalar_sp",
+	  "FP_ARITH_INST_RETIRED.SCALAR_SINGLE", false, false },
+	{ "FP_ARITH_INST_RETIRED:128B_PACKED_DOUBLE", "fp_128_dp",
+	  "FP_ARITH_INST_RETIRED.128B_PACKED_DOUBLE", false, false },
+	{ "FP_ARITH_INST_RETIRED:128B_PACKED_SINGLE", "fp_128_sp",
+	  "FP_ARITH_INST_RETIRED.128B_PACKED_SINGLE", false, false },
+};
+
+static const struct model_event skl_flops_b[] = {
+	INTEL_BASE_EVENTS,
+	{ "FP_ARITH_INST_RETIRED:256B_PACKED_DOUBLE", "fp_256_dp",
+	  "FP_ARITH_INST_RETIRED.256B_PACKED_DOUBLE", false, false },
+	{ "FP_ARITH_INST_RETIRED:256B_PACKED_SINGLE", "fp_256_sp",
+	  "FP_ARITH_INST_RETIRED.256B_PACKED_SINGLE", false, false },
+	/* Skylake-SP only (AVX-512); the client model stops at 256 bits. */
+	{ "FP_ARITH_INST_RETIRED:512B_PACKED_DOUBLE", "fp_512_dp",
+	  "FP_ARITH_INST_RETIRED.512B_PACKED_DOUBLE", false, false },
+	{ "FP_ARITH_INST_RETIRED:512B_PACKED_SINGLE", "fp_512_sp",
+	  "FP_ARITH_INST_RETIRED.512B_PACKED_SINGLE", false, false },
+};
+
+static const struct model_group skl_groups[] = {
+	SKL_TD_GROUPS,
+	{ "flops_b", skl_flops_b, 4, false },
+};
+
+static const struct model_group skx_groups[] = {
+	SKL_TD_GROUPS,
+	{ "flops_b", skl_flops_b, 6, false },
+};
+
+static void skl_compute(const struct model *m, const struct group_sums *sums,
+			const struct model_context *ctx, struct metric_value *out)
+{
+	struct gview l1 = gview_get(m, sums, "td_l1");
+	struct gview febs = gview_get(m, sums, "td_l2_fe_bs");
+	struct gview be = gview_get(m, sums, "td_l2_be");
+	struct gview ret = gview_get(m, sums, "td_l2_ret");
+	struct topdown td;
+	double slots = 4.0 * l1.cycles, br, mc, mem, st, tot, p1, p2, r2;
+
+	td.core_scoped = ctx != NULL && ctx->smt_on;
+	td.l1[2] = ratio(gv(&l1, "idq_not_delivered"), slots);
+	td.l1[1] = ratio(gv(&l1, "uops_issued") - gv(&l1, "retire_slots") +
+			 4.0 * gv(&l1, "recovery_cycles"), slots);
+	td.l1[0] = ratio(gv(&l1, "retire_slots"), slots);
+	td.l1[3] = 1.0 - td.l1[0] - td.l1[1] - td.l1[2];
+	td.l1_cov = l1.coverage;
+
+	td.fetch_latency_share = ratio(4.0 * gv(&febs, "idq_0_uops_cycles"),
+				       gv(&febs, "idq_not_delivered"));
+	br = gv(&febs, "br_misp_retired");
+	mc = gv(&febs, "machine_clears");
+	td.mispredict_share = ratio(br, br + mc);
+	td.fe_cov = td.bs_cov = febs.coverage;
+
+	/* Per-cycle rates: the backend split's inputs span two groups. */
+	mem = ratio(gv(&be, "stalls_mem_any"), be.cycles);
+	st = ratio(gv(&be, "bound_on_stores"), be.cycles);
+	tot = ratio(gv(&be, "stalls_total"), be.cycles);
+	p1 = ratio(gv(&be, "ports_util_1"), be.cycles);
+	p2 = ratio(gv(&ret, "ports_util_2"), ret.cycles);
+	r2 = ratio(gv(&ret, "retire_slots"), 4.0 * ret.cycles);
+	td.memory_share = ratio(mem + st, tot + p1 + r2 * p2 + st);
+	td.be_cov = cov2(be.coverage, ret.coverage);
+	td.heavy_share = NAN;
+	td.ret_cov = 0;
+	intel_compute(m, sums, &td, out);
+}
+
+const struct model model_skl = {
+	.name = "skl",
+	.description = "Intel Skylake client class (Skylake, Kaby/Coffee/Comet Lake): "
+		       "Top-Down L1/L2, frontend delivery, FLOPS (AVX2)",
+	.formula_version = 1,
+	.pmus = (const char *const[]){ "skl", NULL },
+	.pipeline_width = 4,
+	.vendor = VENDOR_INTEL,
+	.gp_counters_smt = 4,
+	.gp_counters_nosmt = 8,
+	.peak_flop_dp = 16,   /* 2 FMA units x 4 lanes x 2 */
+	.peak_flop_sp = 32,
+	.groups = skl_groups,
+	.n_groups = sizeof(skl_groups) / sizeof(skl_groups[0]),
+	.metrics = intel_metrics,
+	.n_metrics = _IM_MAX,
+	.compute = skl_compute,
+};
+
+const struct model model_skx = {
+	.name = "skx",
+	.description = "Intel Skylake-SP / Cascade Lake: Top-Down L1/L2, frontend delivery, "
+		       "FLOPS (AVX-512)",
+	.formula_version = 1,
+	.pmus = (const char *const[]){ "skx", "clx", NULL },
+	.pipeline_width = 4,
+	.vendor = VENDOR_INTEL,
+	.gp_counters_smt = 4,
+	.gp_counters_nosmt = 8,
+	.peak_flop_dp = 32,   /* 2 AVX-512 FMA units x 8 lanes x 2 */
+	.peak_flop_sp = 64,
+	.groups = skx_groups,
+	.n_groups = sizeof(skx_groups) / sizeof(skx_groups[0]),
+	.metrics = intel_metrics,
+	.n_metrics = _IM_MAX,
+	.compute = skl_compute,
+};

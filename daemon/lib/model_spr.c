@@ -1,0 +1,125 @@
+/*
+ * model_spr.c - Intel Sapphire Rapids class ("spr"): 6 slots per cycle,
+ * Top-Down levels 1 and 2 from perf metrics (`slots` leading eight
+ * `topdown-*` pseudo events, from sysfs).
+ *
+ * Formulas follow Linux perf 6.1's TMA metrics for Sapphire Rapids
+ * (PERF_CPUID=GenuineIntel-6-8F-4 perf list --details metric), formula
+ * version 1, with sum4 = retiring + bad-spec + fe-bound + be-bound counts:
+ *   frontend_bound = topdown-fe-bound / sum4 - INT_MISC.UOP_DROPPING / SLOTS
+ *   backend_bound  = topdown-be-bound / sum4;  retiring = topdown-retiring / sum4
+ *   bad_speculation = max(1 - the three above, 0)
+ *   fetch_latency  = topdown-fetch-lat / sum4 - INT_MISC.UOP_DROPPING / SLOTS
+ *   branch_mispredicts = topdown-br-mispredict / sum4
+ *   memory_bound   = topdown-mem-bound / sum4;  heavy_ops = topdown-heavy-ops / sum4
+ *   siblings = max(0, parent - child)
+ */
+#include "model_intel.h"
+
+#include <math.h>
+
+static const struct model_event spr_td[] = {
+	{ "cpu/slots/", "slots", "slots", true, false },
+	{ "cpu/topdown-retiring/", "td_retiring", "topdown-retiring", true, false },
+	{ "cpu/topdown-bad-spec/", "td_bad_spec", "topdown-bad-spec", true, false },
+	{ "cpu/topdown-fe-bound/", "td_fe_bound", "topdown-fe-bound", true, false },
+	{ "cpu/topdown-be-bound/", "td_be_bound", "topdown-be-bound", true, false },
+	{ "cpu/topdown-heavy-ops/", "td_heavy_ops", "topdown-heavy-ops", true, false },
+	{ "cpu/topdown-br-mispredict/", "td_br_mispredict", "topdown-br-mispredict", true, false },
+	{ "cpu/topdown-fetch-lat/", "td_fetch_lat", "topdown-fetch-lat", true, false },
+	{ "cpu/topdown-mem-bound/", "td_mem_bound", "topdown-mem-bound", true, false },
+	INTEL_BASE_EVENTS,
+	{ "INT_MISC:UOP_DROPPING", "uop_dropping", "INT_MISC.UOP_DROPPING", false, false },
+};
+
+static const struct model_event spr_fe_uops[] = {
+	INTEL_BASE_EVENTS,
+	{ "IDQ:DSB_UOPS", "dsb_uops", "IDQ.DSB_UOPS", false, false },
+	{ "IDQ:MITE_UOPS", "mite_uops", "IDQ.MITE_UOPS", false, false },
+	{ "IDQ:MS_UOPS", "ms_uops", "IDQ.MS_UOPS", false, false },
+	{ "LSD:UOPS", "lsd_uops", "LSD.UOPS", false, false },
+	{ "IDQ:DSB_UOPS:c=1", "dsb_cycles", "IDQ.DSB_CYCLES_ANY", false, false },
+	{ "IDQ:MITE_UOPS:c=1", "mite_cycles", "IDQ.MITE_CYCLES_ANY", false, false },
+};
+
+static const struct model_event spr_fe_stalls_flops[] = {
+	INTEL_BASE_EVENTS,
+	{ "DSB2MITE_SWITCHES:PENALTY_CYCLES", "dsb2mite_penalty_cycles",
+	  "DSB2MITE_SWITCHES.PENALTY_CYCLES", false, false },
+	{ "ICACHE_DATA:STALLS", "icache_stall_cycles", "ICACHE_DATA.STALLS", false, false },
+	{ "ICACHE_TAG:STALLS", "itlb_stall_cycles", "ICACHE_TAG.STALLS", false, false },
+	{ "FP_ARITH_INST_RETIRED:SCALAR_DOUBLE", "fp_scalar_dp",
+	  "FP_ARITH_INST_RETIRED.SCALAR_DOUBLE", false, false },
+	{ "FP_ARITH_INST_RETIRED:SCALAR_SINGLE", "fp_scalar_sp",
+	  "FP_ARITH_INST_RETIRED.SCALAR_SINGLE", false, false },
+	{ "FP_ARITH_INST_RETIRED:128B_PACKED_DOUBLE", "fp_128_dp",
+	  "FP_ARITH_INST_RETIRED.128B_PACKED_DOUBLE", false, false },
+	{ "FP_ARITH_INST_RETIRED:128B_PACKED_SINGLE", "fp_128_sp",
+	  "FP_ARITH_INST_RETIRED.128B_PACKED_SINGLE", false, false },
+};
+
+static const struct model_event spr_flops_b[] = {
+	INTEL_BASE_EVENTS,
+	{ "FP_ARITH_INST_RETIRED:256B_PACKED_DOUBLE", "fp_256_dp",
+	  "FP_ARITH_INST_RETIRED.256B_PACKED_DOUBLE", false, false },
+	{ "FP_ARITH_INST_RETIRED:256B_PACKED_SINGLE", "fp_256_sp",
+	  "FP_ARITH_INST_RETIRED.256B_PACKED_SINGLE", false, false },
+	{ "FP_ARITH_INST_RETIRED:512B_PACKED_DOUBLE", "fp_512_dp",
+	  "FP_ARITH_INST_RETIRED.512B_PACKED_DOUBLE", false, false },
+	{ "FP_ARITH_INST_RETIRED:512B_PACKED_SINGLE", "fp_512_sp",
+	  "FP_ARITH_INST_RETIRED.512B_PACKED_SINGLE", false, false },
+};
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+static const struct model_group spr_groups[] = {
+	{ "td", spr_td, N(spr_td), true },
+	{ "fe_uops", spr_fe_uops, N(spr_fe_uops), false },
+	{ "fe_stalls_flops", spr_fe_stalls_flops, N(spr_fe_stalls_flops), false },
+	{ "flops_b", spr_flops_b, N(spr_flops_b), false },
+};
+
+static void spr_compute(const struct model *m, const struct group_sums *sums,
+			const struct model_context *ctx, struct metric_value *out)
+{
+	struct gview v = gview_get(m, sums, "td");
+	struct topdown td;
+	double slots = gv(&v, "slots"), drop = ratio(gv(&v, "uop_dropping"), slots);
+	double sum4 = gv(&v, "td_retiring") + gv(&v, "td_bad_spec") + gv(&v, "td_fe_bound") +
+		      gv(&v, "td_be_bound");
+
+	(void)ctx;
+	td.l1[0] = ratio(gv(&v, "td_retiring"), sum4);
+	td.l1[2] = ratio(gv(&v, "td_fe_bound"), sum4) - drop;
+	td.l1[3] = ratio(gv(&v, "td_be_bound"), sum4);
+	td.l1[1] = 1.0 - (td.l1[0] + td.l1[2] + td.l1[3]);
+	if (td.l1[1] < 0.0)
+		td.l1[1] = 0.0;
+	td.l1_cov = v.coverage;
+	td.core_scoped = false;
+	td.fetch_latency_share = ratio(ratio(gv(&v, "td_fetch_lat"), sum4) - drop, td.l1[2]);
+	td.mispredict_share = ratio(ratio(gv(&v, "td_br_mispredict"), sum4), td.l1[1]);
+	td.memory_share = ratio(ratio(gv(&v, "td_mem_bound"), sum4), td.l1[3]);
+	td.heavy_share = ratio(ratio(gv(&v, "td_heavy_ops"), sum4), td.l1[0]);
+	td.fe_cov = td.bs_cov = td.be_cov = td.ret_cov = v.coverage;
+	intel_compute(m, sums, &td, out);
+}
+
+const struct model model_spr = {
+	.name = "spr",
+	.description = "Intel Sapphire Rapids class: Top-Down L1 and L2 from perf metrics, "
+		       "frontend delivery with LSD, FLOPS (AVX-512)",
+	.formula_version = 1,
+	.pmus = (const char *const[]){ "spr", "emr", NULL },
+	.pipeline_width = 6,
+	.vendor = VENDOR_INTEL,
+	.gp_counters_smt = 8,
+	.gp_counters_nosmt = 8,
+	.peak_flop_dp = 32,
+	.peak_flop_sp = 64,
+	.groups = spr_groups,
+	.n_groups = N(spr_groups),
+	.metrics = intel_metrics,
+	.n_metrics = _IM_MAX,
+	.compute = spr_compute,
+};

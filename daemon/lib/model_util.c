@@ -1,0 +1,219 @@
+/*
+ * model_util.c - helpers the hardware models share (see model_util.h).
+ */
+#include "model_util.h"
+
+#include <math.h>
+#include <string.h>
+
+static int column_index(const struct model_group *g, const char *column)
+{
+	unsigned i;
+
+	for (i = 0; i < g->n_events; i++)
+		if (strcmp(g->events[i].column, column) == 0)
+			return (int)i;
+	return -1;
+}
+
+struct gview gview_get(const struct model *m, const struct group_sums *sums, const char *group)
+{
+	struct gview v = { 0 };
+	uint64_t total = model_total_task_clock(m, sums);
+	int gi = model_group_index(m, group), ci;
+
+	if (gi < 0)
+		return v;
+	v.g = &m->groups[gi];
+	v.s = &sums[gi];
+	ci = column_index(v.g, "cycles");
+	if (!v.s->present || ci < 0 || v.s->v[ci] == 0)
+		return v;
+	v.cycles = (double)v.s->v[ci];
+	v.coverage = total > 0 ? (double)v.s->task_clock_ns / (double)total : 1.0;
+	v.ok = true;
+	return v;
+}
+
+double gv(const struct gview *v, const char *column)
+{
+	int ci;
+
+	if (!v->ok)
+		return NAN;
+	ci = column_index(v->g, column);
+	return ci < 0 ? NAN : (double)v->s->v[ci];
+}
+
+double ratio(double a, double b)
+{
+	if (isnan(a) || isnan(b) || b == 0.0)
+		return NAN;
+	return a / b;
+}
+
+double clamp01(double x)
+{
+	if (isnan(x))
+		return x;
+	return x < 0.0 ? 0.0 : x > 1.0 ? 1.0 : x;
+}
+
+void put(struct metric_value *out, double value, double coverage, bool core_scoped)
+{
+	if (!isfinite(value))
+		return;
+	out->valid = true;
+	out->value = value;
+	out->coverage = coverage;
+	out->core_scoped = core_scoped;
+}
+
+double cov2(double a, double b)
+{
+	return a < b ? a : b;
+}
+
+/* The first measured group holding `column`, with its per-cycle rate. */
+static bool find_rate(const struct model *m, const struct group_sums *sums, const char *column,
+		      double *rate, double *coverage)
+{
+	unsigned g;
+
+	for (g = 0; g < m->n_groups; g++) {
+		struct gview v = gview_get(m, sums, m->groups[g].name);
+		double c = gv(&v, column);
+
+		if (!isnan(c)) {
+			*rate = c / v.cycles;
+			*coverage = v.coverage;
+			return true;
+		}
+	}
+	return false;
+}
+
+void frontend_delivery(const struct model *m, const struct group_sums *sums,
+		       struct frontend_out *out)
+{
+	double dsb = NAN, mite = NAN, ms = NAN, lsd = 0.0, dsbc = NAN, mitec = NAN, r;
+	double cd = 1, cm = 1, cs = 1, cl = 1, cdc = 1, cmc = 1, c;
+	double all;
+
+	memset(out, 0, sizeof(*out));
+	/* Uops by source per cycle.  Within one group when the model put them
+	 * together (then the shares are in-group ratios); the LSD is absent on
+	 * parts without one (counted as 0). */
+	(void)find_rate(m, sums, "dsb_uops", &dsb, &cd);
+	(void)find_rate(m, sums, "mite_uops", &mite, &cm);
+	(void)find_rate(m, sums, "ms_uops", &ms, &cs);
+	if (!find_rate(m, sums, "lsd_uops", &lsd, &cl))
+		lsd = 0.0;
+	(void)find_rate(m, sums, "dsb_cycles", &dsbc, &cdc);
+	(void)find_rate(m, sums, "mite_cycles", &mitec, &cmc);
+	all = dsb + mite + ms + lsd;
+	c = cov2(cov2(cd, cm), cs);
+	put(&out->dsb_coverage, ratio(dsb, all), c, false);
+	put(&out->mite_share, ratio(mite, all), c, false);
+	put(&out->ms_share, ratio(ms, all), c, false);
+	if (model_metric_index(m, "lsd_share") >= 0 && find_rate(m, sums, "lsd_uops", &r, &cl))
+		put(&out->lsd_share, ratio(lsd, all), cov2(c, cl), false);
+	/* The thesis's throughputs: P_only = uops per cycle the path was
+	 * delivering, P_overall = uops per cycle of all cycles. */
+	put(&out->dsb_p_only, ratio(dsb, dsbc), cov2(cd, cdc), false);
+	put(&out->dsb_p_overall, dsb, cd, false);
+	put(&out->mite_p_only, ratio(mite, mitec), cov2(cm, cmc), false);
+	put(&out->mite_p_overall, mite, cm, false);
+	if (find_rate(m, sums, "dsb2mite_penalty_cycles", &r, &c))
+		put(&out->dsb_switch_fraction, r, c, false);
+	if (find_rate(m, sums, "icache_stall_cycles", &r, &c))
+		put(&out->icache_stall_fraction, r, c, false);
+	if (find_rate(m, sums, "itlb_stall_cycles", &r, &c))
+		put(&out->itlb_stall_fraction, r, c, false);
+}
+
+struct fp_width {
+	const char *dp, *sp;
+	double lanes_dp, lanes_sp;
+};
+
+static const struct fp_width widths[] = {
+	{ "fp_scalar_dp", "fp_scalar_sp", 1, 1 },
+	{ "fp_128_dp", "fp_128_sp", 2, 4 },
+	{ "fp_256_dp", "fp_256_sp", 4, 8 },
+	{ "fp_512_dp", "fp_512_sp", 8, 16 },
+};
+
+void flops_family(const struct model *m, const struct group_sums *sums, struct flops_out *out)
+{
+	double flop[4] = { 0 }, dp = 0, sp = 0, loss = 0, total, fpc, peak, cov = 1.0, secs;
+	double max_dp = 0, max_sp = 0, rate, c, cycles_per_s = NAN;
+	bool any = false;
+	unsigned w, g;
+
+	memset(out, 0, sizeof(*out));
+	if (m->peak_flop_dp == 0)
+		return;
+	/* The widest vector the model's events know, for the width loss. */
+	for (w = 0; w < 4; w++) {
+		if (find_rate(m, sums, widths[w].dp, &rate, &c))
+			max_dp = widths[w].lanes_dp;
+		if (find_rate(m, sums, widths[w].sp, &rate, &c))
+			max_sp = widths[w].lanes_sp;
+	}
+	for (w = 0; w < 4; w++) {
+		double d = NAN, s = NAN, cd = 1, cs = 1;
+
+		if (find_rate(m, sums, widths[w].dp, &d, &cd)) {
+			flop[w] += d * widths[w].lanes_dp;
+			dp += d * widths[w].lanes_dp;
+			loss += d * (max_dp - widths[w].lanes_dp);
+			cov = cov2(cov, cd);
+			any = true;
+		}
+		if (find_rate(m, sums, widths[w].sp, &s, &cs)) {
+			flop[w] += s * widths[w].lanes_sp;
+			sp += s * widths[w].lanes_sp;
+			loss += s * (max_sp - widths[w].lanes_sp);
+			cov = cov2(cov, cs);
+			any = true;
+		}
+	}
+	if (!any && find_rate(m, sums, "flops", &rate, &c)) {
+		/* One FLOP counter (AMD): no width or precision split. */
+		flop[0] = rate;
+		dp = rate;
+		cov = c;
+		any = true;
+	}
+	if (!any)
+		return;
+	total = flop[0] + flop[1] + flop[2] + flop[3];
+	fpc = total;  /* every rate above is per cycle */
+	put(&out->flops_per_cycle, fpc, cov, false);
+	/* GFLOP/s of the target's CPU time: cycles per ns of the group that
+	 * counted them (task_clock_ns is that group's time on the target). */
+	for (g = 0; g < m->n_groups && isnan(cycles_per_s); g++) {
+		struct gview v = gview_get(m, sums, m->groups[g].name);
+
+		if (v.ok && (!isnan(gv(&v, "fp_scalar_dp")) || !isnan(gv(&v, "flops"))) &&
+		    v.s->task_clock_ns > 0) {
+			secs = (double)v.s->task_clock_ns / 1e9;
+			cycles_per_s = v.cycles / secs;
+		}
+	}
+	put(&out->gflops, fpc * cycles_per_s / 1e9, cov, false);
+	/* Peak for the precision that dominates. */
+	peak = dp >= sp ? m->peak_flop_dp : m->peak_flop_sp;
+	put(&out->peak_fraction, fpc / peak, cov, false);
+	if (total > 0) {
+		put(&out->scalar_share, flop[0] / total, cov, false);
+		put(&out->v128_share, flop[1] / total, cov, false);
+		put(&out->v256_share, flop[2] / total, cov, false);
+		put(&out->v512_share, flop[3] / total, cov, false);
+		put(&out->dp_share, dp / total, cov, false);
+	}
+	put(&out->stack_base, clamp01(fpc / peak), cov, false);
+	put(&out->stack_width_loss, clamp01(loss / peak), cov, false);
+	put(&out->stack_other, clamp01(1.0 - clamp01(fpc / peak) - clamp01(loss / peak)), cov, false);
+}

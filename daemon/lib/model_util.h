@@ -1,0 +1,65 @@
+/*
+ * model_util.h - what the hardware models share: reading one group's sums
+ * by column name, safe ratios, and the frontend-delivery and FLOPS families
+ * whose events have the same meaning on every model that has them.
+ *
+ * Models are pure functions of summed counts (model.h); nothing here keeps
+ * state.
+ */
+#ifndef STACKD_MODEL_UTIL_H
+#define STACKD_MODEL_UTIL_H
+
+#include "model.h"
+
+/* One group of one target, as the formulas see it. */
+struct gview {
+	bool ok;                       /* measured, with cycles > 0 */
+	const struct model_group *g;
+	const struct group_sums *s;
+	double cycles;
+	double coverage;               /* share of the target's time */
+};
+
+/* Look a group up by name; ok is false when it did not measure the target
+ * or has no cycles column with a count. */
+struct gview gview_get(const struct model *m, const struct group_sums *sums, const char *group);
+
+/* Count of a column in the group; NaN when the group lacks it. */
+double gv(const struct gview *v, const char *column);
+
+/* a / b, NaN when b is 0 or either is NaN. */
+double ratio(double a, double b);
+double clamp01(double x);
+
+/* Store a value when finite (else leave invalid). */
+void put(struct metric_value *out, double value, double coverage, bool core_scoped);
+/* The smaller of two coverages (a figure combining two groups). */
+double cov2(double a, double b);
+
+/* Frontend delivery from the groups that hold dsb_uops, mite_uops, ms_uops,
+ * lsd_uops, dsb_cycles, mite_cycles, dsb2mite_penalty_cycles,
+ * icache_stall_cycles, itlb_stall_cycles (any subset; the names are looked
+ * up in every group).  Fills the FRONTEND_* metrics of the Intel table. */
+struct frontend_out {
+	struct metric_value dsb_coverage, mite_share, ms_share, lsd_share;
+	struct metric_value dsb_p_only, dsb_p_overall, mite_p_only, mite_p_overall;
+	struct metric_value dsb_switch_fraction, icache_stall_fraction, itlb_stall_fraction;
+};
+void frontend_delivery(const struct model *m, const struct group_sums *sums,
+		       struct frontend_out *out);
+
+/* FLOPS from Intel's FP_ARITH_INST_RETIRED counts (columns fp_scalar_dp,
+ * fp_scalar_sp, fp_128_dp, fp_128_sp, fp_256_dp, fp_256_sp, fp_512_dp,
+ * fp_512_sp; FMA already counts twice) or from one FLOP counter (column
+ * flops, AMD RETIRED_SSE_AVX_FLOPS).  The FLOPS stack (multi-stage CPI and
+ * FLOPS stacks paper) is approximated: base = achieved FLOP per cycle over
+ * the peak; width loss = lanes an FP instruction left empty against the
+ * widest vector; the rest (non-FP work, stalls, non-FMA) is one component. */
+struct flops_out {
+	struct metric_value flops_per_cycle, gflops, peak_fraction;
+	struct metric_value scalar_share, v128_share, v256_share, v512_share, dp_share;
+	struct metric_value stack_base, stack_width_loss, stack_other;
+};
+void flops_family(const struct model *m, const struct group_sums *sums, struct flops_out *out);
+
+#endif

@@ -1,0 +1,371 @@
+/*
+ * perfstat.c - `perf stat -x,` recordings (see perfstat.h).
+ *
+ * Line shapes: value,unit,event,run_time,running%,... ; with -I the time
+ * comes first; with -A a CPU name (CPU3) comes before the value.  perf has
+ * already scaled multiplexed counts; running% says how much was measured.
+ */
+#include "perfstat.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_FIELDS 16
+
+/* Names that mean the same count across vendors and tools. */
+static const char *const synonyms[][2] = {
+	{ "cpu-cycles", "cycles" },
+	{ "cpu_clk_unhalted.thread", "cycles" },
+	{ "cpu_clk_unhalted.thread_p", "cycles" },
+	{ "cpu_clk_unhalted.core", "cycles" },
+	{ "ls_not_halted_cyc", "cycles" },
+	{ "cycles_not_in_halt", "cycles" },
+	{ "inst_retired.any", "instructions" },
+	{ "inst_retired.any_p", "instructions" },
+	{ "ex_ret_instr", "instructions" },
+	{ "retired_instructions", "instructions" },
+	{ "topdown.slots", "slots" },
+};
+
+void perfstat_normalise(const char *in, char *out, size_t len)
+{
+	const char *p = in, *slash, *colon;
+	size_t n = 0, i;
+
+	/* "cpu/topdown-fe-bound/", "cpu_core/cycles/": the PMU prefix goes,
+	 * unless the inside has terms (raw "cpu/event=0x1a0,.../"). */
+	slash = strchr(p, '/');
+	if (slash != NULL && strchr(slash + 1, '=') == NULL) {
+		p = slash + 1;
+	}
+	for (; *p != '\0' && n + 1 < len; p++) {
+		if (*p == '/' && p[1] == '\0' && p != in && strchr(in, '=') == NULL)
+			break;
+		out[n++] = (char)tolower((unsigned char)*p);
+	}
+	out[n] = '\0';
+	/* Trailing perf modifiers ":u", ":k", ":ukp" go. */
+	colon = strrchr(out, ':');
+	if (colon != NULL && colon[1] != '\0' && strspn(colon + 1, "ukhpgs") == strlen(colon + 1))
+		out[colon - out] = '\0';
+	/* libpfm4's ':' between event and umask is perf's '.' */
+	for (i = 0; out[i] != '\0'; i++)
+		if (out[i] == ':')
+			out[i] = '.';
+	for (i = 0; i < sizeof(synonyms) / sizeof(synonyms[0]); i++)
+		if (strcmp(out, synonyms[i][0]) == 0) {
+			snprintf(out, len, "%s", synonyms[i][1]);
+			break;
+		}
+}
+
+static bool is_number(const char *s, double *v)
+{
+	char *end;
+
+	if (*s == '\0')
+		return false;
+	errno = 0;
+	*v = strtod(s, &end);
+	return errno == 0 && *end == '\0' && isfinite(*v);
+}
+
+static size_t split(char *line, char **f)
+{
+	size_t n = 0;
+	char *p = line;
+
+	for (;;) {
+		char *c = strchr(p, ',');
+
+		if (n == MAX_FIELDS)
+			break;
+		f[n++] = p;
+		if (c == NULL)
+			break;
+		*c = '\0';
+		p = c + 1;
+	}
+	return n;
+}
+
+static struct ps_interval *interval_for(struct ps_recording *rec, double t)
+{
+	struct ps_interval *iv;
+
+	if (rec->n > 0) {
+		iv = &rec->iv[rec->n - 1];
+		if ((isnan(t) && isnan(iv->time)) || iv->time == t)
+			return iv;
+	}
+	if (rec->n == rec->cap) {
+		size_t cap = rec->cap ? rec->cap * 2 : 8;
+		void *p = realloc(rec->iv, cap * sizeof(*rec->iv));
+
+		if (p == NULL)
+			return NULL;
+		rec->iv = p;
+		rec->cap = cap;
+	}
+	iv = &rec->iv[rec->n++];
+	memset(iv, 0, sizeof(*iv));
+	iv->time = t;
+	return iv;
+}
+
+/* Add a count; per-CPU lines of the same (name, occurrence) are summed. */
+static int add_count(struct ps_interval *iv, const char *name, const char *cpu, bool counted,
+		     double value, double running, const unsigned *cpu_occ)
+{
+	unsigned occ = 0;
+	size_t i;
+
+	(void)cpu;
+	occ = *cpu_occ;
+	for (i = 0; i < iv->n; i++)
+		if (iv->counts[i].occurrence == occ && strcmp(iv->counts[i].name, name) == 0) {
+			iv->counts[i].value += value;
+			iv->counts[i].counted = iv->counts[i].counted && counted;
+			if (running < iv->counts[i].running)
+				iv->counts[i].running = running;
+			return 0;
+		}
+	if (iv->n == iv->cap) {
+		size_t cap = iv->cap ? iv->cap * 2 : 32;
+		void *p = realloc(iv->counts, cap * sizeof(*iv->counts));
+
+		if (p == NULL)
+			return -ENOMEM;
+		iv->counts = p;
+		iv->cap = cap;
+	}
+	memset(&iv->counts[iv->n], 0, sizeof(iv->counts[0]));
+	snprintf(iv->counts[iv->n].name, sizeof(iv->counts[0].name), "%s", name);
+	iv->counts[iv->n].occurrence = occ;
+	iv->counts[iv->n].value = value;
+	iv->counts[iv->n].counted = counted;
+	iv->counts[iv->n].running = running;
+	iv->n++;
+	return 0;
+}
+
+/* nth appearance of name for this CPU (or overall) in the interval. */
+static unsigned occurrence(char (*seen)[160], unsigned *n_seen, const char *key)
+{
+	unsigned i, occ = 0;
+
+	for (i = 0; i < *n_seen; i++)
+		if (strcmp(seen[i], key) == 0)
+			occ++;
+	if (*n_seen < 4096)
+		snprintf(seen[(*n_seen)++], 160, "%s", key);
+	return occ;
+}
+
+int perfstat_read(FILE *f, struct ps_recording *rec, char *err, size_t errlen)
+{
+	static char seen[4096][160];
+	char line[4096], *fld[MAX_FIELDS], name[128], key[160];
+	unsigned lineno = 0, n_seen = 0;
+	double last_time = NAN;
+	bool decided = false;
+
+	memset(rec, 0, sizeof(*rec));
+	while (fgets(line, sizeof(line), f) != NULL) {
+		size_t n, i, len = strlen(line), at = 0;
+		double t = NAN, v = 0, running = 1.0, pct;
+		const char *cpu = NULL;
+		bool counted = true;
+		struct ps_interval *iv;
+		unsigned occ;
+
+		lineno++;
+		for (i = 0; i < len; i++)
+			if ((unsigned char)line[i] < 0x20 && line[i] != '\n' && line[i] != '\r' &&
+			    line[i] != '\t') {
+				snprintf(err, errlen, "line %u: not text (binary data?)", lineno);
+				return -EINVAL;
+			}
+		/* fgets stops at a NUL: a shorter line than the buffer that does not
+		 * end in a newline before EOF held one (binary data). */
+		if (len < sizeof(line) - 1 && (len == 0 || line[len - 1] != '\n') && !feof(f)) {
+			snprintf(err, errlen, "line %u: not text (binary data?)", lineno);
+			return -EINVAL;
+		}
+		if (len > 0 && line[len - 1] != '\n' && !feof(f)) {
+			snprintf(err, errlen, "line %u: not a perf stat line (too long or binary)",
+				 lineno);
+			return -EINVAL;
+		}
+		line[strcspn(line, "\r\n")] = '\0';
+		if (line[0] == '#' || line[strspn(line, " \t")] == '\0')
+			continue;
+		n = split(line, fld);
+		if (!decided) {
+			double probe;
+
+			/* -I puts a time first: then the 2nd field is a value or a CPU. */
+			rec->interval_mode = n >= 4 && is_number(fld[0], &probe) &&
+					     (is_number(fld[1], &probe) || fld[1][0] == '<' ||
+					      strncmp(fld[1], "CPU", 3) == 0);
+			decided = true;
+		}
+		if (rec->interval_mode) {
+			if (!is_number(fld[0], &t)) {
+				snprintf(err, errlen, "line %u: time '%s' is not a number (an -I "
+					 "recording starts every line with the time)", lineno, fld[0]);
+				return -EINVAL;
+			}
+			at = 1;
+		}
+		if (at < n && strncmp(fld[at], "CPU", 3) == 0)
+			cpu = fld[at++];
+		if (n < at + 3) {
+			snprintf(err, errlen, "line %u: too short: expected value,unit,event,... "
+				 "(perf stat -x,), got %zu field%s", lineno, n, n == 1 ? "" : "s");
+			return -EINVAL;
+		}
+		if (fld[at][0] == '<') {
+			counted = false;  /* <not counted>, <not supported> */
+		} else if (!is_number(fld[at], &v) || v < 0) {
+			snprintf(err, errlen, "line %u: value '%s' is not a count", lineno, fld[at]);
+			return -EINVAL;
+		}
+		if (fld[at + 2][0] == '\0') {
+			snprintf(err, errlen, "line %u: no event name", lineno);
+			return -EINVAL;
+		}
+		perfstat_normalise(fld[at + 2], name, sizeof(name));
+		if (strcmp(name, "task-clock") == 0 && strcmp(fld[at + 1], "msec") == 0)
+			v *= 1e6;  /* perf prints task-clock in msec: store ns */
+		if (n > at + 4 && is_number(fld[at + 4], &pct))
+			running = pct / 100.0;
+		if (!isnan(t) && (isnan(last_time) || t != last_time)) {
+			n_seen = 0;
+			last_time = t;
+		}
+		iv = interval_for(rec, t);
+		if (iv == NULL) {
+			snprintf(err, errlen, "out of memory");
+			return -ENOMEM;
+		}
+		snprintf(key, sizeof(key), "%s|%s", cpu ? cpu : "", name);
+		occ = occurrence(seen, &n_seen, key);
+		if (add_count(iv, name, cpu, counted, v, running, &occ) < 0) {
+			snprintf(err, errlen, "out of memory");
+			return -ENOMEM;
+		}
+	}
+	if (ferror(f)) {
+		snprintf(err, errlen, "read error");
+		return -EIO;
+	}
+	if (rec->n == 0) {
+		snprintf(err, errlen, "line %u: no counts found (empty file?)", lineno);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+void perfstat_free(struct ps_recording *rec)
+{
+	size_t i;
+
+	for (i = 0; i < rec->n; i++)
+		free(rec->iv[i].counts);
+	free(rec->iv);
+	memset(rec, 0, sizeof(*rec));
+}
+
+static void event_key(const struct model_event *e, char *out, size_t len)
+{
+	perfstat_normalise(model_event_perf_name(e), out, len);
+}
+
+static const struct ps_count *find(const struct ps_interval *iv, const char *name, unsigned occ)
+{
+	const struct ps_count *any = NULL;
+	size_t i;
+
+	for (i = 0; i < iv->n; i++)
+		if (strcmp(iv->counts[i].name, name) == 0) {
+			if (iv->counts[i].occurrence == occ)
+				return &iv->counts[i];
+			if (any == NULL)
+				any = &iv->counts[i];
+		}
+	return any;  /* one recording of an event serves every group */
+}
+
+unsigned perfstat_events_found(const struct ps_recording *rec, const struct model *m,
+			       unsigned *n_events)
+{
+	char key[128], seen[MODEL_MAX_GROUPS * MODEL_MAX_EVENTS][128];
+	unsigned g, e, i, n = 0, found = 0;
+
+	for (g = 0; g < m->n_groups; g++)
+		for (e = 0; e < m->groups[g].n_events; e++) {
+			event_key(&m->groups[g].events[e], key, sizeof(key));
+			for (i = 0; i < n && strcmp(seen[i], key) != 0; i++)
+				;
+			if (i < n)
+				continue;
+			snprintf(seen[n++], sizeof(seen[0]), "%s", key);
+			if (find(&rec->iv[0], key, 0) != NULL)
+				found++;
+		}
+	*n_events = n;
+	return found;
+}
+
+void perfstat_group_sums(const struct ps_recording *rec, size_t interval, const struct model *m,
+			 struct group_sums *sums, double *seconds)
+{
+	const struct ps_interval *iv = &rec->iv[interval];
+	const struct ps_count *tc = find(iv, "task-clock", 0);
+	unsigned occ[MODEL_MAX_GROUPS * MODEL_MAX_EVENTS] = { 0 };
+	char keys[MODEL_MAX_GROUPS * MODEL_MAX_EVENTS][128], key[128];
+	unsigned n_keys = 0, g, e, k;
+	double secs = 0;
+
+	if (tc != NULL && tc->counted)
+		secs = tc->value / 1e9;
+	else if (rec->interval_mode)
+		secs = interval == 0 ? iv->time : iv->time - rec->iv[interval - 1].time;
+	*seconds = secs;
+	memset(sums, 0, sizeof(*sums) * m->n_groups);
+	for (g = 0; g < m->n_groups; g++) {
+		double running = 1.0;
+		bool ok = true;
+
+		for (e = 0; e < m->groups[g].n_events && ok; e++) {
+			const struct ps_count *c;
+
+			event_key(&m->groups[g].events[e], key, sizeof(key));
+			/* The nth group naming an event takes its nth recording
+			 * (perf stat -e '{...}' -e '{...}' prints them in order). */
+			for (k = 0; k < n_keys && strcmp(keys[k], key) != 0; k++)
+				;
+			if (k == n_keys)
+				snprintf(keys[n_keys++], sizeof(keys[0]), "%s", key);
+			c = find(iv, key, occ[k]++);
+			if (c == NULL || !c->counted) {
+				ok = false;
+				break;
+			}
+			sums[g].v[e] = (uint64_t)llround(c->value);
+			if (c->running < running)
+				running = c->running;
+		}
+		if (!ok)
+			continue;
+		sums[g].present = true;
+		/* Time this group measured: the recording's time x the share
+		 * perf says its events were running (1 s when unknown, so
+		 * coverage still reads as a share). */
+		sums[g].task_clock_ns = (uint64_t)llround((secs > 0 ? secs : 1.0) * 1e9 * running);
+	}
+}

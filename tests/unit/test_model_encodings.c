@@ -1,0 +1,265 @@
+/*
+ * Every event of every hardware model encodes with libpfm4 under a forced
+ * PMU (LIBPFM_FORCE_PMU), the raw codes equal Linux perf's pmu-events JSON,
+ * every group fits the model's counter budget, and the Intel perf-metrics
+ * pseudo events resolve from sysfs to the kernel's codes.
+ *
+ * Golden codes (config = EventCode | UMask << 8 | Edge << 18 | CounterMask
+ * << 24; AMD event bits 8-11 go to config bits 32-35), from
+ * tools/perf/pmu-events/arch/x86/:
+ *   skylake/pipeline.json, frontend.json, floating-point.json, memory.json
+ *   icelake/pipeline.json, frontend.json
+ *   sapphirerapids/pipeline.json, frontend.json
+ *   amdzen4/pipeline.json, core.json, floating-point.json (event names as
+ *   de_no_dispatch_per_slot.*, de_src_op_disp.*, ex_ret_*, ex_no_retire.*)
+ * Perf metrics: arch/x86/events/intel/core.c, EVENT_ATTR_STR(slots ...,
+ * "event=0x00,umask=0x4") and topdown-* "event=0x00,umask=0x80".."0x87".
+ */
+#include "event_encode.h"
+#include "lib/model.h"
+#include "sysfs_event.h"
+#include "test.h"
+
+#include <stdint.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+struct golden {
+	const char *pmu, *event;
+	uint64_t config;
+	const char *json_name;
+};
+
+static const struct golden goldens[] = {
+	{ "skl", "UOPS_ISSUED:ANY", 0x10e, "UOPS_ISSUED.ANY" },
+	{ "skl", "UOPS_RETIRED:RETIRE_SLOTS", 0x2c2, "UOPS_RETIRED.RETIRE_SLOTS" },
+	{ "skl", "IDQ_UOPS_NOT_DELIVERED:CORE", 0x19c, "IDQ_UOPS_NOT_DELIVERED.CORE" },
+	{ "skl", "IDQ_UOPS_NOT_DELIVERED:CYCLES_0_UOPS_DELIV_CORE", 0x400019c,
+	  "IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE" },
+	{ "skl", "INT_MISC:RECOVERY_CYCLES", 0x10d, "INT_MISC.RECOVERY_CYCLES" },
+	{ "skl", "BR_MISP_RETIRED:ALL_BRANCHES", 0xc5, "BR_MISP_RETIRED.ALL_BRANCHES" },
+	{ "skl", "MACHINE_CLEARS:COUNT", 0x10401c3, "MACHINE_CLEARS.COUNT" },
+	{ "skl", "IDQ:DSB_UOPS", 0x879, "IDQ.DSB_UOPS" },
+	{ "skl", "IDQ:MITE_UOPS", 0x479, "IDQ.MITE_UOPS" },
+	{ "skl", "IDQ:MS_UOPS", 0x3079, "IDQ.MS_UOPS" },
+	{ "skl", "IDQ:DSB_UOPS:c=1", 0x1000879, "IDQ.DSB_CYCLES" },
+	{ "skl", "IDQ:MITE_UOPS:c=1", 0x1000479, "IDQ.MITE_CYCLES" },
+	{ "skl", "DSB2MITE_SWITCHES:PENALTY_CYCLES", 0x2ab, "DSB2MITE_SWITCHES.PENALTY_CYCLES" },
+	{ "skl", "ICACHE_16B:IFDATA_STALL", 0x480, "ICACHE_16B.IFDATA_STALL" },
+	{ "skl", "ICACHE_64B:IFTAG_STALL", 0x483, "ICACHE_64B.IFTAG_STALL" },
+	{ "skl", "FP_ARITH_INST_RETIRED:SCALAR_DOUBLE", 0x1c7, "FP_ARITH_INST_RETIRED.SCALAR_DOUBLE" },
+	{ "skl", "FP_ARITH_INST_RETIRED:SCALAR_SINGLE", 0x2c7, "FP_ARITH_INST_RETIRED.SCALAR_SINGLE" },
+	{ "skl", "FP_ARITH_INST_RETIRED:128B_PACKED_DOUBLE", 0x4c7, "...128B_PACKED_DOUBLE" },
+	{ "skl", "FP_ARITH_INST_RETIRED:128B_PACKED_SINGLE", 0x8c7, "...128B_PACKED_SINGLE" },
+	{ "skl", "FP_ARITH_INST_RETIRED:256B_PACKED_DOUBLE", 0x10c7, "...256B_PACKED_DOUBLE" },
+	{ "skl", "FP_ARITH_INST_RETIRED:256B_PACKED_SINGLE", 0x20c7, "...256B_PACKED_SINGLE" },
+	{ "skl", "CYCLE_ACTIVITY:STALLS_TOTAL", 0x40004a3, "CYCLE_ACTIVITY.STALLS_TOTAL" },
+	{ "skl", "CYCLE_ACTIVITY:STALLS_MEM_ANY", 0x140014a3, "CYCLE_ACTIVITY.STALLS_MEM_ANY" },
+	{ "skl", "EXE_ACTIVITY:BOUND_ON_STORES", 0x40a6, "EXE_ACTIVITY.BOUND_ON_STORES" },
+	{ "skl", "EXE_ACTIVITY:1_PORTS_UTIL", 0x2a6, "EXE_ACTIVITY.1_PORTS_UTIL" },
+	{ "skl", "EXE_ACTIVITY:2_PORTS_UTIL", 0x4a6, "EXE_ACTIVITY.2_PORTS_UTIL" },
+	{ "skl", "CPU_CLK_UNHALTED:THREAD_P", 0x3c, "CPU_CLK_UNHALTED.THREAD_P" },
+	{ "skl", "INST_RETIRED:ANY_P", 0xc0, "INST_RETIRED.ANY_P" },
+	{ "skx", "FP_ARITH_INST_RETIRED:512B_PACKED_DOUBLE", 0x40c7, "...512B_PACKED_DOUBLE" },
+	{ "skx", "FP_ARITH_INST_RETIRED:512B_PACKED_SINGLE", 0x80c7, "...512B_PACKED_SINGLE" },
+	{ "icl", "INT_MISC:UOP_DROPPING", 0x100d, "INT_MISC.UOP_DROPPING" },
+	{ "icl", "INT_MISC:RECOVERY_CYCLES:c=1:e=1", 0x104010d, "INT_MISC.CLEARS_COUNT" },
+	{ "icl", "LSD:UOPS", 0x1a8, "LSD.UOPS" },
+	{ "icl", "IDQ:MS_UOPS", 0x3079, "IDQ.MS_UOPS" },
+	{ "spr", "INT_MISC:UOP_DROPPING", 0x10ad, "INT_MISC.UOP_DROPPING" },
+	{ "spr", "DSB2MITE_SWITCHES:PENALTY_CYCLES", 0x261, "DSB2MITE_SWITCHES.PENALTY_CYCLES" },
+	{ "spr", "ICACHE_DATA:STALLS", 0x480, "ICACHE_DATA.STALLS" },
+	{ "spr", "ICACHE_TAG:STALLS", 0x483, "ICACHE_TAG.STALLS" },
+	{ "spr", "IDQ:MS_UOPS", 0x2079, "IDQ.MS_UOPS" },
+	{ "amd64_fam19h_zen4", "CYCLES_NOT_IN_HALT", 0x76, "ls_not_halted_cyc" },
+	{ "amd64_fam19h_zen4", "RETIRED_INSTRUCTIONS", 0xc0, "ex_ret_instr" },
+	{ "amd64_fam19h_zen4", "RETIRED_OPS", 0xc1, "ex_ret_ops" },
+	{ "amd64_fam19h_zen4", "OPS_SOURCE_DISPATCHED_FROM_DECODER:DECODER:OPCACHE:LOOP_BUFFER",
+	  0x7aa, "de_src_op_disp.all" },
+	{ "amd64_fam19h_zen4", "DISPATCH_STALLS_1:FE_NO_OPS", 0x1000001a0,
+	  "de_no_dispatch_per_slot.no_ops_from_frontend" },
+	{ "amd64_fam19h_zen4", "DISPATCH_STALLS_1:BE_STALLS", 0x100001ea0,
+	  "de_no_dispatch_per_slot.backend_stalls" },
+	{ "amd64_fam19h_zen4", "DISPATCH_STALLS_1:SMT_CONTENTION", 0x1000060a0,
+	  "de_no_dispatch_per_slot.smt_contention" },
+	{ "amd64_fam19h_zen4", "DISPATCH_STALLS_1:FE_NO_OPS:c=6", 0x1060001a0,
+	  "no_ops_from_frontend,cmask=0x6 (pipeline.json frontend_bound_latency)" },
+	{ "amd64_fam19h_zen4", "RETIRED_BRANCH_INSTRUCTIONS_MISPREDICTED", 0xc3, "ex_ret_brn_misp" },
+	{ "amd64_fam19h_zen4", "RESYNCS", 0x96, "resyncs_or_nc_redirects" },
+	{ "amd64_fam19h_zen4", "CYCLES_NO_RETIRE:NOT_COMPLETE_MISSING_LOAD", 0xa2d6,
+	  "ex_no_retire.load_not_complete" },
+	{ "amd64_fam19h_zen4", "CYCLES_NO_RETIRE:NOT_COMPLETE_LOAD_AND_ALU", 0x2d6,
+	  "ex_no_retire.not_complete" },
+	{ "amd64_fam19h_zen4", "RETIRED_UCODE_OPS", 0x1000000c2, "ex_ret_ucode_ops" },
+	{ "amd64_fam19h_zen4", "RETIRED_SSE_AVX_FLOPS:ANY", 0x1f03, "fp_ret_sse_avx_ops.all" },
+	{ "amd64_fam19h_zen3", "RETIRED_SSE_AVX_FLOPS:ANY", 0xf03, "fp_ret_sse_avx_ops.all" },
+	{ "amd64_fam19h_zen3", "L1_ITLB_MISS_L2_ITLB_MISS:IF1G:IF2M:IF4K", 0x785,
+	  "bp_l1_tlb_miss_l2_tlb_miss" },
+};
+
+/* In a child with the PMU forced: every model event for pmu encodes, and
+ * the golden ones to their codes. */
+static int check_pmu(const char *pmu)
+{
+	const struct model *m = model_for_pmu(pmu);
+	struct perf_event_attr a;
+	char err[512];
+	size_t i;
+	unsigned g, e;
+
+	setenv("LIBPFM_FORCE_PMU", pmu, 1);
+	CHECK(m != NULL);
+	CHECK(event_encode_init(err, sizeof(err)) == 0);
+	for (g = 0; g < m->n_groups; g++)
+		for (e = 0; e < m->groups[g].n_events; e++) {
+			const char *name = m->groups[g].events[e].name;
+
+			if (sysfs_event_is_spec(name))
+				continue;  /* perf metrics: checked from a sysfs tree below */
+			memset(&a, 0, sizeof(a));
+			if (event_encode(name, &a, err, sizeof(err)) != 0) {
+				fprintf(stderr, "%s: %s: %s\n", pmu, name, err);
+				return 1;
+			}
+			CHECK_EQ_U(a.type, PERF_TYPE_RAW);
+		}
+	for (i = 0; i < sizeof(goldens) / sizeof(goldens[0]); i++) {
+		if (strcmp(goldens[i].pmu, pmu) != 0)
+			continue;
+		memset(&a, 0, sizeof(a));
+		if (event_encode(goldens[i].event, &a, err, sizeof(err)) != 0) {
+			fprintf(stderr, "%s: %s: %s\n", pmu, goldens[i].event, err);
+			return 1;
+		}
+		if (a.config != goldens[i].config) {
+			fprintf(stderr, "%s: %s encodes 0x%llx, perf's %s is 0x%llx\n", pmu,
+				goldens[i].event, (unsigned long long)a.config, goldens[i].json_name,
+				(unsigned long long)goldens[i].config);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static void write_file(const char *dir, const char *name, const char *text)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	CHECK(f != NULL);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* The kernel's perf-metrics strings in a fake sysfs tree resolve to the
+ * codes every Ice Lake+ model relies on. */
+static void check_perf_metrics(void)
+{
+	static const struct { const char *name, *text; uint64_t config; } ev[] = {
+		{ "slots", "event=0x00,umask=0x4", 0x400 },
+		{ "topdown-retiring", "event=0x00,umask=0x80", 0x8000 },
+		{ "topdown-bad-spec", "event=0x00,umask=0x81", 0x8100 },
+		{ "topdown-fe-bound", "event=0x00,umask=0x82", 0x8200 },
+		{ "topdown-be-bound", "event=0x00,umask=0x83", 0x8300 },
+		{ "topdown-heavy-ops", "event=0x00,umask=0x84", 0x8400 },
+		{ "topdown-br-mispredict", "event=0x00,umask=0x85", 0x8500 },
+		{ "topdown-fetch-lat", "event=0x00,umask=0x86", 0x8600 },
+		{ "topdown-mem-bound", "event=0x00,umask=0x87", 0x8700 },
+	};
+	char root[] = "/tmp/stackd-sysfs.XXXXXX", dir[600], spec[64], err[512];
+	const struct model *models[] = { &model_icl, &model_icx, &model_spr };
+	struct perf_event_attr a;
+	size_t i, k;
+	unsigned g, e;
+
+	CHECK(mkdtemp(root) != NULL);
+	snprintf(dir, sizeof(dir), "%s/cpu", root);
+	CHECK(mkdir(dir, 0755) == 0);
+	write_file(dir, "type", "4\n");
+	snprintf(dir, sizeof(dir), "%s/cpu/format", root);
+	CHECK(mkdir(dir, 0755) == 0);
+	write_file(dir, "event", "config:0-7\n");
+	write_file(dir, "umask", "config:8-15\n");
+	snprintf(dir, sizeof(dir), "%s/cpu/events", root);
+	CHECK(mkdir(dir, 0755) == 0);
+	for (i = 0; i < sizeof(ev) / sizeof(ev[0]); i++)
+		write_file(dir, ev[i].name, ev[i].text);
+	for (i = 0; i < sizeof(ev) / sizeof(ev[0]); i++) {
+		snprintf(spec, sizeof(spec), "cpu/%s/", ev[i].name);
+		memset(&a, 0, sizeof(a));
+		CHECK(sysfs_event_resolve(root, spec, &a, err, sizeof(err)) == 0);
+		CHECK_EQ_U(a.config, ev[i].config);
+	}
+	/* and every pseudo event a model names is one of these */
+	for (k = 0; k < sizeof(models) / sizeof(models[0]); k++)
+		for (g = 0; g < models[k]->n_groups; g++)
+			for (e = 0; e < models[k]->groups[g].n_events; e++) {
+				const char *name = models[k]->groups[g].events[e].name;
+
+				if (!sysfs_event_is_spec(name))
+					continue;
+				memset(&a, 0, sizeof(a));
+				if (sysfs_event_resolve(root, name, &a, err, sizeof(err)) != 0) {
+					fprintf(stderr, "%s: %s\n", models[k]->name, err);
+					CHECK(0);
+				}
+				/* perf metrics lead their group */
+				CHECK(models[k]->groups[g].model_leads);
+				CHECK(strcmp(models[k]->groups[g].events[0].name, "cpu/slots/") == 0);
+			}
+	snprintf(dir, sizeof(dir), "rm -rf '%s'", root);
+	CHECK(system(dir) == 0);
+}
+
+int main(void)
+{
+	static const char *const pmus[] = {
+		"skl", "skx", "icl", "icx", "spr", "amd64_fam19h_zen4", "amd64_fam19h_zen3",
+		"amd64_fam17h_zen2",
+	};
+	const struct model *const *all;
+	size_t n, i;
+	unsigned g;
+
+	for (i = 0; i < sizeof(pmus) / sizeof(pmus[0]); i++) {
+		pid_t pid = fork();
+		int status;
+
+		CHECK(pid >= 0);
+		if (pid == 0)
+			_exit(check_pmu(pmus[i]));
+		CHECK(waitpid(pid, &status, 0) == pid);
+		if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+			fprintf(stderr, "pmu %s failed\n", pmus[i]);
+		CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	}
+	check_perf_metrics();
+
+	/* Budget: every group of a hardware model fits the general counters of
+	 * one thread with SMT on (the kernel never multiplexes it); the NMI
+	 * watchdog, when on, can take one, which stackd reports at start. */
+	all = model_all(&n);
+	for (i = 0; i < n; i++) {
+		const struct model *m = all[i];
+
+		CHECK(m->n_groups <= MODEL_MAX_GROUPS);
+		CHECK(m->n_metrics <= MODEL_MAX_METRICS);
+		if (m->vendor == VENDOR_NONE)
+			continue;
+		CHECK(m->n_groups >= 2);
+		for (g = 0; g < m->n_groups; g++) {
+			unsigned need = model_group_gp_needed(&m->groups[g]);
+
+			if (need > model_gp_budget(m, true, false))
+				fprintf(stderr, "%s/%s needs %u counters\n", m->name,
+					m->groups[g].name, need);
+			CHECK(need <= model_gp_budget(m, true, false));
+			CHECK(m->groups[g].n_events <= MODEL_MAX_EVENTS);
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,342 @@
+/*
+ * Each model's formulas on constructed counter vectors give the values of
+ * Linux perf's metric expressions for that model (written out below from
+ * `perf list --details metric` with PERF_CPUID set, and amdzen4/
+ * pipeline.json); level-1 nodes sum to 1 and level-2 children to their
+ * parent; the regression CPI stack recovers known weights with noise and
+ * never returns a negative one.
+ */
+#include "lib/model.h"
+#include "lib/model_generic.h"
+#include "lib/nnls.h"
+#include "test.h"
+
+#include <math.h>
+#include <string.h>
+
+static void set(const struct model *m, struct group_sums *s, const char *column, double v)
+{
+	unsigned g, e;
+
+	/* the same event in several groups gets the same count */
+	for (g = 0; g < m->n_groups; g++)
+		for (e = 0; e < m->groups[g].n_events; e++)
+			if (strcmp(m->groups[g].events[e].column, column) == 0) {
+				s[g].present = true;
+				s[g].task_clock_ns = 1000000000;
+				s[g].v[e] = (uint64_t)v;
+			}
+}
+
+static double get(const struct model *m, const struct metric_value *out, const char *name)
+{
+	int i = model_metric_index(m, name);
+
+	CHECK(i >= 0);
+	if (!out[i].valid)
+		fprintf(stderr, "%s: %s not valid\n", m->name, name);
+	CHECK(out[i].valid);
+	return out[i].value;
+}
+
+#define NEAR(a, b) do { double _a = (a), _b = (b); if (fabs(_a - _b) > 1e-9) { \
+	fprintf(stderr, "%s:%d: %s = %.12f, want %.12f\n", __FILE__, __LINE__, #a, _a, _b); \
+	exit(1); } } while (0)
+
+static void check_tree(const struct model *m, const struct metric_value *out)
+{
+	double l1 = 0;
+	unsigned i, j;
+
+	for (i = 0; i < m->n_metrics; i++) {
+		const struct model_metric *mm = &m->metrics[i];
+
+		if (mm->stack == NULL || strcmp(mm->stack, "topdown") != 0)
+			continue;
+		if (mm->parent == NULL) {
+			double kids = 0;
+			bool any = false;
+
+			l1 += out[i].value;
+			for (j = 0; j < m->n_metrics; j++)
+				if (m->metrics[j].parent != NULL &&
+				    strcmp(m->metrics[j].parent, mm->name) == 0 && out[j].valid) {
+					kids += out[j].value;
+					any = true;
+				}
+			if (any)
+				NEAR(kids, out[i].value);
+		}
+	}
+	NEAR(l1, 1.0);
+}
+
+static void test_skl(void)
+{
+	const struct model *m = &model_skl;
+	struct group_sums s[MODEL_MAX_GROUPS];
+	struct metric_value out[MODEL_MAX_METRICS];
+	struct model_context ctx = { false, NULL };
+	double c = 1e9, slots = 4 * c, uops_issued = 2.2e9, retire = 2.0e9, idq = 0.8e9;
+	double rec = 0.02e9, idq0 = 0.1e9, br = 9e6, mc = 1e6;
+	double mem = 0.3e9, st = 0.05e9, tot = 0.5e9, p1 = 0.1e9, p2 = 0.2e9;
+	double fe, bs, ret, be, memb;
+
+	memset(s, 0, sizeof(s));
+	memset(out, 0, sizeof(out));
+	set(m, s, "cycles", c);
+	set(m, s, "instructions", 1.5e9);
+	set(m, s, "uops_issued", uops_issued);
+	set(m, s, "retire_slots", retire);
+	set(m, s, "idq_not_delivered", idq);
+	set(m, s, "recovery_cycles", rec);
+	set(m, s, "idq_0_uops_cycles", idq0);
+	set(m, s, "br_misp_retired", br);
+	set(m, s, "machine_clears", mc);
+	set(m, s, "stalls_mem_any", mem);
+	set(m, s, "bound_on_stores", st);
+	set(m, s, "stalls_total", tot);
+	set(m, s, "ports_util_1", p1);
+	set(m, s, "ports_util_2", p2);
+	set(m, s, "dsb_uops", 1.2e9);
+	set(m, s, "mite_uops", 0.6e9);
+	set(m, s, "ms_uops", 0.2e9);
+	set(m, s, "dsb_cycles", 0.4e9);
+	set(m, s, "mite_cycles", 0.3e9);
+	set(m, s, "fp_256_dp", 1e8);
+	set(m, s, "fp_scalar_dp", 1e8);
+	m->compute(m, s, &ctx, out);
+	/* perf 6.1, GenuineIntel-6-5E-3, SMT off */
+	fe = idq / slots;
+	bs = (uops_issued - retire + 4 * rec) / slots;
+	ret = retire / slots;
+	be = 1 - fe - (uops_issued + 4 * rec) / slots;
+	NEAR(get(m, out, "frontend_bound"), fe);
+	NEAR(get(m, out, "bad_speculation"), bs);
+	NEAR(get(m, out, "retiring"), ret);
+	NEAR(get(m, out, "backend_bound"), be);
+	NEAR(get(m, out, "fetch_latency"), 4 * idq0 / slots);
+	NEAR(get(m, out, "fetch_bandwidth"), fe - 4 * idq0 / slots);
+	NEAR(get(m, out, "branch_mispredicts"), br / (br + mc) * bs);
+	NEAR(get(m, out, "machine_clears"), bs - br / (br + mc) * bs);
+	memb = (mem + st) / (tot + (p1 + ret * p2) + st) * be;
+	NEAR(get(m, out, "memory_bound"), memb);
+	NEAR(get(m, out, "core_bound"), be - memb);
+	NEAR(get(m, out, "ipc"), 1.5);
+	NEAR(get(m, out, "dsb_coverage"), 1.2 / (1.2 + 0.6 + 0.2));  /* DSB_Coverage */
+	NEAR(get(m, out, "dsb_p_only"), 1.2 / 0.4);                 /* thesis (3.8) */
+	NEAR(get(m, out, "dsb_p_overall"), 1.2);                    /* thesis (3.7) */
+	NEAR(get(m, out, "mite_p_only"), 0.6 / 0.3);
+	/* FLOPc: 1 * scalar + 4 * 256-bit double, per cycle */
+	NEAR(get(m, out, "flops_per_cycle"), (1e8 + 4 * 1e8) / c);
+	NEAR(get(m, out, "gflops"), (1e8 + 4 * 1e8) / 1e9);
+	NEAR(get(m, out, "flops_base") + get(m, out, "flops_width_loss") +
+	     get(m, out, "flops_other_loss"), 1.0);
+	CHECK(model_metric_index(m, "light_ops") >= 0 && !out[model_metric_index(m, "light_ops")].valid);
+	check_tree(m, out);
+	CHECK(!out[model_metric_index(m, "retiring")].core_scoped);
+	ctx.smt_on = true;
+	m->compute(m, s, &ctx, out);
+	CHECK(out[model_metric_index(m, "retiring")].core_scoped);
+}
+
+static void test_icl(void)
+{
+	const struct model *m = &model_icl;
+	struct group_sums s[MODEL_MAX_GROUPS];
+	struct metric_value out[MODEL_MAX_METRICS];
+	double slots = 5e9, r = 2e9, bsp = 0.5e9, f = 1.5e9, b = 1e9, sum4 = r + bsp + f + b;
+	double drop = 0.05e9, clears = 0.01e9, idq0 = 0.2e9, br = 8e6, mc = 2e6;
+	double fe, be, ret, bs, lat, memb;
+
+	memset(s, 0, sizeof(s));
+	memset(out, 0, sizeof(out));
+	set(m, s, "cycles", 1e9);
+	set(m, s, "instructions", 2e9);
+	set(m, s, "slots", slots);
+	set(m, s, "td_retiring", r);
+	set(m, s, "td_bad_spec", bsp);
+	set(m, s, "td_fe_bound", f);
+	set(m, s, "td_be_bound", b);
+	set(m, s, "uop_dropping", drop);
+	set(m, s, "clears_count", clears);
+	set(m, s, "idq_0_uops_cycles", idq0);
+	set(m, s, "br_misp_retired", br);
+	set(m, s, "machine_clears", mc);
+	set(m, s, "stalls_mem_any", 0.3e9);
+	set(m, s, "bound_on_stores", 0.02e9);
+	set(m, s, "stalls_total", 0.4e9);
+	set(m, s, "ports_util_1", 0.1e9);
+	set(m, s, "ports_util_2", 0.1e9);
+	m->compute(m, s, NULL, out);
+	/* perf 6.1, GenuineIntel-6-7E-5 */
+	fe = f / sum4 - drop / slots;
+	be = b / sum4 + 5 * clears / slots;
+	ret = r / sum4;
+	bs = fmax(1 - (fe + be + ret), 0);
+	lat = (5 * idq0 - drop) / slots;
+	NEAR(get(m, out, "frontend_bound"), fe);
+	NEAR(get(m, out, "backend_bound"), be);
+	NEAR(get(m, out, "retiring"), ret);
+	NEAR(get(m, out, "bad_speculation"), bs);
+	NEAR(get(m, out, "fetch_latency"), lat);
+	NEAR(get(m, out, "fetch_bandwidth"), fmax(0, fe - lat));
+	NEAR(get(m, out, "branch_mispredicts"), br / (br + mc) * bs);
+	memb = (0.3e9 + 0.02e9) / (0.4e9 + (0.1e9 + ret * 0.1e9) + 0.02e9) * be;
+	NEAR(get(m, out, "memory_bound"), memb);
+	NEAR(get(m, out, "core_bound"), fmax(0, be - memb));
+	check_tree(m, out);
+}
+
+static void test_spr(void)
+{
+	const struct model *m = &model_spr;
+	struct group_sums s[MODEL_MAX_GROUPS];
+	struct metric_value out[MODEL_MAX_METRICS];
+	double slots = 6e9, r = 2.4e9, bsp = 0.6e9, f = 1.8e9, b = 1.2e9, sum4 = r + bsp + f + b;
+	double drop = 0.06e9, heavy = 0.4e9, brm = 0.5e9, lat = 1.0e9, memb = 0.7e9;
+	double fe, be, ret, bs;
+
+	memset(s, 0, sizeof(s));
+	memset(out, 0, sizeof(out));
+	set(m, s, "cycles", 1e9);
+	set(m, s, "instructions", 3e9);
+	set(m, s, "slots", slots);
+	set(m, s, "td_retiring", r);
+	set(m, s, "td_bad_spec", bsp);
+	set(m, s, "td_fe_bound", f);
+	set(m, s, "td_be_bound", b);
+	set(m, s, "td_heavy_ops", heavy);
+	set(m, s, "td_br_mispredict", brm);
+	set(m, s, "td_fetch_lat", lat);
+	set(m, s, "td_mem_bound", memb);
+	set(m, s, "uop_dropping", drop);
+	m->compute(m, s, NULL, out);
+	/* perf 6.1, GenuineIntel-6-8F-4 */
+	fe = f / sum4 - drop / slots;
+	be = b / sum4;
+	ret = r / sum4;
+	bs = fmax(1 - (fe + be + ret), 0);
+	NEAR(get(m, out, "frontend_bound"), fe);
+	NEAR(get(m, out, "bad_speculation"), bs);
+	NEAR(get(m, out, "fetch_latency"), lat / sum4 - drop / slots);
+	NEAR(get(m, out, "fetch_bandwidth"), fmax(0, fe - (lat / sum4 - drop / slots)));
+	NEAR(get(m, out, "branch_mispredicts"), brm / sum4);
+	NEAR(get(m, out, "machine_clears"), fmax(0, bs - brm / sum4));
+	NEAR(get(m, out, "memory_bound"), memb / sum4);
+	NEAR(get(m, out, "core_bound"), fmax(0, be - memb / sum4));
+	NEAR(get(m, out, "heavy_ops"), heavy / sum4);
+	NEAR(get(m, out, "light_ops"), fmax(0, ret - heavy / sum4));
+	check_tree(m, out);
+}
+
+static void test_zen4(void)
+{
+	const struct model *m = &model_zen4;
+	struct group_sums s[MODEL_MAX_GROUPS];
+	struct metric_value out[MODEL_MAX_METRICS];
+	double c = 1e9, slots = 6 * c, ret = 2.4e9, disp = 2.7e9, fe = 1.2e9, be = 1.5e9;
+	double smt = slots - ret - (disp - ret) - fe - be;  /* consistent counts */
+	double fe6 = 0.1e9, br = 6e6, rs = 2e6, load = 0.3e9, nc = 0.5e9, ucode = 0.2e9;
+	double bs = (disp - ret) / slots;
+
+	memset(s, 0, sizeof(s));
+	memset(out, 0, sizeof(out));
+	set(m, s, "cycles", c);
+	set(m, s, "instructions", 2e9);
+	set(m, s, "dispatched_ops", disp);
+	set(m, s, "retired_ops", ret);
+	set(m, s, "fe_no_ops", fe);
+	set(m, s, "be_stalls", be);
+	set(m, s, "smt_contention_slots", smt);
+	set(m, s, "fe_no_ops_cycles", fe6);
+	set(m, s, "br_misp_retired", br);
+	set(m, s, "resyncs", rs);
+	set(m, s, "no_retire_load", load);
+	set(m, s, "no_retire_not_complete", nc);
+	set(m, s, "ucode_ops", ucode);
+	set(m, s, "flops", 4e9);
+	set(m, s, "opcache_ops", 2e9);
+	set(m, s, "decoder_ops", 0.5e9);
+	m->compute(m, s, NULL, out);
+	/* amdzen4/pipeline.json */
+	NEAR(get(m, out, "frontend_bound"), fe / slots);
+	NEAR(get(m, out, "bad_speculation"), bs);
+	NEAR(get(m, out, "backend_bound"), be / slots);
+	NEAR(get(m, out, "smt_contention"), smt / slots);
+	NEAR(get(m, out, "retiring"), ret / slots);
+	NEAR(get(m, out, "fetch_latency"), 6 * fe6 / slots);
+	NEAR(get(m, out, "fetch_bandwidth"), (fe - 6 * fe6) / slots);
+	NEAR(get(m, out, "branch_mispredicts"), bs * br / (br + rs));
+	NEAR(get(m, out, "machine_clears"), bs * rs / (br + rs));
+	NEAR(get(m, out, "memory_bound"), be / slots * load / nc);
+	NEAR(get(m, out, "core_bound"), be / slots * (1 - load / nc));
+	NEAR(get(m, out, "heavy_ops"), ret / slots * ucode / ret);
+	NEAR(get(m, out, "light_ops"), ret / slots * (1 - ucode / ret));
+	NEAR(get(m, out, "dsb_coverage"), 2.0 / 2.5);
+	NEAR(get(m, out, "flops_per_cycle"), 4.0);
+	check_tree(m, out);
+}
+
+/* Synthetic intervals: CPI = base + sum w_k * x_k with 1% noise. */
+static void test_regression(void)
+{
+	static const double truth[CPI_WEIGHTS] = { 0.35, 18.0, 9.0, 0.0, 40.0, 25.0, 120.0 };
+	static const char *const cols[CPI_REGRESSORS] = {
+		"br_misp_retired", "ic_refill_l2", "ic_refill_mem", "itlb_miss", "dtlb_miss",
+		"dc_refill_mem",
+	};
+	const struct model *m = &model_zen3;
+	struct group_sums rows[200][MODEL_MAX_GROUPS];
+	const struct group_sums *ptr[200];
+	double w[CPI_WEIGHTS], a[200 * 3], b[200], x[3];
+	unsigned seed = 12345, i, k;
+
+	memset(rows, 0, sizeof(rows));
+	for (i = 0; i < 200; i++) {
+		double ins = 1e9, cpi = truth[0];
+
+		for (k = 0; k < CPI_REGRESSORS; k++) {
+			double per = (double)(rand_r(&seed) % 1000) / 1e5;  /* 0..0.01 per instr */
+
+			set(m, rows[i], cols[k], per * ins);
+			cpi += truth[k + 1] * per;
+		}
+		cpi *= 1.0 + ((double)(rand_r(&seed) % 2001) - 1000.0) / 1e5;  /* +-1% */
+		set(m, rows[i], "instructions", ins);
+		set(m, rows[i], "cycles", cpi * ins);
+		ptr[i] = rows[i];
+	}
+	CHECK(generic_cpi_fit(m, ptr, 200, w) == 0);
+	for (k = 0; k < CPI_WEIGHTS; k++) {
+		CHECK(w[k] >= 0);
+		if (fabs(w[k] - truth[k]) > 0.05 * truth[k] + 0.5)
+			fprintf(stderr, "weight %u: %.3f, truth %.3f\n", k, w[k], truth[k]);
+		CHECK(fabs(w[k] - truth[k]) <= 0.05 * truth[k] + 0.5);
+	}
+	CHECK(generic_cpi_fit(m, ptr, 5, w) < 0);  /* too few intervals */
+
+	/* Unconstrained least squares would go negative here: y falls with
+	 * the second regressor.  NNLS clamps it to 0 and fits the rest. */
+	for (i = 0; i < 200; i++) {
+		double u = (double)(i % 10), v = (double)(i % 7);
+
+		a[i * 3] = 1;
+		a[i * 3 + 1] = u;
+		a[i * 3 + 2] = v;
+		b[i] = 2 + 3 * u - 0.5 * v;
+	}
+	CHECK(nnls(a, b, 200, 3, x) == 0);
+	CHECK(x[0] >= 0 && x[1] >= 0 && x[2] == 0);
+	CHECK(fabs(x[1] - 3) < 0.1);
+}
+
+int main(void)
+{
+	test_skl();
+	test_icl();
+	test_spr();
+	test_zen4();
+	test_regression();
+	return 0;
+}
