@@ -168,7 +168,7 @@ int verb_analyze(int argc, char **argv)
 	struct metric_value (*out)[MODEL_MAX_METRICS];
 	struct group_sums (*sums)[MODEL_MAX_GROUPS];
 	const struct group_sums **ptr;
-	double weights[CPI_WEIGHTS];
+	double weights[CPI_WEIGHTS], *secs;
 	struct model_context ctx = { false, NULL };
 	char err[512];
 	FILE *f;
@@ -242,30 +242,27 @@ int verb_analyze(int argc, char **argv)
 	out = calloc(rec.n, sizeof(*out));
 	sums = calloc(rec.n, sizeof(*sums));
 	ptr = calloc(rec.n, sizeof(*ptr));
-	if (out == NULL || sums == NULL || ptr == NULL) {
+	secs = calloc(rec.n, sizeof(*secs));
+	if (out == NULL || sums == NULL || ptr == NULL || secs == NULL) {
 		cli_error("analyze", "out of memory");
 		free(out);
 		free(sums);
 		free(ptr);
+		free(secs);
 		perfstat_free(&rec);
 		return EXIT_FAILURE;
 	}
 	ctx.smt_on = smt;
 	for (i = 0; i < rec.n; i++) {
-		double secs;
-
-		perfstat_group_sums(&rec, i, m, sums[i], &secs);
+		perfstat_group_sums(&rec, i, m, sums[i], &secs[i]);
 		ptr[i] = sums[i];
 	}
 	/* The regression stack needs many intervals of one run. */
 	if (model_is_generic(m) && generic_cpi_fit(m, ptr, rec.n, weights) == 0)
 		ctx.cpi_weights = weights;
 	for (i = 0; i < rec.n; i++) {
-		double secs;
-
-		perfstat_group_sums(&rec, i, m, sums[i], &secs);
 		m->compute(m, sums[i], &ctx, out[i]);
-		if (secs <= 0) {
+		if (secs[i] <= 0) {
 			int gf = model_metric_index(m, "gflops");
 
 			if (gf >= 0)
@@ -279,6 +276,7 @@ int verb_analyze(int argc, char **argv)
 	free(out);
 	free(sums);
 	free(ptr);
+	free(secs);
 	perfstat_free(&rec);
 	return EXIT_SUCCESS;
 }

@@ -77,6 +77,7 @@ static void print_json(const char *path, struct db *db, const struct window *w, 
 	};
 	char buf[1024];
 	unsigned g;
+	double cost = sampling_cost_fraction(w->max_cpu_switch_rate);
 	size_t i;
 
 	printf("{\"database\": ");
@@ -110,9 +111,8 @@ static void print_json(const char *path, struct db *db, const struct window *w, 
 	       ", \"sampling_cost_fraction\": %.6f, \"sampling_costly\": %s}\n",
 	       w->samples, w->lost_records, w->lost_samples, w->throttles, w->unsampled_switches,
 	       w->unattributed_spans, w->straddles, w->late_cpus, w->dropped, w->unschedulable,
-	       w->max_cpu_switch_rate, w->busiest_cpu, sampling_cost_fraction(w->max_cpu_switch_rate),
-	       sampling_cost_fraction(w->max_cpu_switch_rate) > SAMPLING_COSTLY_FRACTION ? "true"
-											: "false");
+	       w->max_cpu_switch_rate, w->busiest_cpu, cost,
+	       cost > SAMPLING_COSTLY_FRACTION ? "true" : "false");
 }
 
 static void print_text(const char *path, struct db *db, const struct window *w, bool running,

@@ -125,23 +125,11 @@ static bool per_instruction(const struct model *m, const struct group_sums *sums
 static bool cycles_per_instruction(const struct model *m, const struct group_sums *sums,
 				   double *cpi, double *coverage)
 {
-	double cyc = 0, ins = 0, t = 0;
-	uint64_t total = model_total_task_clock(m, sums);
-	unsigned g;
+	double cyc, ins;
 
-	for (g = 0; g < m->n_groups; g++) {
-		struct gview v = gview_get(m, sums, m->groups[g].name);
-
-		if (!v.ok)
-			continue;
-		cyc += v.cycles;
-		ins += gv(&v, "instructions");
-		t += (double)v.s->task_clock_ns;
-	}
-	if (!(ins > 0))
+	if (!base_counts(m, sums, &cyc, &ins, coverage))
 		return false;
 	*cpi = cyc / ins;
-	*coverage = total > 0 ? t / (double)total : 1.0;
 	return true;
 }
 

@@ -53,42 +53,13 @@ static const struct model_event icl_td_mem[] = {
 	{ "EXE_ACTIVITY:2_PORTS_UTIL", "ports_util_2", "EXE_ACTIVITY.2_PORTS_UTIL", false, false },
 };
 
-static const struct model_event icl_fe_uops[] = {
-	INTEL_BASE_EVENTS,
-	{ "IDQ:DSB_UOPS", "dsb_uops", "IDQ.DSB_UOPS", false, false },
-	{ "IDQ:MITE_UOPS", "mite_uops", "IDQ.MITE_UOPS", false, false },
-	{ "IDQ:MS_UOPS", "ms_uops", "IDQ.MS_UOPS", false, false },
-	{ "LSD:UOPS", "lsd_uops", "LSD.UOPS", false, false },
-	{ "IDQ:DSB_UOPS:c=1", "dsb_cycles", "IDQ.DSB_CYCLES_ANY", false, false },
-	{ "IDQ:MITE_UOPS:c=1", "mite_cycles", "IDQ.MITE_CYCLES_ANY", false, false },
-};
-
 static const struct model_event icl_fe_stalls_flops[] = {
 	INTEL_BASE_EVENTS,
 	{ "DSB2MITE_SWITCHES:PENALTY_CYCLES", "dsb2mite_penalty_cycles",
 	  "DSB2MITE_SWITCHES.PENALTY_CYCLES", false, false },
 	{ "ICACHE_16B:IFDATA_STALL", "icache_stall_cycles", "ICACHE_16B.IFDATA_STALL", false, false },
 	{ "ICACHE_64B:IFTAG_STALL", "itlb_stall_cycles", "ICACHE_64B.IFTAG_STALL", false, false },
-	{ "FP_ARITH_INST_RETIRED:SCALAR_DOUBLE", "fp_scalar_dp",
-	  "FP_ARITH_INST_RETIRED.SCALAR_DOUBLE", false, false },
-	{ "FP_ARITH_INST_RETIRED:SCALAR_SINGLE", "fp_scalar_sp",
-	  "FP_ARITH_INST_RETIRED.SCALAR_SINGLE", false, false },
-	{ "FP_ARITH_INST_RETIRED:128B_PACKED_DOUBLE", "fp_128_dp",
-	  "FP_ARITH_INST_RETIRED.128B_PACKED_DOUBLE", false, false },
-	{ "FP_ARITH_INST_RETIRED:128B_PACKED_SINGLE", "fp_128_sp",
-	  "FP_ARITH_INST_RETIRED.128B_PACKED_SINGLE", false, false },
-};
-
-static const struct model_event icl_flops_b[] = {
-	INTEL_BASE_EVENTS,
-	{ "FP_ARITH_INST_RETIRED:256B_PACKED_DOUBLE", "fp_256_dp",
-	  "FP_ARITH_INST_RETIRED.256B_PACKED_DOUBLE", false, false },
-	{ "FP_ARITH_INST_RETIRED:256B_PACKED_SINGLE", "fp_256_sp",
-	  "FP_ARITH_INST_RETIRED.256B_PACKED_SINGLE", false, false },
-	{ "FP_ARITH_INST_RETIRED:512B_PACKED_DOUBLE", "fp_512_dp",
-	  "FP_ARITH_INST_RETIRED.512B_PACKED_DOUBLE", false, false },
-	{ "FP_ARITH_INST_RETIRED:512B_PACKED_SINGLE", "fp_512_sp",
-	  "FP_ARITH_INST_RETIRED.512B_PACKED_SINGLE", false, false },
+	INTEL_FP_NARROW_EVENTS,
 };
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
@@ -96,9 +67,9 @@ static const struct model_event icl_flops_b[] = {
 static const struct model_group icl_groups[] = {
 	{ "td_l2", icl_td_l2, N(icl_td_l2), true },
 	{ "td_mem", icl_td_mem, N(icl_td_mem), true },
-	{ "fe_uops", icl_fe_uops, N(icl_fe_uops), false },
+	{ "fe_uops", intel_fe_uops_lsd, INTEL_FE_UOPS_LSD, false },
 	{ "fe_stalls_flops", icl_fe_stalls_flops, N(icl_fe_stalls_flops), false },
-	{ "flops_b", icl_flops_b, N(icl_flops_b), false },
+	{ "flops_b", intel_flops_wide, INTEL_FLOPS_WIDE_ALL, false },
 };
 
 /* Level 1 of one group from its perf metrics and corrections. */

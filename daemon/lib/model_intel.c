@@ -78,38 +78,27 @@ const struct model_metric intel_metrics[_IM_MAX] = {
 		"FLOPS stack (approximation): non-FP work, stalls, non-FMA", FL },
 };
 
-static void ipc_cpi(const struct model *m, const struct group_sums *sums, struct metric_value *out)
-{
-	double cyc = 0, ins = 0, t = 0, full = 0;
-	uint64_t total = model_total_task_clock(m, sums);
-	unsigned g;
+const struct model_event intel_flops_wide[INTEL_FLOPS_WIDE_ALL] = {
+	INTEL_BASE_EVENTS,
+	{ "FP_ARITH_INST_RETIRED:256B_PACKED_DOUBLE", "fp_256_dp",
+	  "FP_ARITH_INST_RETIRED.256B_PACKED_DOUBLE", false, false },
+	{ "FP_ARITH_INST_RETIRED:256B_PACKED_SINGLE", "fp_256_sp",
+	  "FP_ARITH_INST_RETIRED.256B_PACKED_SINGLE", false, false },
+	{ "FP_ARITH_INST_RETIRED:512B_PACKED_DOUBLE", "fp_512_dp",
+	  "FP_ARITH_INST_RETIRED.512B_PACKED_DOUBLE", false, false },
+	{ "FP_ARITH_INST_RETIRED:512B_PACKED_SINGLE", "fp_512_sp",
+	  "FP_ARITH_INST_RETIRED.512B_PACKED_SINGLE", false, false },
+};
 
-	/* Cycles and instructions are in every group: their sums cover all of
-	 * the target's time. */
-	for (g = 0; g < m->n_groups; g++) {
-		struct gview v = gview_get(m, sums, m->groups[g].name);
-		double i = gv(&v, "instructions");
-
-		if (!v.ok || isnan(i))
-			continue;
-		cyc += v.cycles;
-		ins += i;
-		t += (double)v.s->task_clock_ns;
-	}
-	full = total > 0 ? t / (double)total : 1.0;
-	put(&out[IM_IPC], ratio(ins, cyc), full, false);
-	put(&out[IM_CPI], ratio(cyc, ins), full, false);
-}
-
-static void split(struct metric_value *out, int a, int b, double parent, double share,
-		  double cov, bool core)
-{
-	if (isnan(parent) || isnan(share))
-		return;
-	share = clamp01(share);
-	put(&out[a], parent * share, cov, core);
-	put(&out[b], parent * (1.0 - share), cov, core);
-}
+const struct model_event intel_fe_uops_lsd[INTEL_FE_UOPS_LSD] = {
+	INTEL_BASE_EVENTS,
+	{ "IDQ:DSB_UOPS", "dsb_uops", "IDQ.DSB_UOPS", false, false },
+	{ "IDQ:MITE_UOPS", "mite_uops", "IDQ.MITE_UOPS", false, false },
+	{ "IDQ:MS_UOPS", "ms_uops", "IDQ.MS_UOPS", false, false },
+	{ "LSD:UOPS", "lsd_uops", "LSD.UOPS", false, false },
+	{ "IDQ:DSB_UOPS:c=1", "dsb_cycles", "IDQ.DSB_CYCLES_ANY", false, false },
+	{ "IDQ:MITE_UOPS:c=1", "mite_cycles", "IDQ.MITE_CYCLES_ANY", false, false },
+};
 
 void intel_compute(const struct model *m, const struct group_sums *sums, const struct topdown *td,
 		   struct metric_value *out)
@@ -120,15 +109,15 @@ void intel_compute(const struct model *m, const struct group_sums *sums, const s
 
 	for (i = 0; i < 4; i++)
 		put(&out[IM_RETIRING + i], td->l1[i], td->l1_cov, td->core_scoped);
-	split(out, IM_FETCH_LATENCY, IM_FETCH_BANDWIDTH, td->l1[2], td->fetch_latency_share,
-	      cov2(td->l1_cov, td->fe_cov), td->core_scoped);
-	split(out, IM_BRANCH_MISPREDICTS, IM_MACHINE_CLEARS, td->l1[1], td->mispredict_share,
-	      cov2(td->l1_cov, td->bs_cov), td->core_scoped);
-	split(out, IM_MEMORY_BOUND, IM_CORE_BOUND, td->l1[3], td->memory_share,
-	      cov2(td->l1_cov, td->be_cov), td->core_scoped);
-	split(out, IM_HEAVY_OPS, IM_LIGHT_OPS, td->l1[0], td->heavy_share,
-	      cov2(td->l1_cov, td->ret_cov), td->core_scoped);
-	ipc_cpi(m, sums, out);
+	split_parent(&out[IM_FETCH_LATENCY], &out[IM_FETCH_BANDWIDTH], &out[IM_FRONTEND_BOUND],
+		     td->fetch_latency_share, td->fe_cov);
+	split_parent(&out[IM_BRANCH_MISPREDICTS], &out[IM_MACHINE_CLEARS], &out[IM_BAD_SPECULATION],
+		     td->mispredict_share, td->bs_cov);
+	split_parent(&out[IM_MEMORY_BOUND], &out[IM_CORE_BOUND], &out[IM_BACKEND_BOUND],
+		     td->memory_share, td->be_cov);
+	split_parent(&out[IM_HEAVY_OPS], &out[IM_LIGHT_OPS], &out[IM_RETIRING], td->heavy_share,
+		     td->ret_cov);
+	put_ipc_cpi(m, sums, &out[IM_IPC], &out[IM_CPI]);
 
 	frontend_delivery(m, sums, &fe);
 	out[IM_DSB_COVERAGE] = fe.dsb_coverage;

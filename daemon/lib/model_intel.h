@@ -45,4 +45,26 @@ void intel_compute(const struct model *m, const struct group_sums *sums, const s
 	{ "CPU_CLK_UNHALTED:THREAD_P", "cycles", "cycles", true, false },                 \
 	{ "INST_RETIRED:ANY_P", "instructions", "instructions", true, false }
 
+/* FP_ARITH_INST_RETIRED scalar and 128-bit, the same events on every
+ * generation since Skylake. */
+#define INTEL_FP_NARROW_EVENTS                                                      \
+	{ "FP_ARITH_INST_RETIRED:SCALAR_DOUBLE", "fp_scalar_dp",                     \
+	  "FP_ARITH_INST_RETIRED.SCALAR_DOUBLE", false, false },                     \
+	{ "FP_ARITH_INST_RETIRED:SCALAR_SINGLE", "fp_scalar_sp",                     \
+	  "FP_ARITH_INST_RETIRED.SCALAR_SINGLE", false, false },                     \
+	{ "FP_ARITH_INST_RETIRED:128B_PACKED_DOUBLE", "fp_128_dp",                   \
+	  "FP_ARITH_INST_RETIRED.128B_PACKED_DOUBLE", false, false },                \
+	{ "FP_ARITH_INST_RETIRED:128B_PACKED_SINGLE", "fp_128_sp",                   \
+	  "FP_ARITH_INST_RETIRED.128B_PACKED_SINGLE", false, false }
+
+/* Base events, then 256-bit and 512-bit FP_ARITH (a model without AVX-512
+ * uses the first INTEL_FLOPS_WIDE_AVX2 entries). */
+#define INTEL_FLOPS_WIDE_AVX2 4
+#define INTEL_FLOPS_WIDE_ALL 6
+extern const struct model_event intel_flops_wide[INTEL_FLOPS_WIDE_ALL];
+
+/* Base events and uops by source with the LSD (Ice Lake and later). */
+#define INTEL_FE_UOPS_LSD 8
+extern const struct model_event intel_fe_uops_lsd[INTEL_FE_UOPS_LSD];
+
 #endif

@@ -85,37 +85,17 @@ static const struct model_event skl_fe_stalls[] = {
 
 static const struct model_event skl_flops_a[] = {
 	INTEL_BASE_EVENTS,
-	{ "FP_ARITH_INST_RETIRED:SCALAR_DOUBLE", "fp_scalar_dp",
-	  "FP_ARITH_INST_RETIRED.SCALAR_DOUBLE", false, false },
-	{ "FP_ARITH_INST_RETIRED:SCALAR_SINGLE", "fp_scalar_sp",
-	  "FP_ARITH_INST_RETIRED.SCALAR_SINGLE", false, false },
-	{ "FP_ARITH_INST_RETIRED:128B_PACKED_DOUBLE", "fp_128_dp",
-	  "FP_ARITH_INST_RETIRED.128B_PACKED_DOUBLE", false, false },
-	{ "FP_ARITH_INST_RETIRED:128B_PACKED_SINGLE", "fp_128_sp",
-	  "FP_ARITH_INST_RETIRED.128B_PACKED_SINGLE", false, false },
-};
-
-static const struct model_event skl_flops_b[] = {
-	INTEL_BASE_EVENTS,
-	{ "FP_ARITH_INST_RETIRED:256B_PACKED_DOUBLE", "fp_256_dp",
-	  "FP_ARITH_INST_RETIRED.256B_PACKED_DOUBLE", false, false },
-	{ "FP_ARITH_INST_RETIRED:256B_PACKED_SINGLE", "fp_256_sp",
-	  "FP_ARITH_INST_RETIRED.256B_PACKED_SINGLE", false, false },
-	/* Skylake-SP only (AVX-512); the client model stops at 256 bits. */
-	{ "FP_ARITH_INST_RETIRED:512B_PACKED_DOUBLE", "fp_512_dp",
-	  "FP_ARITH_INST_RETIRED.512B_PACKED_DOUBLE", false, false },
-	{ "FP_ARITH_INST_RETIRED:512B_PACKED_SINGLE", "fp_512_sp",
-	  "FP_ARITH_INST_RETIRED.512B_PACKED_SINGLE", false, false },
+	INTEL_FP_NARROW_EVENTS,
 };
 
 static const struct model_group skl_groups[] = {
 	SKL_TD_GROUPS,
-	{ "flops_b", skl_flops_b, 4, false },
+	{ "flops_b", intel_flops_wide, INTEL_FLOPS_WIDE_AVX2, false },
 };
 
 static const struct model_group skx_groups[] = {
 	SKL_TD_GROUPS,
-	{ "flops_b", skl_flops_b, 6, false },
+	{ "flops_b", intel_flops_wide, INTEL_FLOPS_WIDE_ALL, false },
 };
 
 static void skl_compute(const struct model *m, const struct group_sums *sums,

@@ -32,51 +32,22 @@ static const struct model_event spr_td[] = {
 	{ "INT_MISC:UOP_DROPPING", "uop_dropping", "INT_MISC.UOP_DROPPING", false, false },
 };
 
-static const struct model_event spr_fe_uops[] = {
-	INTEL_BASE_EVENTS,
-	{ "IDQ:DSB_UOPS", "dsb_uops", "IDQ.DSB_UOPS", false, false },
-	{ "IDQ:MITE_UOPS", "mite_uops", "IDQ.MITE_UOPS", false, false },
-	{ "IDQ:MS_UOPS", "ms_uops", "IDQ.MS_UOPS", false, false },
-	{ "LSD:UOPS", "lsd_uops", "LSD.UOPS", false, false },
-	{ "IDQ:DSB_UOPS:c=1", "dsb_cycles", "IDQ.DSB_CYCLES_ANY", false, false },
-	{ "IDQ:MITE_UOPS:c=1", "mite_cycles", "IDQ.MITE_CYCLES_ANY", false, false },
-};
-
 static const struct model_event spr_fe_stalls_flops[] = {
 	INTEL_BASE_EVENTS,
 	{ "DSB2MITE_SWITCHES:PENALTY_CYCLES", "dsb2mite_penalty_cycles",
 	  "DSB2MITE_SWITCHES.PENALTY_CYCLES", false, false },
 	{ "ICACHE_DATA:STALLS", "icache_stall_cycles", "ICACHE_DATA.STALLS", false, false },
 	{ "ICACHE_TAG:STALLS", "itlb_stall_cycles", "ICACHE_TAG.STALLS", false, false },
-	{ "FP_ARITH_INST_RETIRED:SCALAR_DOUBLE", "fp_scalar_dp",
-	  "FP_ARITH_INST_RETIRED.SCALAR_DOUBLE", false, false },
-	{ "FP_ARITH_INST_RETIRED:SCALAR_SINGLE", "fp_scalar_sp",
-	  "FP_ARITH_INST_RETIRED.SCALAR_SINGLE", false, false },
-	{ "FP_ARITH_INST_RETIRED:128B_PACKED_DOUBLE", "fp_128_dp",
-	  "FP_ARITH_INST_RETIRED.128B_PACKED_DOUBLE", false, false },
-	{ "FP_ARITH_INST_RETIRED:128B_PACKED_SINGLE", "fp_128_sp",
-	  "FP_ARITH_INST_RETIRED.128B_PACKED_SINGLE", false, false },
-};
-
-static const struct model_event spr_flops_b[] = {
-	INTEL_BASE_EVENTS,
-	{ "FP_ARITH_INST_RETIRED:256B_PACKED_DOUBLE", "fp_256_dp",
-	  "FP_ARITH_INST_RETIRED.256B_PACKED_DOUBLE", false, false },
-	{ "FP_ARITH_INST_RETIRED:256B_PACKED_SINGLE", "fp_256_sp",
-	  "FP_ARITH_INST_RETIRED.256B_PACKED_SINGLE", false, false },
-	{ "FP_ARITH_INST_RETIRED:512B_PACKED_DOUBLE", "fp_512_dp",
-	  "FP_ARITH_INST_RETIRED.512B_PACKED_DOUBLE", false, false },
-	{ "FP_ARITH_INST_RETIRED:512B_PACKED_SINGLE", "fp_512_sp",
-	  "FP_ARITH_INST_RETIRED.512B_PACKED_SINGLE", false, false },
+	INTEL_FP_NARROW_EVENTS,
 };
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
 static const struct model_group spr_groups[] = {
 	{ "td", spr_td, N(spr_td), true },
-	{ "fe_uops", spr_fe_uops, N(spr_fe_uops), false },
+	{ "fe_uops", intel_fe_uops_lsd, INTEL_FE_UOPS_LSD, false },
 	{ "fe_stalls_flops", spr_fe_stalls_flops, N(spr_fe_stalls_flops), false },
-	{ "flops_b", spr_flops_b, N(spr_flops_b), false },
+	{ "flops_b", intel_flops_wide, INTEL_FLOPS_WIDE_ALL, false },
 };
 
 static void spr_compute(const struct model *m, const struct group_sums *sums,

@@ -74,6 +74,63 @@ double cov2(double a, double b)
 	return a < b ? a : b;
 }
 
+void split_parent(struct metric_value *a, struct metric_value *b, const struct metric_value *parent,
+		  double share, double coverage)
+{
+	if (!parent->valid || isnan(share))
+		return;
+	share = clamp01(share);
+	coverage = cov2(parent->coverage, coverage);
+	put(a, parent->value * share, coverage, parent->core_scoped);
+	put(b, parent->value * (1.0 - share), coverage, parent->core_scoped);
+}
+
+bool base_counts(const struct model *m, const struct group_sums *sums, double *cycles,
+		 double *instructions, double *coverage)
+{
+	double cyc = 0, ins = 0, t = 0;
+	uint64_t total = model_total_task_clock(m, sums);
+	unsigned g;
+
+	for (g = 0; g < m->n_groups; g++) {
+		struct gview v = gview_get(m, sums, m->groups[g].name);
+		double i = gv(&v, "instructions");
+
+		if (!v.ok || isnan(i))
+			continue;
+		cyc += v.cycles;
+		ins += i;
+		t += (double)v.s->task_clock_ns;
+	}
+	if (!(ins > 0))
+		return false;
+	*cycles = cyc;
+	*instructions = ins;
+	*coverage = total > 0 ? t / (double)total : 1.0;
+	return true;
+}
+
+void put_ipc_cpi(const struct model *m, const struct group_sums *sums, struct metric_value *ipc,
+		 struct metric_value *cpi)
+{
+	double cyc, ins, cov;
+
+	if (!base_counts(m, sums, &cyc, &ins, &cov))
+		return;
+	put(ipc, ratio(ins, cyc), cov, false);
+	put(cpi, ratio(cyc, ins), cov, false);
+}
+
+static bool model_has_column(const struct model *m, const char *column)
+{
+	unsigned g;
+
+	for (g = 0; g < m->n_groups; g++)
+		if (column_index(&m->groups[g], column) >= 0)
+			return true;
+	return false;
+}
+
 /* The first measured group holding `column`, with its per-cycle rate. */
 static bool find_rate(const struct model *m, const struct group_sums *sums, const char *column,
 		      double *rate, double *coverage)
@@ -146,39 +203,40 @@ static const struct fp_width widths[] = {
 
 void flops_family(const struct model *m, const struct group_sums *sums, struct flops_out *out)
 {
-	double flop[4] = { 0 }, dp = 0, sp = 0, loss = 0, total, fpc, peak, cov = 1.0, secs;
-	double max_dp = 0, max_sp = 0, rate, c, cycles_per_s = NAN;
+	double flop[4] = { 0 }, dp = 0, sp = 0, n_dp = 0, n_sp = 0, loss, total, fpc, peak;
+	double max_dp = 0, max_sp = 0, rate, c, cov = 1.0, secs, cycles_per_s = NAN;
 	bool any = false;
 	unsigned w, g;
 
 	memset(out, 0, sizeof(*out));
 	if (m->peak_flop_dp == 0)
 		return;
-	/* The widest vector the model's events know, for the width loss. */
 	for (w = 0; w < 4; w++) {
-		if (find_rate(m, sums, widths[w].dp, &rate, &c))
-			max_dp = widths[w].lanes_dp;
-		if (find_rate(m, sums, widths[w].sp, &rate, &c))
-			max_sp = widths[w].lanes_sp;
-	}
-	for (w = 0; w < 4; w++) {
-		double d = NAN, s = NAN, cd = 1, cs = 1;
+		double d, s, cd, cs;
 
+		/* The widest vector the model counts sets the width loss, whether
+		 * or not that group measured this target. */
+		if (model_has_column(m, widths[w].dp))
+			max_dp = widths[w].lanes_dp;
+		if (model_has_column(m, widths[w].sp))
+			max_sp = widths[w].lanes_sp;
 		if (find_rate(m, sums, widths[w].dp, &d, &cd)) {
 			flop[w] += d * widths[w].lanes_dp;
 			dp += d * widths[w].lanes_dp;
-			loss += d * (max_dp - widths[w].lanes_dp);
+			n_dp += d;
 			cov = cov2(cov, cd);
 			any = true;
 		}
 		if (find_rate(m, sums, widths[w].sp, &s, &cs)) {
 			flop[w] += s * widths[w].lanes_sp;
 			sp += s * widths[w].lanes_sp;
-			loss += s * (max_sp - widths[w].lanes_sp);
+			n_sp += s;
 			cov = cov2(cov, cs);
 			any = true;
 		}
 	}
+	/* Lanes the FP instructions left empty against the widest vector. */
+	loss = max_dp * n_dp - dp + max_sp * n_sp - sp;
 	if (!any && find_rate(m, sums, "flops", &rate, &c)) {
 		/* One FLOP counter (AMD): no width or precision split. */
 		flop[0] = rate;

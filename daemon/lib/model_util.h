@@ -36,6 +36,22 @@ void put(struct metric_value *out, double value, double coverage, bool core_scop
 /* The smaller of two coverages (a figure combining two groups). */
 double cov2(double a, double b);
 
+/* Split a valid parent into two children by share (clamped to 0..1):
+ * a = parent x share, b = the rest; children inherit the parent's scope and
+ * the smaller of the two coverages. */
+void split_parent(struct metric_value *a, struct metric_value *b, const struct metric_value *parent,
+		  double share, double coverage);
+
+/* Cycles and instructions summed over every group that counts both (the
+ * base events ride in most groups, so this covers most of the target's
+ * time); false when no group has them. */
+bool base_counts(const struct model *m, const struct group_sums *sums, double *cycles,
+		 double *instructions, double *coverage);
+
+/* ipc and cpi from base_counts(). */
+void put_ipc_cpi(const struct model *m, const struct group_sums *sums, struct metric_value *ipc,
+		 struct metric_value *cpi);
+
 /* Frontend delivery from the groups that hold dsb_uops, mite_uops, ms_uops,
  * lsd_uops, dsb_cycles, mite_cycles, dsb2mite_penalty_cycles,
  * icache_stall_cycles, itlb_stall_cycles (any subset; the names are looked

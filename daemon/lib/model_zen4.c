@@ -127,16 +127,6 @@ static const struct model_group zen4_groups[] = {
 	{ "fe_flops", zen4_fe_flops, N(zen4_fe_flops), false },
 };
 
-static void split(struct metric_value *out, int a, int b, const struct metric_value *parent,
-		  double share, double cov)
-{
-	if (!parent->valid || isnan(share))
-		return;
-	share = clamp01(share);
-	put(&out[a], parent->value * share, cov2(parent->coverage, cov), false);
-	put(&out[b], parent->value * (1.0 - share), cov2(parent->coverage, cov), false);
-}
-
 static void zen4_compute(const struct model *m, const struct group_sums *sums,
 			 const struct model_context *ctx, struct metric_value *out)
 {
@@ -145,9 +135,7 @@ static void zen4_compute(const struct model *m, const struct group_sums *sums,
 	struct gview beret = gview_get(m, sums, "td_l2_be_ret");
 	struct gview fe = gview_get(m, sums, "fe_flops");
 	struct flops_out fl;
-	double slots = 6.0 * l1.cycles, br, rs, cyc = 0, ins = 0, t = 0;
-	uint64_t total = model_total_task_clock(m, sums);
-	unsigned g;
+	double slots = 6.0 * l1.cycles, br, rs;
 
 	(void)ctx;
 	put(&out[ZM_RETIRING], ratio(gv(&l1, "retired_ops"), slots), l1.coverage, false);
@@ -158,31 +146,20 @@ static void zen4_compute(const struct model *m, const struct group_sums *sums,
 	put(&out[ZM_SMT_CONTENTION], ratio(gv(&l1, "smt_contention_slots"), slots), l1.coverage,
 	    false);
 
-	split(out, ZM_FETCH_LATENCY, ZM_FETCH_BANDWIDTH, &out[ZM_FRONTEND_BOUND],
+	split_parent(&out[ZM_FETCH_LATENCY], &out[ZM_FETCH_BANDWIDTH], &out[ZM_FRONTEND_BOUND],
 	      ratio(6.0 * gv(&febs, "fe_no_ops_cycles"), gv(&febs, "fe_no_ops")), febs.coverage);
 	br = gv(&febs, "br_misp_retired");
 	rs = gv(&febs, "resyncs");
-	split(out, ZM_BRANCH_MISPREDICTS, ZM_MACHINE_CLEARS, &out[ZM_BAD_SPECULATION],
+	split_parent(&out[ZM_BRANCH_MISPREDICTS], &out[ZM_MACHINE_CLEARS], &out[ZM_BAD_SPECULATION],
 	      ratio(br, br + rs), febs.coverage);
-	split(out, ZM_MEMORY_BOUND, ZM_CORE_BOUND, &out[ZM_BACKEND_BOUND],
+	split_parent(&out[ZM_MEMORY_BOUND], &out[ZM_CORE_BOUND], &out[ZM_BACKEND_BOUND],
 	      ratio(gv(&beret, "no_retire_load"), gv(&beret, "no_retire_not_complete")),
 	      beret.coverage);
-	split(out, ZM_HEAVY_OPS, ZM_LIGHT_OPS, &out[ZM_RETIRING],
+	split_parent(&out[ZM_HEAVY_OPS], &out[ZM_LIGHT_OPS], &out[ZM_RETIRING],
 	      ratio(gv(&beret, "ucode_ops"), gv(&beret, "retired_ops")), beret.coverage);
 
 	/* Instructions are in every group but the level-1 one. */
-	for (g = 0; g < m->n_groups; g++) {
-		struct gview v = gview_get(m, sums, m->groups[g].name);
-		double i = gv(&v, "instructions");
-
-		if (!v.ok || isnan(i))
-			continue;
-		cyc += v.cycles;
-		ins += i;
-		t += (double)v.s->task_clock_ns;
-	}
-	put(&out[ZM_IPC], ratio(ins, cyc), total ? t / (double)total : 1.0, false);
-	put(&out[ZM_CPI], ratio(cyc, ins), total ? t / (double)total : 1.0, false);
+	put_ipc_cpi(m, sums, &out[ZM_IPC], &out[ZM_CPI]);
 	put(&out[ZM_OPCACHE], ratio(gv(&fe, "opcache_ops"),
 				    gv(&fe, "opcache_ops") + gv(&fe, "decoder_ops")),
 	    fe.coverage, false);

@@ -117,14 +117,11 @@ static struct ps_interval *interval_for(struct ps_recording *rec, double t)
 }
 
 /* Add a count; per-CPU lines of the same (name, occurrence) are summed. */
-static int add_count(struct ps_interval *iv, const char *name, const char *cpu, bool counted,
-		     double value, double running, const unsigned *cpu_occ)
+static int add_count(struct ps_interval *iv, const char *name, unsigned occ, bool counted,
+		     double value, double running)
 {
-	unsigned occ = 0;
 	size_t i;
 
-	(void)cpu;
-	occ = *cpu_occ;
 	for (i = 0; i < iv->n; i++)
 		if (iv->counts[i].occurrence == occ && strcmp(iv->counts[i].name, name) == 0) {
 			iv->counts[i].value += value;
@@ -152,24 +149,82 @@ static int add_count(struct ps_interval *iv, const char *name, const char *cpu, 
 	return 0;
 }
 
-/* nth appearance of name for this CPU (or overall) in the interval. */
-static unsigned occurrence(char (*seen)[160], unsigned *n_seen, const char *key)
-{
-	unsigned i, occ = 0;
+/* How often each "cpu|event" key was seen in the current interval: the nth
+ * line of an event for one CPU is the nth group's copy of it.  A hash
+ * table: a -A recording of a big host has tens of thousands of lines per
+ * interval. */
+struct seen_key {
+	char key[160];
+	unsigned n;  /* 0: empty slot */
+};
 
-	for (i = 0; i < *n_seen; i++)
-		if (strcmp(seen[i], key) == 0)
-			occ++;
-	if (*n_seen < 4096)
-		snprintf(seen[(*n_seen)++], 160, "%s", key);
-	return occ;
+struct seen_keys {
+	struct seen_key *k;
+	size_t used, cap;  /* cap is a power of two */
+};
+
+static uint64_t hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;  /* FNV-1a */
+
+	for (; *s != '\0'; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return h;
+}
+
+static struct seen_key *slot(struct seen_key *k, size_t cap, const char *key)
+{
+	size_t i = (size_t)hash(key) & (cap - 1);
+
+	while (k[i].n != 0 && strcmp(k[i].key, key) != 0)
+		i = (i + 1) & (cap - 1);
+	return &k[i];
+}
+
+static int seen_grow(struct seen_keys *seen)
+{
+	size_t cap = seen->cap ? seen->cap * 2 : 256, i;
+	struct seen_key *k = calloc(cap, sizeof(*k));
+
+	if (k == NULL)
+		return -ENOMEM;
+	for (i = 0; i < seen->cap; i++)
+		if (seen->k[i].n != 0)
+			*slot(k, cap, seen->k[i].key) = seen->k[i];
+	free(seen->k);
+	seen->k = k;
+	seen->cap = cap;
+	return 0;
+}
+
+static void seen_clear(struct seen_keys *seen)
+{
+	if (seen->k != NULL)
+		memset(seen->k, 0, seen->cap * sizeof(*seen->k));
+	seen->used = 0;
+}
+
+/* Returns the key's count before this line (its occurrence), or -ENOMEM. */
+static int occurrence(struct seen_keys *seen, const char *key)
+{
+	struct seen_key *k;
+
+	if (2 * (seen->used + 1) > seen->cap && seen_grow(seen) < 0)
+		return -ENOMEM;
+	k = slot(seen->k, seen->cap, key);
+	if (k->n == 0) {
+		snprintf(k->key, sizeof(k->key), "%s", key);
+		seen->used++;
+	}
+	return (int)k->n++;
 }
 
 int perfstat_read(FILE *f, struct ps_recording *rec, char *err, size_t errlen)
 {
-	static char seen[4096][160];
+	struct seen_keys seen = { NULL, 0, 0 };
 	char line[4096], *fld[MAX_FIELDS], name[128], key[160];
-	unsigned lineno = 0, n_seen = 0;
+	unsigned lineno = 0;
+	int r = 0;
 	double last_time = NAN;
 	bool decided = false;
 
@@ -180,25 +235,28 @@ int perfstat_read(FILE *f, struct ps_recording *rec, char *err, size_t errlen)
 		const char *cpu = NULL;
 		bool counted = true;
 		struct ps_interval *iv;
-		unsigned occ;
+		int occ;
 
 		lineno++;
 		for (i = 0; i < len; i++)
 			if ((unsigned char)line[i] < 0x20 && line[i] != '\n' && line[i] != '\r' &&
 			    line[i] != '\t') {
 				snprintf(err, errlen, "line %u: not text (binary data?)", lineno);
-				return -EINVAL;
+				r = -EINVAL;
+				goto out;
 			}
 		/* fgets stops at a NUL: a shorter line than the buffer that does not
 		 * end in a newline before EOF held one (binary data). */
 		if (len < sizeof(line) - 1 && (len == 0 || line[len - 1] != '\n') && !feof(f)) {
 			snprintf(err, errlen, "line %u: not text (binary data?)", lineno);
-			return -EINVAL;
+			r = -EINVAL;
+			goto out;
 		}
 		if (len > 0 && line[len - 1] != '\n' && !feof(f)) {
 			snprintf(err, errlen, "line %u: not a perf stat line (too long or binary)",
 				 lineno);
-			return -EINVAL;
+			r = -EINVAL;
+			goto out;
 		}
 		line[strcspn(line, "\r\n")] = '\0';
 		if (line[0] == '#' || line[strspn(line, " \t")] == '\0')
@@ -217,7 +275,8 @@ int perfstat_read(FILE *f, struct ps_recording *rec, char *err, size_t errlen)
 			if (!is_number(fld[0], &t)) {
 				snprintf(err, errlen, "line %u: time '%s' is not a number (an -I "
 					 "recording starts every line with the time)", lineno, fld[0]);
-				return -EINVAL;
+				r = -EINVAL;
+				goto out;
 			}
 			at = 1;
 		}
@@ -226,17 +285,20 @@ int perfstat_read(FILE *f, struct ps_recording *rec, char *err, size_t errlen)
 		if (n < at + 3) {
 			snprintf(err, errlen, "line %u: too short: expected value,unit,event,... "
 				 "(perf stat -x,), got %zu field%s", lineno, n, n == 1 ? "" : "s");
-			return -EINVAL;
+			r = -EINVAL;
+			goto out;
 		}
 		if (fld[at][0] == '<') {
 			counted = false;  /* <not counted>, <not supported> */
 		} else if (!is_number(fld[at], &v) || v < 0) {
 			snprintf(err, errlen, "line %u: value '%s' is not a count", lineno, fld[at]);
-			return -EINVAL;
+			r = -EINVAL;
+			goto out;
 		}
 		if (fld[at + 2][0] == '\0') {
 			snprintf(err, errlen, "line %u: no event name", lineno);
-			return -EINVAL;
+			r = -EINVAL;
+			goto out;
 		}
 		perfstat_normalise(fld[at + 2], name, sizeof(name));
 		if (strcmp(name, "task-clock") == 0 && strcmp(fld[at + 1], "msec") == 0)
@@ -244,30 +306,36 @@ int perfstat_read(FILE *f, struct ps_recording *rec, char *err, size_t errlen)
 		if (n > at + 4 && is_number(fld[at + 4], &pct))
 			running = pct / 100.0;
 		if (!isnan(t) && (isnan(last_time) || t != last_time)) {
-			n_seen = 0;
+			seen_clear(&seen);
 			last_time = t;
 		}
 		iv = interval_for(rec, t);
 		if (iv == NULL) {
 			snprintf(err, errlen, "out of memory");
-			return -ENOMEM;
+			r = -ENOMEM;
+			goto out;
 		}
 		snprintf(key, sizeof(key), "%s|%s", cpu ? cpu : "", name);
-		occ = occurrence(seen, &n_seen, key);
-		if (add_count(iv, name, cpu, counted, v, running, &occ) < 0) {
+		occ = occurrence(&seen, key);
+		if (occ < 0 || add_count(iv, name, (unsigned)occ, counted, v, running) < 0) {
 			snprintf(err, errlen, "out of memory");
-			return -ENOMEM;
+			r = -ENOMEM;
+			goto out;
 		}
 	}
 	if (ferror(f)) {
 		snprintf(err, errlen, "read error");
-		return -EIO;
+		r = -EIO;
+		goto out;
 	}
 	if (rec->n == 0) {
 		snprintf(err, errlen, "line %u: no counts found (empty file?)", lineno);
-		return -EINVAL;
+		r = -EINVAL;
+		goto out;
 	}
-	return 0;
+out:
+	free(seen.k);
+	return r;
 }
 
 void perfstat_free(struct ps_recording *rec)
