@@ -15,6 +15,7 @@ PKGS := sqlite3 libmicrohttpd libsystemd
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 SQLITE_LIBS := $(shell pkg-config --libs sqlite3 2>/dev/null || echo -lsqlite3)
 PFM_LIBS := $(shell pkg-config --libs libpfm 2>/dev/null || echo -lpfm)
+MHD_LIBS := $(shell pkg-config --libs libmicrohttpd 2>/dev/null || echo -lmicrohttpd)
 
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 	-Wpointer-arith -Wcast-qual -Wformat=2 -Wundef -Wvla -Wwrite-strings
@@ -25,20 +26,24 @@ ASAN_CFLAGS := $(BASE_CFLAGS) -O1 $(ASAN_FLAGS)
 CFLAGS ?=
 LDFLAGS ?=
 
+# V=1 prints every compiler command.
+Q := $(if $(V),,@)
+
 # --- what each binary is made of -----------------------------------------
 # Shared by stackd and stackctl: daemon/lib (leaf code, no logging, no globals).
 LIB_SRCS := daemon/lib/duration.c daemon/lib/models.c daemon/lib/model_software.c \
 	daemon/lib/model_util.c daemon/lib/model_intel.c daemon/lib/model_skl.c \
 	daemon/lib/model_icl.c daemon/lib/model_spr.c daemon/lib/model_zen4.c \
-	daemon/lib/model_generic.c daemon/lib/nnls.c daemon/lib/perfstat.c \
-	daemon/lib/paths.c daemon/lib/rowset.c daemon/lib/query.c
+	daemon/lib/model_generic.c daemon/lib/model_neoverse.c daemon/lib/nnls.c daemon/lib/perfstat.c \
+	daemon/lib/paths.c daemon/lib/rowset.c daemon/lib/query.c daemon/lib/top_rows.c
 
-STACKD_SRCS := daemon/main.c daemon/run.c daemon/config.c daemon/log.c \
+STACKD_SRCS := daemon/main.c daemon/run.c daemon/config.c daemon/log.c daemon/http_server.c \
+	daemon/http_query.c daemon/api.c daemon/prom.c daemon/peer.c \
 	daemon/collector.c daemon/cpulist.c daemon/event_encode.c daemon/sysfs_event.c \
 	daemon/ring.c daemon/perf_record.c daemon/worker.c daemon/attrib.c daemon/cpuacc.c \
 	daemon/u64map.c daemon/proctab.c daemon/procinfo.c daemon/flush.c daemon/store.c
 STACKD_GEN := $(BUILD)/gen/schema_sql.c
-STACKD_LIBS := $(SQLITE_LIBS) $(PFM_LIBS) -lpthread -lm
+STACKD_LIBS := $(SQLITE_LIBS) $(PFM_LIBS) $(MHD_LIBS) -lpthread -lm
 
 STACKCTL_SRCS := cli/stackctl.c cli/top.c cli/status.c cli/analyze.c
 STACKCTL_LIBS := $(SQLITE_LIBS) -lm
@@ -60,32 +65,45 @@ UNIT_OBJS  := $(filter-out $(BUILD)/asan/daemon/main.o,$(ASAN_STACKD))
 HELPER_SRCS := $(sort $(wildcard tests/helpers/*.c))
 HELPER_BINS := $(patsubst tests/helpers/%.c,$(BUILD)/helpers/%,$(HELPER_SRCS))
 
-.PHONY: all run test unit system cppcheck bench deps clean install check-deps
+.PHONY: all run test unit system cppcheck bench deps clean install check-deps fuzz fuzz-short
+
+# The query-string fuzzer (clang libFuzzer): briefly in `make test`, as long
+# as you like with `make fuzz FUZZ_SECONDS=600`.
+FUZZ_BIN := $(BUILD)/fuzz/fuzz_http_query
+FUZZ_SECONDS ?= 300
 .SUFFIXES:
 
 all: $(BUILD)/stackd $(BUILD)/stackctl
 
 $(BUILD)/stackd: $(REL_STACKD)
-	$(CC) $(LDFLAGS) -o $@ $^ $(STACKD_LIBS)
+	@echo "  CC $@"
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(STACKD_LIBS)
 $(BUILD)/stackctl: $(REL_STACKCTL)
-	$(CC) $(LDFLAGS) -o $@ $^ $(STACKCTL_LIBS)
+	@echo "  CC $@"
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(STACKCTL_LIBS)
 $(BUILD)/asan/stackd: $(ASAN_STACKD)
-	$(CC) $(ASAN_FLAGS) -o $@ $^ $(STACKD_LIBS)
+	@echo "  CC $@"
+	$(Q)$(CC) $(ASAN_FLAGS) -o $@ $^ $(STACKD_LIBS)
 $(BUILD)/asan/stackctl: $(ASAN_STACKCTL)
-	$(CC) $(ASAN_FLAGS) -o $@ $^ $(STACKCTL_LIBS)
+	@echo "  CC $@"
+	$(Q)$(CC) $(ASAN_FLAGS) -o $@ $^ $(STACKCTL_LIBS)
 
 $(BUILD)/rel/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(REL_CFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+	@echo "  CC $@"
+	$(Q)$(CC) $(REL_CFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 $(BUILD)/asan/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ASAN_CFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+	@echo "  CC $@"
+	$(Q)$(CC) $(ASAN_CFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 $(BUILD)/rel/gen/%.o: $(BUILD)/gen/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(REL_CFLAGS) $(CFLAGS) -c -o $@ $<
+	@echo "  CC $@"
+	$(Q)$(CC) $(REL_CFLAGS) $(CFLAGS) -c -o $@ $<
 $(BUILD)/asan/gen/%.o: $(BUILD)/gen/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ASAN_CFLAGS) $(CFLAGS) -c -o $@ $<
+	@echo "  CC $@"
+	$(Q)$(CC) $(ASAN_CFLAGS) $(CFLAGS) -c -o $@ $<
 
 $(STACKD_GEN): daemon/gen-schema.sh $(SCHEMA)
 	@mkdir -p $(dir $@)
@@ -96,11 +114,30 @@ $(call obj,rel,daemon/store.c) $(call obj,asan,daemon/store.c): $(STACKD_GEN)
 
 $(BUILD)/tests/%: tests/unit/%.c $(UNIT_OBJS) tests/unit/test.h
 	@mkdir -p $(dir $@)
-	$(CC) $(ASAN_CFLAGS) -Itests/unit -o $@ $< $(UNIT_OBJS) $(STACKD_LIBS)
+	@echo "  CC $@"
+	$(Q)$(CC) $(ASAN_CFLAGS) -Itests/unit -o $@ $< $(UNIT_OBJS) $(STACKD_LIBS)
 
 $(BUILD)/helpers/%: tests/helpers/%.c
 	@mkdir -p $(dir $@)
-	$(CC) -std=gnu11 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror -o $@ $< -lpthread
+	@echo "  CC $@"
+	$(Q)$(CC) -std=gnu11 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror -o $@ $< -lpthread
+
+$(FUZZ_BIN): tests/fuzz/fuzz_http_query.c daemon/http_query.c daemon/lib/duration.c daemon/http_query.h
+	@mkdir -p $(dir $@)
+	@echo "  CC $@"
+	$(Q)clang -std=gnu11 -D_GNU_SOURCE -g -O1 -Idaemon -fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=all -o $@ tests/fuzz/fuzz_http_query.c daemon/http_query.c \
+		daemon/lib/duration.c
+
+fuzz-short: $(FUZZ_BIN)
+	@mkdir -p $(BUILD)/fuzz/corpus
+	@$(FUZZ_BIN) -max_total_time=20 -max_len=4096 -print_final_stats=1 $(BUILD)/fuzz/corpus \
+		tests/fuzz/corpus 2>$(BUILD)/fuzz/short.log || { tail -30 $(BUILD)/fuzz/short.log; exit 1; }
+	@echo "PASS fuzz/http_query: $$(grep -o 'stat::number_of_executed_units: *[0-9]*' $(BUILD)/fuzz/short.log | grep -o '[0-9]*$$') inputs in 20 s, no crash"
+
+fuzz: $(FUZZ_BIN)
+	@mkdir -p $(BUILD)/fuzz/corpus
+	$(FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -max_len=4096 $(BUILD)/fuzz/corpus tests/fuzz/corpus
 
 # --- the README's two commands ---------------------------------------------
 deps:
@@ -113,16 +150,24 @@ run: deps
 	@echo "Look at the data from another terminal with:"
 	@echo "    $(CURDIR)/$(BUILD)/stackctl top"
 	@echo "    $(CURDIR)/$(BUILD)/stackctl status"
-	@echo "(the web dashboard arrives with the HTTP server; the database is /var/lib/stackd/stackd.db)"
+	@echo "The dashboard and the HTTP API: http://127.0.0.1:9466/ (loopback only;"
+	@echo "from another host: ssh -L 9466:127.0.0.1:9466 THIS-HOST). Metrics: /metrics."
+	@echo "The database is /var/lib/stackd/stackd.db."
 	@echo
-	$(BUILD)/stackd
+	$(BUILD)/stackd --web-dir $(CURDIR)/web
 
-test: deps
+test: deps tests/browser/node_modules/playwright-core
 	@$(MAKE) --no-print-directory all $(BUILD)/asan/stackd $(BUILD)/asan/stackctl \
 		$(UNIT_BINS) $(HELPER_BINS)
 	@$(MAKE) --no-print-directory unit
+	@$(MAKE) --no-print-directory fuzz-short
 	@$(MAKE) --no-print-directory cppcheck
 	@$(MAKE) --no-print-directory system
+
+# The browser test's one npm package, pinned by package-lock.json.
+tests/browser/node_modules/playwright-core: tests/browser/package.json tests/browser/package-lock.json
+	cd tests/browser && npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
 
 unit: $(UNIT_BINS)
 	@sh tests/unit/run $(UNIT_BINS)
@@ -141,6 +186,8 @@ bench: deps all $(HELPER_BINS)
 install: all
 	install -D -m 0755 $(BUILD)/stackd $(DESTDIR)$(PREFIX)/sbin/stackd
 	install -D -m 0755 $(BUILD)/stackctl $(DESTDIR)$(PREFIX)/bin/stackctl
+	install -d $(DESTDIR)$(PREFIX)/share/stackd/web
+	install -m 0644 web/index.html web/app.js web/style.css $(DESTDIR)$(PREFIX)/share/stackd/web/
 
 clean:
 	rm -rf $(BUILD)

@@ -59,12 +59,17 @@ static void print_perf_command(const struct model *m)
 	printf(" -- COMMAND\n");
 }
 
-static const struct model *guess_model(const struct ps_recording *rec)
+/* The model whose events the recording holds the largest share of (more
+ * events found breaks a tie).  Models with the very same events (Arm cores
+ * differ only in slots per cycle) cannot be told apart: ambiguous is set
+ * and NULL returned, rather than a guess that is wrong by a constant. */
+static const struct model *guess_model(const struct ps_recording *rec, char *ambiguous,
+				       size_t len)
 {
 	const struct model *const *all, *best = NULL;
 	double best_share = 0;
 	unsigned best_found = 0, found, n_events;
-	size_t n, i;
+	size_t n, i, at = 0;
 
 	all = model_all(&n);
 	for (i = 0; i < n; i++) {
@@ -80,6 +85,23 @@ static const struct model *guess_model(const struct ps_recording *rec)
 			best_found = found;
 		}
 	}
+	ambiguous[0] = '\0';
+	for (i = 0; best != NULL && i < n; i++) {
+		double share;
+
+		if (all[i]->vendor == VENDOR_NONE)
+			continue;
+		found = perfstat_events_found(rec, all[i], &n_events);
+		share = n_events ? (double)found / n_events : 0;
+		if (all[i] != best && share == best_share && found == best_found) {
+			if (at == 0)
+				at += (size_t)snprintf(ambiguous, len, "%s", best->name);
+			if (at < len)
+				at += (size_t)snprintf(ambiguous + at, len - at, ", %s", all[i]->name);
+		}
+	}
+	if (ambiguous[0] != '\0')
+		return NULL;
 	if (best != NULL) {
 		found = perfstat_events_found(rec, best, &n_events);
 		fprintf(stderr, "stackctl: analyze: model %s (guessed: the recording has %u of its "
@@ -170,7 +192,7 @@ int verb_analyze(int argc, char **argv)
 	const struct group_sums **ptr;
 	double weights[CPI_WEIGHTS], *secs;
 	struct model_context ctx = { false, NULL };
-	char err[512];
+	char err[512], ambiguous[256];
 	FILE *f;
 	size_t i;
 	int c, r;
@@ -232,7 +254,13 @@ int verb_analyze(int argc, char **argv)
 		return r == -EIO ? EXIT_FAILURE : EXIT_USAGE;
 	}
 	if (m == NULL)
-		m = guess_model(&rec);
+		m = guess_model(&rec, ambiguous, sizeof(ambiguous));
+	if (m == NULL && ambiguous[0] != '\0') {
+		cli_error("analyze", "%s: the events fit %s alike (they differ in slots per "
+			  "cycle); choose one with --model", argv[optind], ambiguous);
+		perfstat_free(&rec);
+		return EXIT_USAGE;
+	}
 	if (m == NULL) {
 		cli_error("analyze", "%s: none of the recorded events belongs to a model "
 			  "(record with: stackctl analyze --perf-command --model NAME)", argv[optind]);

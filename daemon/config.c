@@ -2,6 +2,7 @@
  * config.c - see config.h.
  */
 #include "config.h"
+#include "http_server.h"
 #include "lib/db.h"
 #include "lib/duration.h"
 
@@ -10,9 +11,13 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pwd.h>
 #include <sys/stat.h>
 
-enum key_type { KEY_PATH, KEY_DURATION, KEY_UINT, KEY_U64, KEY_WORD, KEY_SWITCH, KEY_LOG_LEVEL };
+enum key_type {
+	KEY_PATH, KEY_DURATION, KEY_UINT, KEY_U64, KEY_WORD, KEY_SWITCH, KEY_LOG_LEVEL,
+	KEY_TEXT,   /* free text up to the field's size, checked by check() */
+};
 
 struct config_key {
 	const char *name;
@@ -21,31 +26,99 @@ struct config_key {
 	uint64_t min, max;    /* durations in ns, numbers as is */
 	bool power_of_two;
 	const char *help;
+	size_t size;          /* KEY_TEXT: the field's size */
+	int (*check)(const char *value, char *err, size_t errlen);
 };
+
+static int check_listen(const char *value, char *err, size_t errlen)
+{
+	char copy[1024], *save = NULL, *item;
+	struct sockaddr_storage addr;
+	socklen_t len;
+
+	if (strcmp(value, "none") == 0)
+		return 0;
+	snprintf(copy, sizeof(copy), "%s", value);
+	for (item = strtok_r(copy, ",", &save); item != NULL; item = strtok_r(NULL, ",", &save)) {
+		while (*item == ' ')
+			item++;
+		if (http_parse_listen(item, &addr, &len, err, errlen) < 0)
+			return -EINVAL;
+	}
+	return 0;
+}
+
+static int check_users(const char *value, char *err, size_t errlen)
+{
+	struct config c;
+	uid_t uids[HTTP_MAX_USERS];
+	size_t n;
+
+	memset(&c, 0, sizeof(c));
+	snprintf(c.http_full_access, sizeof(c.http_full_access), "%s", value);
+	return config_full_access_uids(&c, uids, HTTP_MAX_USERS, &n, err, errlen);
+}
+
+static int check_anonymous(const char *value, char *err, size_t errlen)
+{
+	if (strcmp(value, "none") == 0 || strcmp(value, "all") == 0)
+		return 0;
+	snprintf(err, errlen, "invalid value '%s' (expected none or all)", value);
+	return -EINVAL;
+}
+
+static int check_web_dir(const char *value, char *err, size_t errlen)
+{
+	if (strcmp(value, "none") == 0 || value[0] == '/')
+		return 0;
+	snprintf(err, errlen, "invalid directory '%s' (expected an absolute path, or none)", value);
+	return -EINVAL;
+}
+
+#define TEXT(field) KEY_TEXT, offsetof(struct config, field), 0, 0, false
 
 static const struct config_key keys[] = {
 	{ "database", KEY_PATH, offsetof(struct config, database), 0, 0, false,
-	  "SQLite database file (its directory must exist and be writable)" },
+	  "SQLite database file (its directory must exist and be writable)", 0, NULL },
 	{ "interval", KEY_DURATION, offsetof(struct config, interval_ns),
 	  100 * NSEC_PER_MSEC, 3600 * NSEC_PER_SEC, false,
-	  "length of one stored interval (100ms..1h)" },
+	  "length of one stored interval (100ms..1h)", 0, NULL },
 	{ "rotate_period", KEY_DURATION, offsetof(struct config, rotate_period_ns),
 	  10 * NSEC_PER_MSEC, 10 * NSEC_PER_SEC, false,
-	  "time each counter group stays enabled before the next (10ms..10s)" },
+	  "time each counter group stays enabled before the next (10ms..10s)", 0, NULL },
 	{ "ring_pages", KEY_UINT, offsetof(struct config, ring_pages), 8, 1024, true,
-	  "ring buffer data pages per CPU, a power of two (8..1024)" },
+	  "ring buffer data pages per CPU, a power of two (8..1024)", 0, NULL },
 	{ "model", KEY_WORD, offsetof(struct config, model), 0, 0, false,
-	  "counter model: auto, or a model name (stackd --list-models)" },
+	  "counter model: auto, or a model name (stackd --list-models)", 0, NULL },
 	{ "switch_event", KEY_SWITCH, offsetof(struct config, switch_event), 0, 0, false,
-	  "where the context-switch sampler sits in each group: leader or member" },
+	  "where the context-switch sampler sits in each group: leader or member", 0, NULL },
 	{ "log_level", KEY_LOG_LEVEL, offsetof(struct config, log_level), 0, 0, false,
-	  "error, warning, info or debug" },
+	  "error, warning, info or debug", 0, NULL },
 	{ "retry_buffer", KEY_UINT, offsetof(struct config, retry_buffer), 1, 100000, false,
-	  "intervals kept in memory while the database cannot be written (1..100000)" },
+	  "intervals kept in memory while the database cannot be written (1..100000)", 0, NULL },
 	{ "switch_rate_warning", KEY_U64, offsetof(struct config, switch_rate_warning), 0,
 	  10000000, false,
 	  "context switches per second on one CPU above which sampling cost is reported "
-	  "(0: never)" },
+	  "(0: never)", 0, NULL },
+	{ "listen", TEXT(listen),
+	  "HTTP API addresses, comma-separated: 127.0.0.1:PORT, [::1]:PORT, unix:/PATH, or none",
+	  sizeof(((struct config *)0)->listen), check_listen },
+	{ "web_dir", TEXT(web_dir), "directory of the web dashboard's files, or none",
+	  sizeof(((struct config *)0)->web_dir), check_web_dir },
+	{ "http_full_access", TEXT(http_full_access),
+	  "users (names or uids, comma-separated) whose API requests see every process; "
+	  "root always does, others see their own", sizeof(((struct config *)0)->http_full_access),
+	  check_users },
+	{ "http_anonymous", TEXT(http_anonymous),
+	  "what peers stackd cannot identify (a non-loopback address) see: none or all",
+	  sizeof(((struct config *)0)->http_anonymous), check_anonymous },
+	{ "http_max_connections", KEY_UINT, offsetof(struct config, http_max_connections), 4, 4096,
+	  false, "HTTP connections at once (4..4096)", 0, NULL },
+	{ "prometheus_max_keys", KEY_UINT, offsetof(struct config, prometheus_max_keys), 1, 10000,
+	  false, "command names and units each in /metrics before the rest add up as [other]",
+	  0, NULL },
+	{ "prometheus_top_processes", KEY_UINT, offsetof(struct config, prometheus_top_processes),
+	  0, 1000, false, "processes in /metrics, the busiest of the last interval", 0, NULL },
 };
 
 #define N_KEYS (sizeof(keys) / sizeof(keys[0]))
@@ -67,6 +140,13 @@ void config_defaults(struct config *c)
 		.log_level = LOG_LEVEL_INFO,
 		.retry_buffer = 600,
 		.switch_rate_warning = 20000,
+		.listen = STACKD_DEFAULT_LISTEN,
+		.web_dir = STACKD_DEFAULT_WEB_DIR,
+		.http_full_access = "",
+		.http_anonymous = "none",
+		.http_max_connections = 64,
+		.prometheus_max_keys = 100,
+		.prometheus_top_processes = 10,
 	};
 }
 
@@ -170,6 +250,23 @@ int config_set(struct config *c, const char *key, const char *value, char *err, 
 		}
 		snprintf(err, errlen, "invalid value '%s' (expected leader or member)", value);
 		return -EINVAL;
+	case KEY_TEXT: {
+		const char *p;
+
+		for (p = value; *p != '\0'; p++)
+			if ((unsigned char)*p < 0x20) {
+				snprintf(err, errlen, "control character in the value");
+				return -EINVAL;
+			}
+		if (strlen(value) >= k->size) {
+			snprintf(err, errlen, "value too long (at most %zu characters)", k->size - 1);
+			return -EINVAL;
+		}
+		if (k->check != NULL && k->check(value, err, errlen) < 0)
+			return -EINVAL;
+		memcpy(field, value, strlen(value) + 1);
+		return 0;
+	}
 	case KEY_LOG_LEVEL:
 		if (log_level_parse(value, &c->log_level) < 0) {
 			snprintf(err, errlen,
@@ -267,6 +364,7 @@ static void format_value(const struct config *c, const struct config_key *k, cha
 	switch (k->type) {
 	case KEY_PATH:
 	case KEY_WORD:
+	case KEY_TEXT:
 		snprintf(buf, len, "%s", field);
 		return;
 	case KEY_DURATION:
@@ -312,4 +410,34 @@ void config_print_keys(FILE *f)
 		format_value(&def, &keys[i], buf, sizeof(buf));
 		fprintf(f, "  %-20s %s (default: %s)\n", keys[i].name, keys[i].help, buf);
 	}
+}
+
+int config_full_access_uids(const struct config *c, uid_t *uids, size_t max, size_t *n,
+			    char *err, size_t errlen)
+{
+	char copy[sizeof(c->http_full_access)], *save = NULL, *item;
+
+	*n = 0;
+	snprintf(copy, sizeof(copy), "%s", c->http_full_access);
+	for (item = strtok_r(copy, ", ", &save); item != NULL; item = strtok_r(NULL, ", ", &save)) {
+		const struct passwd *pw = getpwnam(item);
+		char *end;
+		unsigned long uid;
+
+		if (*n == max) {
+			snprintf(err, errlen, "at most %zu users", max);
+			return -EINVAL;
+		}
+		if (pw != NULL) {
+			uids[(*n)++] = pw->pw_uid;
+			continue;
+		}
+		uid = strtoul(item, &end, 10);
+		if (*end != '\0' || !isdigit((unsigned char)item[0]) || uid > INT32_MAX) {
+			snprintf(err, errlen, "no user '%s' on this host", item);
+			return -EINVAL;
+		}
+		uids[(*n)++] = (uid_t)uid;
+	}
+	return 0;
 }

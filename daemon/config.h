@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #define STACKD_DEFAULT_CONFIG "/etc/stackd/stackd.conf"
 
@@ -27,10 +28,21 @@ struct config {
 	enum log_level log_level;
 	unsigned retry_buffer;           /* intervals kept while the database fails */
 	uint64_t switch_rate_warning;    /* switches/s on one CPU that earn a warning */
+	/* HTTP (http_server.h) */
+	char listen[1024];               /* comma-separated addresses, or "none" */
+	char web_dir[PATH_MAX];          /* the dashboard's files; "none": no page */
+	char http_full_access[1024];     /* users (names or uids) who see every process */
+	char http_anonymous[8];          /* "none" or "all": peers that cannot be identified */
+	unsigned http_max_connections;
+	unsigned prometheus_max_keys;    /* command names and units each, before "[other]" */
+	unsigned prometheus_top_processes;
 };
 
+#define STACKD_DEFAULT_LISTEN "127.0.0.1:9466"
+#define STACKD_DEFAULT_WEB_DIR "/usr/share/stackd/web"
+
 /* Keys that only take effect at start (SIGHUP cannot change them). */
-#define CONFIG_RESTART_KEYS "database, model, ring_pages, switch_event"
+#define CONFIG_RESTART_KEYS "database, model, ring_pages, switch_event, listen, web_dir, http_*, prometheus_*"
 
 void config_defaults(struct config *c);
 
@@ -47,5 +59,9 @@ void config_print(const struct config *c, FILE *f);
 
 /* One line per key for --help and the man page: "key  help (default)". */
 void config_print_keys(FILE *f);
+
+/* http_full_access as uids; -EINVAL with err naming an unknown user. */
+int config_full_access_uids(const struct config *c, uid_t *uids, size_t max, size_t *n,
+			    char *err, size_t errlen);
 
 #endif

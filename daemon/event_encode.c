@@ -7,6 +7,7 @@
 #include "event_encode.h"
 #include "sysfs_event.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -28,14 +29,42 @@ int event_encode_init(char *err, size_t errlen)
 	return 0;
 }
 
+bool event_encode_parse_raw(const char *name, uint64_t *config)
+{
+	uint64_t v = 0;
+	size_t i, n = strlen(name);
+
+	if (n < 2 || n > 17 || name[0] != 'r')
+		return false;
+	for (i = 1; i < n; i++) {
+		int c = name[i];
+
+		if (!isxdigit(c))
+			return false;
+		v = v << 4 | (uint64_t)(isdigit(c) ? c - '0' : tolower(c) - 'a' + 10);
+	}
+	*config = v;
+	return true;
+}
+
 int event_encode(const char *name, struct perf_event_attr *attr, char *err, size_t errlen)
 {
 	pfm_perf_encode_arg_t arg;
 	struct perf_event_attr tmp;
+	uint64_t raw;
 	int ret;
 
 	if (sysfs_event_is_spec(name))
 		return sysfs_event_resolve(SYSFS_EVENT_ROOT, name, attr, err, errlen);
+	if (event_encode_parse_raw(name, &raw)) {
+		attr->type = PERF_TYPE_RAW;
+		attr->config = raw;
+		attr->config1 = attr->config2 = 0;
+		/* As libpfm4 encodes PFM_PLM0 | PFM_PLM3: user and kernel, not hv. */
+		attr->exclude_user = attr->exclude_kernel = 0;
+		attr->exclude_hv = 1;
+		return 0;
+	}
 
 	ret = event_encode_init(err, errlen);
 	if (ret < 0)

@@ -49,6 +49,9 @@ static void help(void)
 	       "  -m, --model NAME         counter model: auto, or see --list-models\n"
 	       "      --switch-event POS   context-switch sampler as group 'leader' or 'member'\n"
 	       "      --ring-pages N       ring buffer data pages per CPU (power of two)\n"
+	       "  -l, --listen ADDRS       HTTP API and dashboard: 127.0.0.1:PORT, [::1]:PORT,\n"
+	       "                           unix:/PATH (comma-separated), or none (default %s)\n"
+	       "      --web-dir DIR        the dashboard's files (default %s)\n"
 	       "      --log-level LEVEL    error, warning, info or debug\n"
 	       "  -v, --verbose            same as --log-level debug\n"
 	       "  -n, --check              check the configuration, print it, and exit\n"
@@ -57,11 +60,13 @@ static void help(void)
 	       "  -V, --version            show the version and exit\n"
 	       "\n"
 	       "Config file keys (\"key = value\" lines, # comments):\n",
-	       STACKD_DEFAULT_CONFIG, STACKD_DEFAULT_DB);
+	       STACKD_DEFAULT_CONFIG, STACKD_DEFAULT_DB, STACKD_DEFAULT_LISTEN,
+	       STACKD_DEFAULT_WEB_DIR);
 	config_print_keys(stdout);
 	printf("\n"
 	       "Needs CAP_PERFMON (or root), or kernel.perf_event_paranoid <= 0.\n"
-	       "Look at the data with: stackctl top [--db PATH]\n");
+	       "Look at the data with: stackctl top [--db PATH], or the dashboard at\n"
+	       "http://127.0.0.1:9466/ (the HTTP API is described in docs/api.md).\n");
 }
 
 static void list_models(void)
@@ -116,6 +121,7 @@ enum {
 	OPT_RING_PAGES,
 	OPT_LOG_LEVEL,
 	OPT_LIST_MODELS,
+	OPT_WEB_DIR,
 };
 
 int main(int argc, char **argv)
@@ -129,6 +135,8 @@ int main(int argc, char **argv)
 		{ "switch-event", required_argument, NULL, OPT_SWITCH_EVENT },
 		{ "ring-pages", required_argument, NULL, OPT_RING_PAGES },
 		{ "log-level", required_argument, NULL, OPT_LOG_LEVEL },
+		{ "listen", required_argument, NULL, 'l' },
+		{ "web-dir", required_argument, NULL, OPT_WEB_DIR },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "check", no_argument, NULL, 'n' },
 		{ "list-models", no_argument, NULL, OPT_LIST_MODELS },
@@ -143,7 +151,7 @@ int main(int argc, char **argv)
 
 	arg_config = STACKD_DEFAULT_CONFIG;
 	opterr = 0;   /* our own one-line messages */
-	while ((c = getopt_long(argc, argv, ":c:d:i:r:m:vnhV", options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":c:d:i:r:m:l:vnhV", options, NULL)) != -1) {
 		switch (c) {
 		case 'c':
 			arg_config = optarg;
@@ -169,6 +177,12 @@ int main(int argc, char **argv)
 			break;
 		case OPT_LOG_LEVEL:
 			r = add_setting("log_level", optarg, "--log-level");
+			break;
+		case 'l':
+			r = add_setting("listen", optarg, "--listen");
+			break;
+		case OPT_WEB_DIR:
+			r = add_setting("web_dir", optarg, "--web-dir");
 			break;
 		case 'v':
 			r = add_setting("log_level", "debug", "--verbose");

@@ -12,8 +12,10 @@
 #include "collector.h"
 #include "event_encode.h"
 #include "flush.h"
+#include "http_server.h"
 #include "log.h"
 #include "proctab.h"
+#include "prom.h"
 #include "store.h"
 #include "worker.h"
 #include "lib/db.h"
@@ -56,6 +58,8 @@ struct daemon {
 	uint64_t warned_write, warned_lost, warned_rate, warned_late, warned_straddle;
 	uint64_t started_ns;
 	int sfd, tfd;
+	struct prom *prom;
+	struct http_server *http;
 };
 
 int stackd_pick_model(const char *name, const struct model **ret, char *why, size_t len)
@@ -269,6 +273,7 @@ static void write_pending(struct daemon *d)
 		d->pending_tail = NULL;
 		d->n_pending = 0;
 		d->write_failing = false;
+		http_server_data_changed(d->http);
 		return;
 	}
 	d->write_failing = true;
@@ -293,6 +298,7 @@ static void flush(struct daemon *d, bool final)
 		return;
 	}
 	report_health(d, iv);
+	prom_add_interval(d->prom, iv);
 	iv->next = NULL;
 	if (d->pending_tail != NULL)
 		d->pending_tail->next = iv;
@@ -301,6 +307,44 @@ static void flush(struct daemon *d, bool final)
 	d->pending_tail = iv;
 	d->n_pending++;
 	write_pending(d);
+}
+
+/* The API, /metrics and the dashboard, in their own threads. */
+static int start_http(struct daemon *d)
+{
+	struct http_config hc;
+	char err[1024];
+	int r;
+
+	memset(&hc, 0, sizeof(hc));
+	r = prom_new(d->model, d->cfg.prometheus_max_keys, d->cfg.prometheus_top_processes,
+		     &d->prom);
+	if (r < 0)
+		return log_error_r(r, "startup");
+	hc.listen = d->cfg.listen;
+	hc.web_dir = strcmp(d->cfg.web_dir, "none") == 0 ? "" : d->cfg.web_dir;
+	hc.max_connections = d->cfg.http_max_connections;
+	hc.anonymous_full = strcmp(d->cfg.http_anonymous, "all") == 0;
+	r = config_full_access_uids(&d->cfg, hc.full_uids, HTTP_MAX_USERS, &hc.n_full_uids, err,
+				    sizeof(err));
+	if (r < 0) {
+		log_error("http_full_access: %s", err);
+		return r;
+	}
+	hc.info.database = d->cfg.database;
+	hc.info.model = d->model;
+	hc.info.started_ns = d->started_ns;
+	hc.info.interval_ns = d->cfg.interval_ns;
+	hc.info.rotate_period_ns = d->cfg.rotate_period_ns;
+	hc.info.prom = d->prom;
+	r = http_server_start(&hc, &d->http, err, sizeof(err));
+	if (r < 0) {
+		log_error("%s (change it with --listen, or --listen none)", err);
+		return r;
+	}
+	if (d->http != NULL)
+		log_info("HTTP API, /metrics and the dashboard on %s", d->cfg.listen);
+	return 0;
 }
 
 static int arm_timer(struct daemon *d)
@@ -448,6 +492,7 @@ static void cleanup(struct daemon *d)
 {
 	size_t i;
 
+	http_server_stop(d->http);   /* its threads read the store: first */
 	if (d->fl_ready)
 		flusher_done(&d->fl);
 	for (i = 0; i < d->n_workers; i++)
@@ -460,6 +505,7 @@ static void cleanup(struct daemon *d)
 		d->pending = next;
 	}
 	store_close(d->store);
+	prom_free(d->prom);
 	collector_close(d->col);
 	if (d->pt_ready)
 		proctab_done(&d->pt);
@@ -541,6 +587,10 @@ int stackd_run(const struct config *cfg, config_reload_fn reload_fn)
 		log_error_r(r, "cannot set up signal handling and the flush timer");
 		goto out;
 	}
+	/* After the signal mask: its threads must leave SIGTERM to us. */
+	r = start_http(&d);
+	if (r < 0)
+		goto out;
 	r = start_workers(&d);
 	if (r < 0) {
 		log_error_r(r, "cannot start the CPU workers");

@@ -9,6 +9,10 @@ BUILD_PKGS="gcc make pkg-config libpfm4-dev libsqlite3-dev libmicrohttpd-dev lib
 # tests: sqlite3 (integrity checks), jq (JSON), linux-perf (reference counts
 # and the benchmark), cppcheck (static analysis), util-linux (setpriv)
 TEST_PKGS="sqlite3 jq linux-perf cppcheck util-linux procps"
+# HTTP tests: curl, ss (iproute2), a real Prometheus (promtool too),
+# headless Chromium for the dashboard, clang for the libFuzzer harness,
+# wrk for `make bench`
+TEST_PKGS="$TEST_PKGS curl iproute2 prometheus chromium clang wrk"
 
 missing=""
 for p in $BUILD_PKGS $TEST_PKGS; do
@@ -18,6 +22,10 @@ for p in $BUILD_PKGS $TEST_PKGS; do
 	*) missing="$missing $p" ;;
 	esac
 done
+
+# npm (for playwright-core): Debian's package unless a Node.js with npm is
+# already there (e.g. from NodeSource)
+command -v npm >/dev/null 2>&1 || missing="$missing npm"
 
 if [ -z "$missing" ]; then
 	exit 0

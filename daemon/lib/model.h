@@ -78,6 +78,9 @@ struct group_sums {
 	uint64_t task_clock_ns;    /* time this group measured the target */
 	uint64_t context_switches;
 	uint64_t v[MODEL_MAX_EVENTS];
+	/* Bit e set: event e was not measured (a perf recording that lacks
+	 * it); formulas read it as missing, not as 0.  Always 0 in stackd. */
+	uint32_t missing;
 };
 
 struct metric_value {
@@ -127,12 +130,16 @@ struct model {
 	 * inputs are missing comes back with valid = false. */
 	void (*compute)(const struct model *m, const struct group_sums *sums,
 			const struct model_context *ctx, struct metric_value *out);
+	/* Constants only the model's own code reads (the generic models'
+	 * regressor columns, struct generic_spec); NULL when none. */
+	const void *detail;
 };
 
 /* The registry (models.c). */
 extern const struct model model_software;
 extern const struct model model_skl, model_skx, model_icl, model_icx, model_spr;
 extern const struct model model_zen4, model_zen3, model_zen2;
+extern const struct model model_arm_n1, model_arm_n2, model_arm_v1, model_arm_v2;
 const struct model *model_find(const char *name);          /* NULL when unknown */
 const struct model *model_for_pmu(const char *pmu);        /* by libpfm4 PMU name */
 const struct model *const *model_all(size_t *n);

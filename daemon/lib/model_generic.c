@@ -20,36 +20,32 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum gen_metric {
-	GM_IPC, GM_CPI,
-	GM_BR_MPKI, GM_L1I_L2_MPKI, GM_L1I_MEM_MPKI, GM_ITLB_MPKI, GM_DTLB_MPKI, GM_L1D_MEM_MPKI,
-	GM_CPI_BASE, GM_CPI_BRANCH, GM_CPI_L1I_L2, GM_CPI_L1I_MEM, GM_CPI_ITLB, GM_CPI_DTLB,
-	GM_CPI_L1D_MEM,
-	GM_FLOPS_PER_CYCLE, GM_GFLOPS, GM_FLOP_PEAK,
-	_GM_MAX,
+static const struct generic_spec zen_spec = {
+	{ "br_misp_retired", "ic_refill_l2", "ic_refill_mem", "itlb_miss", "dtlb_miss",
+	  "dc_refill_mem" },
 };
 
-/* Regressor columns, in weight order after the base. */
-static const char *const regressors[CPI_REGRESSORS] = {
-	"br_misp_retired", "ic_refill_l2", "ic_refill_mem", "itlb_miss", "dtlb_miss", "dc_refill_mem",
-};
+static const char *regressor(const struct model *m, unsigned k)
+{
+	return ((const struct generic_spec *)m->detail)->regressors[k];
+}
 
 static const struct model_metric generic_metrics[_GM_MAX] = {
 	[GM_IPC] = { "ipc", NULL, METRIC_RATIO, "instructions per cycle", NULL },
 	[GM_CPI] = { "cpi", NULL, METRIC_RATIO, "cycles per instruction", NULL },
-	[GM_BR_MPKI] = { "branch_mpki", NULL, METRIC_RATIO, "branch mispredicts per 1000 instructions", NULL },
-	[GM_L1I_L2_MPKI] = { "l1i_l2_mpki", NULL, METRIC_RATIO, "i-cache refills from L2 per 1000 instructions", NULL },
-	[GM_L1I_MEM_MPKI] = { "l1i_mem_mpki", NULL, METRIC_RATIO, "i-cache refills from beyond L2 per 1000 instructions", NULL },
-	[GM_ITLB_MPKI] = { "itlb_mpki", NULL, METRIC_RATIO, "i-TLB misses of both levels per 1000 instructions", NULL },
-	[GM_DTLB_MPKI] = { "dtlb_mpki", NULL, METRIC_RATIO, "d-TLB misses of both levels per 1000 instructions", NULL },
-	[GM_L1D_MEM_MPKI] = { "l1d_mem_mpki", NULL, METRIC_RATIO, "d-cache fills from DRAM per 1000 instructions", NULL },
+	[GM_MPKI_0] = { "branch_mpki", NULL, METRIC_RATIO, "branch mispredicts per 1000 instructions", NULL },
+	[GM_MPKI_0 + 1] = { "l1i_l2_mpki", NULL, METRIC_RATIO, "i-cache refills from L2 per 1000 instructions", NULL },
+	[GM_MPKI_0 + 2] = { "l1i_mem_mpki", NULL, METRIC_RATIO, "i-cache refills from beyond L2 per 1000 instructions", NULL },
+	[GM_MPKI_0 + 3] = { "itlb_mpki", NULL, METRIC_RATIO, "i-TLB misses of both levels per 1000 instructions", NULL },
+	[GM_MPKI_0 + 4] = { "dtlb_mpki", NULL, METRIC_RATIO, "d-TLB misses of both levels per 1000 instructions", NULL },
+	[GM_MPKI_5] = { "l1d_mem_mpki", NULL, METRIC_RATIO, "d-cache fills from DRAM per 1000 instructions", NULL },
 	[GM_CPI_BASE] = { "cpi_base", NULL, METRIC_RATIO, "regression CPI stack: base", "cpi" },
-	[GM_CPI_BRANCH] = { "cpi_branch", NULL, METRIC_RATIO, "regression CPI stack: branch mispredicts", "cpi" },
-	[GM_CPI_L1I_L2] = { "cpi_l1i_l2", NULL, METRIC_RATIO, "regression CPI stack: i-cache misses served by L2", "cpi" },
-	[GM_CPI_L1I_MEM] = { "cpi_l1i_mem", NULL, METRIC_RATIO, "regression CPI stack: i-cache misses beyond L2", "cpi" },
-	[GM_CPI_ITLB] = { "cpi_itlb", NULL, METRIC_RATIO, "regression CPI stack: i-TLB misses", "cpi" },
-	[GM_CPI_DTLB] = { "cpi_dtlb", NULL, METRIC_RATIO, "regression CPI stack: d-TLB misses", "cpi" },
-	[GM_CPI_L1D_MEM] = { "cpi_l1d_mem", NULL, METRIC_RATIO, "regression CPI stack: d-cache fills from DRAM", "cpi" },
+	[GM_CPI_0] = { "cpi_branch", NULL, METRIC_RATIO, "regression CPI stack: branch mispredicts", "cpi" },
+	[GM_CPI_0 + 1] = { "cpi_l1i_l2", NULL, METRIC_RATIO, "regression CPI stack: i-cache misses served by L2", "cpi" },
+	[GM_CPI_0 + 2] = { "cpi_l1i_mem", NULL, METRIC_RATIO, "regression CPI stack: i-cache misses beyond L2", "cpi" },
+	[GM_CPI_0 + 3] = { "cpi_itlb", NULL, METRIC_RATIO, "regression CPI stack: i-TLB misses", "cpi" },
+	[GM_CPI_0 + 4] = { "cpi_dtlb", NULL, METRIC_RATIO, "regression CPI stack: d-TLB misses", "cpi" },
+	[GM_CPI_5] = { "cpi_l1d_mem", NULL, METRIC_RATIO, "regression CPI stack: d-cache fills from DRAM", "cpi" },
 	[GM_FLOPS_PER_CYCLE] = { "flops_per_cycle", NULL, METRIC_RATIO, "floating-point operations per cycle", NULL },
 	[GM_GFLOPS] = { "gflops", NULL, METRIC_RATE, "GFLOP per second of CPU time", NULL },
 	[GM_FLOP_PEAK] = { "flop_peak_fraction", NULL, METRIC_FRACTION, "FLOP per cycle over the double-precision peak", NULL },
@@ -133,8 +129,8 @@ static bool cycles_per_instruction(const struct model *m, const struct group_sum
 	return true;
 }
 
-static void generic_compute(const struct model *m, const struct group_sums *sums,
-			    const struct model_context *ctx, struct metric_value *out)
+void generic_compute(const struct model *m, const struct group_sums *sums,
+		     const struct model_context *ctx, struct metric_value *out)
 {
 	double cpi, cov, rate[CPI_REGRESSORS], rcov[CPI_REGRESSORS];
 	bool have[CPI_REGRESSORS];
@@ -146,9 +142,9 @@ static void generic_compute(const struct model *m, const struct group_sums *sums
 		put(&out[GM_IPC], 1.0 / cpi, cov, false);
 	}
 	for (k = 0; k < CPI_REGRESSORS; k++) {
-		have[k] = per_instruction(m, sums, regressors[k], &rate[k], &rcov[k]);
+		have[k] = per_instruction(m, sums, regressor(m, k), &rate[k], &rcov[k]);
 		if (have[k])
-			put(&out[GM_BR_MPKI + k], 1000.0 * rate[k], rcov[k], false);
+			put(&out[GM_MPKI_0 + k], 1000.0 * rate[k], rcov[k], false);
 	}
 	if (ctx != NULL && ctx->cpi_weights != NULL) {
 		double c = cov;
@@ -157,7 +153,7 @@ static void generic_compute(const struct model *m, const struct group_sums *sums
 		for (k = 0; k < CPI_REGRESSORS; k++)
 			if (have[k]) {
 				c = cov2(c, rcov[k]);
-				put(&out[GM_CPI_BRANCH + k], ctx->cpi_weights[k + 1] * rate[k], rcov[k],
+				put(&out[GM_CPI_0 + k], ctx->cpi_weights[k + 1] * rate[k], rcov[k],
 				    false);
 			}
 	}
@@ -186,7 +182,7 @@ int generic_cpi_fit(const struct model *m, const struct group_sums *const *inter
 		bool ok = cycles_per_instruction(m, intervals[i], &cpi, &cov);
 
 		for (k = 0; k < CPI_REGRESSORS && ok; k++)
-			ok = per_instruction(m, intervals[i], regressors[k], &x[k], &cov);
+			ok = per_instruction(m, intervals[i], regressor(m, k), &x[k], &cov);
 		if (!ok)
 			continue;
 		a[rows * CPI_WEIGHTS] = 1.0;
@@ -217,6 +213,7 @@ const struct model model_zen3 = {
 	.metrics = generic_metrics,
 	.n_metrics = _GM_MAX,
 	.compute = generic_compute,
+	.detail = &zen_spec,
 };
 
 const struct model model_zen2 = {
@@ -235,9 +232,10 @@ const struct model model_zen2 = {
 	.metrics = generic_metrics,
 	.n_metrics = _GM_MAX,
 	.compute = generic_compute,
+	.detail = &zen_spec,
 };
 
 bool model_is_generic(const struct model *m)
 {
-	return m == &model_zen3 || m == &model_zen2;
+	return m->detail != NULL;
 }

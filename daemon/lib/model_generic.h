@@ -1,6 +1,7 @@
 /*
  * model_generic.h - the regression CPI stack of the generic models (AMD Zen
- * 2/3 and any PMU without Top-Down events).
+ * 2/3, Arm Neoverse and any PMU without a full Top-Down): metrics, the
+ * per-model regressor columns and the fit.
  */
 #ifndef STACKD_MODEL_GENERIC_H
 #define STACKD_MODEL_GENERIC_H
@@ -10,6 +11,27 @@
 #define CPI_REGRESSORS 6
 #define CPI_WEIGHTS (CPI_REGRESSORS + 1)  /* base CPI first */
 
+/* Metric slots every generic model fills, in this order (a model may
+ * append its own after _GM_MAX).  The six *_MPKI and CPI_* slots follow the
+ * model's regressors, whatever the events are on that PMU. */
+enum gen_metric {
+	GM_IPC, GM_CPI,
+	GM_MPKI_0, GM_MPKI_5 = GM_MPKI_0 + CPI_REGRESSORS - 1,
+	GM_CPI_BASE, GM_CPI_0, GM_CPI_5 = GM_CPI_0 + CPI_REGRESSORS - 1,
+	GM_FLOPS_PER_CYCLE, GM_GFLOPS, GM_FLOP_PEAK,
+	_GM_MAX,
+};
+
+/* What a generic model puts in model.detail: the columns regressed on, in
+ * weight order after the base. */
+struct generic_spec {
+	const char *regressors[CPI_REGRESSORS];
+};
+
+/* Fill the _GM_MAX generic metrics (CPI stack only with ctx->cpi_weights). */
+void generic_compute(const struct model *m, const struct group_sums *sums,
+		     const struct model_context *ctx, struct metric_value *out);
+
 /* Fit base CPI and cycles-per-event weights, all >= 0, over n interval
  * records (each an array of the model's group sums) by non-negative least
  * squares on CPI_i = base + sum_k w_k * events_k,i / instructions_i.
@@ -17,7 +39,7 @@
 int generic_cpi_fit(const struct model *m, const struct group_sums *const *intervals, size_t n,
 		    double weights[CPI_WEIGHTS]);
 
-/* Whether m is one of the generic models. */
+/* Whether m has a regression CPI stack. */
 bool model_is_generic(const struct model *m);
 
 #endif

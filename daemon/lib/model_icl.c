@@ -18,6 +18,9 @@
  * Level 1 and every split come from one group each (perf metrics ride
  * along for free); light/heavy ops are not offered (Ice Lake has no
  * topdown-heavy-ops and perf's formula needs more events than fit).
+ * Multi-stage bounds as on Skylake (model_skl.c), from the memory group:
+ * frontend at the scheduler = RS_EVENTS.EMPTY_CYCLES / cycles, backend at
+ * execution = (CYCLE_ACTIVITY.STALLS_TOTAL - RS_EVENTS.EMPTY_CYCLES) / cycles.
  * Ice Lake counts per thread: nothing is core-scoped.
  */
 #include "model_intel.h"
@@ -51,6 +54,7 @@ static const struct model_event icl_td_mem[] = {
 	{ "CYCLE_ACTIVITY:STALLS_TOTAL", "stalls_total", "CYCLE_ACTIVITY.STALLS_TOTAL", false, false },
 	{ "EXE_ACTIVITY:1_PORTS_UTIL", "ports_util_1", "EXE_ACTIVITY.1_PORTS_UTIL", false, false },
 	{ "EXE_ACTIVITY:2_PORTS_UTIL", "ports_util_2", "EXE_ACTIVITY.2_PORTS_UTIL", false, false },
+	{ "RS_EVENTS:EMPTY_CYCLES", "rs_empty_cycles", "RS_EVENTS.EMPTY_CYCLES", false, false },
 };
 
 static const struct model_event icl_fe_stalls_flops[] = {
@@ -117,6 +121,9 @@ static void icl_compute(const struct model *m, const struct group_sums *sums,
 	td.be_cov = mem.coverage;
 	td.heavy_share = NAN;
 	td.ret_cov = 0;
+	td.fe_issue_stage = ratio(gv(&mem, "rs_empty_cycles"), mem.cycles);
+	td.be_exec_stage = ratio(gv(&mem, "stalls_total"), mem.cycles) - td.fe_issue_stage;
+	td.stage_cov = mem.coverage;
 	intel_compute(m, sums, &td, out);
 }
 

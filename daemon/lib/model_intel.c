@@ -76,6 +76,14 @@ const struct model_metric intel_metrics[_IM_MAX] = {
 		"FLOPS stack (approximation): lanes left empty by narrow FP instructions", FL },
 	[IM_FLOPS_OTHER] = { "flops_other_loss", NULL, METRIC_FRACTION,
 		"FLOPS stack (approximation): non-FP work, stalls, non-FMA", FL },
+	[IM_FE_LOW] = { "frontend_bound_low", NULL, METRIC_FRACTION,
+		"frontend loss, lower of two stages (allocation, scheduler empty)", NULL },
+	[IM_FE_HIGH] = { "frontend_bound_high", NULL, METRIC_FRACTION,
+		"frontend loss, higher of two stages (allocation, scheduler empty)", NULL },
+	[IM_BE_LOW] = { "backend_bound_low", NULL, METRIC_FRACTION,
+		"backend loss, lower of two stages (allocation, execution)", NULL },
+	[IM_BE_HIGH] = { "backend_bound_high", NULL, METRIC_FRACTION,
+		"backend loss, higher of two stages (allocation, execution)", NULL },
 };
 
 const struct model_event intel_flops_wide[INTEL_FLOPS_WIDE_ALL] = {
@@ -118,6 +126,10 @@ void intel_compute(const struct model *m, const struct group_sums *sums, const s
 	split_parent(&out[IM_HEAVY_OPS], &out[IM_LIGHT_OPS], &out[IM_RETIRING], td->heavy_share,
 		     td->ret_cov);
 	put_ipc_cpi(m, sums, &out[IM_IPC], &out[IM_CPI]);
+	put_stage_range(&out[IM_FE_LOW], &out[IM_FE_HIGH], &out[IM_FRONTEND_BOUND],
+			td->fe_issue_stage, td->stage_cov);
+	put_stage_range(&out[IM_BE_LOW], &out[IM_BE_HIGH], &out[IM_BACKEND_BOUND],
+			td->be_exec_stage, td->stage_cov);
 
 	frontend_delivery(m, sums, &fe);
 	out[IM_DSB_COVERAGE] = fe.dsb_coverage;

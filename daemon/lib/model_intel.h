@@ -19,6 +19,7 @@ enum intel_metric {
 	IM_DSB_SWITCH, IM_ICACHE_STALL, IM_ITLB_STALL,
 	IM_FLOPS_PER_CYCLE, IM_GFLOPS, IM_FLOP_PEAK, IM_SCALAR, IM_V128, IM_V256, IM_V512, IM_DP,
 	IM_FLOPS_BASE, IM_FLOPS_WIDTH, IM_FLOPS_OTHER,
+	IM_FE_LOW, IM_FE_HIGH, IM_BE_LOW, IM_BE_HIGH,
 	_IM_MAX,
 };
 
@@ -32,6 +33,10 @@ struct topdown {
 	 * when the model cannot split that parent. */
 	double fetch_latency_share, mispredict_share, memory_share, heavy_share;
 	double fe_cov, bs_cov, be_cov, ret_cov;
+	/* The same losses measured at a later pipeline stage, per cycle (NaN
+	 * when the model does not measure them): the frontend where the
+	 * scheduler ran dry, the backend where nothing executed. */
+	double fe_issue_stage, be_exec_stage, stage_cov;
 	bool core_scoped;
 };
 

@@ -21,9 +21,19 @@
  * in its own group (fetch_latency / frontend_bound ...) and multiplied by
  * the level-1 parent; for one recording of all events this is perf's
  * formula exactly.  memory_bound combines per-cycle rates of two groups.
- * light/heavy ops need UOPS_RETIRED.MACRO_FUSED, which libpfm4 4.13 does not
- * know for Skylake: not offered.  With SMT on these events count the whole
- * core (perf switches to *_ANY events); the figures are marked core-scoped.
+ *   heavy_ops       = (UOPS_RETIRED.RETIRE_SLOTS + UOPS_RETIRED.MACRO_FUSED
+ *                      - INST_RETIRED.ANY) / SLOTS   (light_ops = the rest)
+ * heavy_ops is measured as a share of retiring inside td_l2_ret.
+ *
+ * Multi-stage bounds (papers/multi-stage-cpi-and-flops-stacks.txt): the
+ * frontend loss is measured where uops are allocated (frontend_bound, the
+ * dispatch stage) and where the scheduler runs dry (RS_EVENTS.EMPTY_CYCLES
+ * per cycle, the issue stage); the backend loss at allocation
+ * (backend_bound) and at execution (cycles nothing executed although the
+ * RS held uops: (CYCLE_ACTIVITY.STALLS_TOTAL - RS_EVENTS.EMPTY_CYCLES) per
+ * cycle, two groups' per-cycle rates).  Each pair is reported as a range.
+ * With SMT on these events count the whole core (perf switches to *_ANY
+ * events); the figures are marked core-scoped.
  */
 #include "model_intel.h"
 
@@ -31,7 +41,7 @@
 
 #define SKL_TD_GROUPS                                                                     \
 	{ "td_l1", skl_td_l1, 6, false }, { "td_l2_fe_bs", skl_td_l2_fe_bs, 6, false },    \
-	{ "td_l2_be", skl_td_l2_be, 6, false }, { "td_l2_ret", skl_td_l2_ret, 4, false },  \
+	{ "td_l2_be", skl_td_l2_be, 6, false }, { "td_l2_ret", skl_td_l2_ret, 6, false },  \
 	{ "fe_uops", skl_fe_uops, 6, false }, { "fe_stalls", skl_fe_stalls, 6, false },    \
 	{ "flops_a", skl_flops_a, 6, false }
 
@@ -60,10 +70,13 @@ static const struct model_event skl_td_l2_be[] = {
 	{ "EXE_ACTIVITY:1_PORTS_UTIL", "ports_util_1", "EXE_ACTIVITY.1_PORTS_UTIL", false, false },
 };
 
+/* UOPS_RETIRED.MACRO_FUSED (0xc2, umask 0x4) is raw: libpfm4 4.13 lacks it. */
 static const struct model_event skl_td_l2_ret[] = {
 	INTEL_BASE_EVENTS,
 	{ "EXE_ACTIVITY:2_PORTS_UTIL", "ports_util_2", "EXE_ACTIVITY.2_PORTS_UTIL", false, false },
 	{ "UOPS_RETIRED:RETIRE_SLOTS", "retire_slots", "UOPS_RETIRED.RETIRE_SLOTS", false, false },
+	{ "r4c2", "macro_fused", "UOPS_RETIRED.MACRO_FUSED", false, false },
+	{ "RS_EVENTS:EMPTY_CYCLES", "rs_empty_cycles", "RS_EVENTS.EMPTY_CYCLES", false, false },
 };
 
 static const struct model_event skl_fe_uops[] = {
@@ -132,8 +145,12 @@ static void skl_compute(const struct model *m, const struct group_sums *sums,
 	r2 = ratio(gv(&ret, "retire_slots"), 4.0 * ret.cycles);
 	td.memory_share = ratio(mem + st, tot + p1 + r2 * p2 + st);
 	td.be_cov = cov2(be.coverage, ret.coverage);
-	td.heavy_share = NAN;
-	td.ret_cov = 0;
+	td.heavy_share = ratio(gv(&ret, "retire_slots") + gv(&ret, "macro_fused") -
+			       gv(&ret, "instructions"), gv(&ret, "retire_slots"));
+	td.ret_cov = ret.coverage;
+	td.fe_issue_stage = ratio(gv(&ret, "rs_empty_cycles"), ret.cycles);
+	td.be_exec_stage = tot - td.fe_issue_stage;
+	td.stage_cov = cov2(be.coverage, ret.coverage);
 	intel_compute(m, sums, &td, out);
 }
 

@@ -13,6 +13,9 @@
  *   branch_mispredicts = topdown-br-mispredict / sum4
  *   memory_bound   = topdown-mem-bound / sum4;  heavy_ops = topdown-heavy-ops / sum4
  *   siblings = max(0, parent - child)
+ * Multi-stage bounds as on Skylake (model_skl.c), from the same group:
+ * frontend at the scheduler = RS.EMPTY / cycles, backend at execution =
+ * (CYCLE_ACTIVITY.STALLS_TOTAL - RS.EMPTY) / cycles.
  */
 #include "model_intel.h"
 
@@ -30,6 +33,8 @@ static const struct model_event spr_td[] = {
 	{ "cpu/topdown-mem-bound/", "td_mem_bound", "topdown-mem-bound", true, false },
 	INTEL_BASE_EVENTS,
 	{ "INT_MISC:UOP_DROPPING", "uop_dropping", "INT_MISC.UOP_DROPPING", false, false },
+	{ "RS:EMPTY", "rs_empty_cycles", "RS.EMPTY", false, false },
+	{ "CYCLE_ACTIVITY:STALLS_TOTAL", "stalls_total", "CYCLE_ACTIVITY.STALLS_TOTAL", false, false },
 };
 
 static const struct model_event spr_fe_stalls_flops[] = {
@@ -73,6 +78,9 @@ static void spr_compute(const struct model *m, const struct group_sums *sums,
 	td.memory_share = ratio(ratio(gv(&v, "td_mem_bound"), sum4), td.l1[3]);
 	td.heavy_share = ratio(ratio(gv(&v, "td_heavy_ops"), sum4), td.l1[0]);
 	td.fe_cov = td.bs_cov = td.be_cov = td.ret_cov = v.coverage;
+	td.fe_issue_stage = ratio(gv(&v, "rs_empty_cycles"), v.cycles);
+	td.be_exec_stage = ratio(gv(&v, "stalls_total"), v.cycles) - td.fe_issue_stage;
+	td.stage_cov = v.coverage;
 	intel_compute(m, sums, &td, out);
 }
 

@@ -42,7 +42,9 @@ double gv(const struct gview *v, const char *column)
 	if (!v->ok)
 		return NAN;
 	ci = column_index(v->g, column);
-	return ci < 0 ? NAN : (double)v->s->v[ci];
+	if (ci < 0 || (v->s->missing & (1u << ci)) != 0)
+		return NAN;
+	return (double)v->s->v[ci];
 }
 
 double ratio(double a, double b)
@@ -72,6 +74,20 @@ void put(struct metric_value *out, double value, double coverage, bool core_scop
 double cov2(double a, double b)
 {
 	return a < b ? a : b;
+}
+
+void put_stage_range(struct metric_value *low, struct metric_value *high,
+		     const struct metric_value *node, double other_stage, double coverage)
+{
+	double a, b, c;
+
+	if (!node->valid || isnan(other_stage))
+		return;
+	a = node->value;
+	b = clamp01(other_stage);
+	c = cov2(node->coverage, coverage);
+	put(low, a < b ? a : b, c, node->core_scoped);
+	put(high, a < b ? b : a, c, node->core_scoped);
 }
 
 void split_parent(struct metric_value *a, struct metric_value *b, const struct metric_value *parent,

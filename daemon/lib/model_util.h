@@ -42,6 +42,13 @@ double cov2(double a, double b);
 void split_parent(struct metric_value *a, struct metric_value *b, const struct metric_value *parent,
 		  double share, double coverage);
 
+/* Multi-stage bounds (papers/multi-stage-cpi-and-flops-stacks.txt): a loss
+ * measured at two pipeline stages, the level-1 node (allocation) and
+ * other_stage (a later stage, per cycle, clamped to 0..1), reported as the
+ * range [low, high].  Left invalid when either is missing. */
+void put_stage_range(struct metric_value *low, struct metric_value *high,
+		     const struct metric_value *node, double other_stage, double coverage);
+
 /* Cycles and instructions summed over every group that counts both (the
  * base events ride in most groups, so this covers most of the target's
  * time); false when no group has them. */

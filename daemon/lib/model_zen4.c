@@ -22,6 +22,10 @@
  * heavy_ops.  Six counters per thread hold level 1 with nothing else (no
  * room for the NMI watchdog: stackd says so when it is on).  Each level-2
  * split is a ratio inside its own group, applied to the level-1 parent.
+ * Multi-stage bounds (papers/multi-stage-cpi-and-flops-stacks.txt): the
+ * backend loss at dispatch (backend_bound) and at retirement (cycles the
+ * oldest op was not complete, ex_no_retire.not_complete / cycles), reported
+ * as a range.
  * RETIRED_SSE_AVX_FLOPS counts up to 64 per cycle: the kernel pairs it
  * with the merge event, so it takes two counters.
  */
@@ -34,6 +38,7 @@ enum zen_metric {
 	ZM_FETCH_LATENCY, ZM_FETCH_BANDWIDTH, ZM_BRANCH_MISPREDICTS, ZM_MACHINE_CLEARS,
 	ZM_MEMORY_BOUND, ZM_CORE_BOUND, ZM_LIGHT_OPS, ZM_HEAVY_OPS,
 	ZM_IPC, ZM_CPI, ZM_OPCACHE, ZM_FLOPS_PER_CYCLE, ZM_GFLOPS, ZM_FLOP_PEAK,
+	ZM_BE_LOW, ZM_BE_HIGH,
 	_ZM_MAX,
 };
 
@@ -72,6 +77,10 @@ static const struct model_metric zen4_metrics[_ZM_MAX] = {
 	[ZM_GFLOPS] = { "gflops", NULL, METRIC_RATE, "GFLOP per second of CPU time", NULL },
 	[ZM_FLOP_PEAK] = { "flop_peak_fraction", NULL, METRIC_FRACTION,
 		"FLOP per cycle over the core's double-precision peak", NULL },
+	[ZM_BE_LOW] = { "backend_bound_low", NULL, METRIC_FRACTION,
+		"backend loss, lower of two stages (dispatch, retire)", NULL },
+	[ZM_BE_HIGH] = { "backend_bound_high", NULL, METRIC_FRACTION,
+		"backend loss, higher of two stages (dispatch, retire)", NULL },
 };
 
 #define ZEN_CYCLES { "CYCLES_NOT_IN_HALT", "cycles", "cycles", false, false }
@@ -155,6 +164,8 @@ static void zen4_compute(const struct model *m, const struct group_sums *sums,
 	split_parent(&out[ZM_MEMORY_BOUND], &out[ZM_CORE_BOUND], &out[ZM_BACKEND_BOUND],
 	      ratio(gv(&beret, "no_retire_load"), gv(&beret, "no_retire_not_complete")),
 	      beret.coverage);
+	put_stage_range(&out[ZM_BE_LOW], &out[ZM_BE_HIGH], &out[ZM_BACKEND_BOUND],
+			ratio(gv(&beret, "no_retire_not_complete"), beret.cycles), beret.coverage);
 	split_parent(&out[ZM_HEAVY_OPS], &out[ZM_LIGHT_OPS], &out[ZM_RETIRING],
 	      ratio(gv(&beret, "ucode_ops"), gv(&beret, "retired_ops")), beret.coverage);
 

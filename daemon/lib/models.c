@@ -8,7 +8,8 @@
 
 static const struct model *const registry[] = {
 	&model_skl, &model_skx, &model_icl, &model_icx, &model_spr,
-	&model_zen4, &model_zen3, &model_zen2, &model_software,
+	&model_zen4, &model_zen3, &model_zen2,
+	&model_arm_n2, &model_arm_v1, &model_arm_v2, &model_arm_n1, &model_software,
 };
 
 const struct model *const *model_all(size_t *n)

@@ -28,6 +28,8 @@ static const char *const synonyms[][2] = {
 	{ "ex_ret_instr", "instructions" },
 	{ "retired_instructions", "instructions" },
 	{ "topdown.slots", "slots" },
+	{ "cpu_cycles", "cycles" },        /* Arm */
+	{ "inst_retired", "instructions" },
 };
 
 void perfstat_normalise(const char *in, char *out, size_t len)
@@ -407,9 +409,9 @@ void perfstat_group_sums(const struct ps_recording *rec, size_t interval, const 
 	memset(sums, 0, sizeof(*sums) * m->n_groups);
 	for (g = 0; g < m->n_groups; g++) {
 		double running = 1.0;
-		bool ok = true;
+		unsigned counted = 0;
 
-		for (e = 0; e < m->groups[g].n_events && ok; e++) {
+		for (e = 0; e < m->groups[g].n_events; e++) {
 			const struct ps_count *c;
 
 			event_key(&m->groups[g].events[e], key, sizeof(key));
@@ -421,14 +423,18 @@ void perfstat_group_sums(const struct ps_recording *rec, size_t interval, const 
 				snprintf(keys[n_keys++], sizeof(keys[0]), "%s", key);
 			c = find(iv, key, occ[k]++);
 			if (c == NULL || !c->counted) {
-				ok = false;
-				break;
+				/* A recording may hold part of a group (made by
+				 * hand, or before the model grew): what needs the
+				 * event is missing, the rest still computes. */
+				sums[g].missing |= 1u << e;
+				continue;
 			}
 			sums[g].v[e] = (uint64_t)llround(c->value);
+			counted++;
 			if (c->running < running)
 				running = c->running;
 		}
-		if (!ok)
+		if (counted == 0)
 			continue;
 		sums[g].present = true;
 		/* Time this group measured: the recording's time x the share

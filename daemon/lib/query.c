@@ -347,6 +347,132 @@ int query_window(struct db *db, uint64_t window_ns, struct window *out, char *er
 	return 0;
 }
 
+int query_health(struct db *db, uint64_t window_ns, struct window *out, char *err,
+		 size_t errlen)
+{
+	struct group_map map[256];
+	size_t n_map = 0;
+	int64_t lo = 0, hi = -1;
+	int r;
+
+	memset(out, 0, sizeof(*out));
+	r = read_intervals(db, window_ns, out, &lo, &hi, err, errlen);
+	if (r == 0)
+		r = map_groups(db, out, map, &n_map, err, errlen);
+	if (r == 0)
+		r = read_group_times(db, out, map, n_map, lo, hi, err, errlen);
+	return r;
+}
+
+int query_span(struct db *db, uint64_t *oldest_ns, uint64_t *newest_ns)
+{
+	sqlite3_stmt *st;
+	int r = -ENODATA;
+
+	if (sqlite3_prepare_v2(db->db, "SELECT min(start_ns), max(end_ns), count(*) FROM interval",
+			       -1, &st, NULL) != SQLITE_OK)
+		return -EIO;
+	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int64(st, 2) > 0) {
+		*oldest_ns = (uint64_t)sqlite3_column_int64(st, 0);
+		*newest_ns = (uint64_t)sqlite3_column_int64(st, 1);
+		r = 0;
+	}
+	sqlite3_finalize(st);
+	return r;
+}
+
+int query_series(struct db *db, enum query_who who, const char *what, int64_t uid,
+		 uint64_t from_ns, uint64_t to_ns, uint64_t step_ns, struct series_bucket *out,
+		 size_t max_buckets, const struct model **model, char *err, size_t errlen)
+{
+	static const char *const match[] = {
+		[WHO_PID] = "p.pid = CAST(?3 AS INTEGER)",
+		[WHO_COMM] = "p.comm = ?3",
+		[WHO_UNIT] = "p.unit = ?3",
+	};
+	struct group_map map[256];
+	size_t n_map = 0, n = 0;
+	struct window w;
+	sqlite3_stmt *st;
+	char sql[1400];
+	int64_t lo = 0, hi = -1;
+	int r, rc;
+
+	memset(&w, 0, sizeof(w));
+	r = read_intervals(db, 1, &w, &lo, &hi, err, errlen);
+	if (r == 0)
+		r = map_groups(db, &w, map, &n_map, err, errlen);
+	if (r < 0)
+		return r;
+	*model = w.model;
+	/* Buckets by interval end; the subquery picks the intervals first, so
+	 * the scan is of the window's samples only (sample's key starts with
+	 * interval_id). */
+	snprintf(sql, sizeof(sql),
+		 "SELECT (i.end_ns - ?1 - 1) / ?4 AS bucket, s.group_id, sum(s.task_clock_ns),"
+		 " sum(s.context_switches), sum(s.v0), sum(s.v1), sum(s.v2), sum(s.v3),"
+		 " sum(s.v4), sum(s.v5), sum(s.v6), sum(s.v7), sum(s.v8), sum(s.v9), sum(s.v10),"
+		 " sum(s.v11), sum(s.v12), sum(s.v13), sum(s.v14), sum(s.v15)"
+		 " FROM interval AS i JOIN sample AS s ON s.interval_id = i.id"
+		 " JOIN process AS p ON p.id = s.process_id"
+		 " WHERE i.end_ns > ?1 AND i.end_ns <= ?2 AND %s AND (?5 < 0 OR p.uid = ?5)"
+		 " GROUP BY bucket, s.group_id ORDER BY bucket", match[who]);
+	if (sqlite3_prepare_v2(db->db, sql, -1, &st, NULL) != SQLITE_OK)
+		return sql_fail(db, "cannot read the series", err, errlen);
+	sqlite3_bind_int64(st, 1, (int64_t)from_ns);
+	sqlite3_bind_int64(st, 2, (int64_t)to_ns);
+	sqlite3_bind_text(st, 3, what, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 4, (int64_t)step_ns);
+	sqlite3_bind_int64(st, 5, uid);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		uint64_t start = from_ns + (uint64_t)sqlite3_column_int64(st, 0) * step_ns;
+		struct series_bucket *b;
+		int g, k;
+
+		if (n == 0 || out[n - 1].start_ns != start) {
+			if (n == max_buckets)
+				break;
+			b = &out[n++];
+			memset(b, 0, sizeof(*b));
+			b->start_ns = start;
+		}
+		b = &out[n - 1];
+		b->task_clock_ns += (uint64_t)sqlite3_column_int64(st, 2);
+		g = group_index(map, n_map, sqlite3_column_int64(st, 1));
+		if (g < 0)
+			continue;
+		b->sums[g].present = true;
+		b->sums[g].task_clock_ns += (uint64_t)sqlite3_column_int64(st, 2);
+		b->sums[g].context_switches += (uint64_t)sqlite3_column_int64(st, 3);
+		for (k = 0; k < MODEL_MAX_EVENTS; k++)
+			b->sums[g].v[k] += (uint64_t)sqlite3_column_int64(st, 4 + k);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+		return sql_fail(db, "cannot read the series", err, errlen);
+	/* How much time each bucket's intervals cover: a step is rarely a
+	 * whole number of intervals, and rates must not count one twice. */
+	if (n > 0 && sqlite3_prepare_v2(db->db, "SELECT (end_ns - ?1 - 1) / ?3, sum(end_ns - start_ns)"
+					" FROM interval WHERE end_ns > ?1 AND end_ns <= ?2 GROUP BY 1",
+					-1, &st, NULL) == SQLITE_OK) {
+		size_t j = 0;
+
+		sqlite3_bind_int64(st, 1, (int64_t)from_ns);
+		sqlite3_bind_int64(st, 2, (int64_t)to_ns);
+		sqlite3_bind_int64(st, 3, (int64_t)step_ns);
+		while (sqlite3_step(st) == SQLITE_ROW) {
+			uint64_t start = from_ns + (uint64_t)sqlite3_column_int64(st, 0) * step_ns;
+
+			while (j < n && out[j].start_ns < start)
+				j++;
+			if (j < n && out[j].start_ns == start)
+				out[j].span_ns = (uint64_t)sqlite3_column_int64(st, 1);
+		}
+		sqlite3_finalize(st);
+	}
+	return (int)n;
+}
+
 void window_done(struct window *w)
 {
 	size_t i;

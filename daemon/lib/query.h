@@ -61,6 +61,34 @@ int query_window(struct db *db, uint64_t window_ns, struct window *out, char *er
 		 size_t errlen);
 void window_done(struct window *w);
 
+/* The window's intervals, groups and collector health, without the
+ * per-process sums (n_procs is 0): cheap enough for every status request. */
+int query_health(struct db *db, uint64_t window_ns, struct window *out, char *err,
+		 size_t errlen);
+
+/* Which processes a series or a detail view adds up. */
+enum query_who { WHO_PID, WHO_COMM, WHO_UNIT };
+
+/* Sums of one time bucket of a series. */
+struct series_bucket {
+	uint64_t start_ns;                          /* bucket start, CLOCK_REALTIME */
+	uint64_t span_ns;                           /* length of the intervals in it */
+	uint64_t task_clock_ns;
+	struct group_sums sums[MODEL_MAX_GROUPS];   /* by the model's group index */
+};
+
+/* The matching processes' counts from from_ns to to_ns in buckets of
+ * step_ns (by interval end), oldest first, at most max_buckets.  *model is
+ * the model of the newest interval; buckets hold only its current groups.
+ * uid >= 0 keeps that user's processes only.  Returns the number of
+ * buckets filled (possibly 0), or -EIO / -ENODATA with err. */
+int query_series(struct db *db, enum query_who who, const char *what, int64_t uid,
+		 uint64_t from_ns, uint64_t to_ns, uint64_t step_ns, struct series_bucket *out,
+		 size_t max_buckets, const struct model **model, char *err, size_t errlen);
+
+/* The oldest and newest interval times stored; -ENODATA when none. */
+int query_span(struct db *db, uint64_t *oldest_ns, uint64_t *newest_ns);
+
 /* A fact the daemon recorded (meta table) into buf; -ENOENT if absent. */
 int query_meta(struct db *db, const char *key, char *buf, size_t len);
 

@@ -63,6 +63,13 @@ switch_event = leader
 log_level = info
 retry_buffer = 600
 switch_rate_warning = 20000
+listen = 127.0.0.1:9466
+web_dir = /usr/share/stackd/web
+http_full_access = 
+http_anonymous = none
+http_max_connections = 64
+prometheus_max_keys = 100
+prometheus_top_processes = 10
 EOT
 diff -u "$TMP/expected" "$TMP/effective" || fail "-n output differs"
 grep -q "configuration OK" "$TMP/err" || fail "-n did not say configuration OK"

@@ -40,7 +40,8 @@ need_root() {
 start_daemon() {
 	db=$1
 	shift
-	"$STACKD" --db "$db" --interval 1s "$@" >"$TMP/stackd.log" 2>&1 &
+	# No HTTP unless the test asks (--listen later on the line wins).
+	"$STACKD" --db "$db" --interval 1s --listen none "$@" >"$TMP/stackd.log" 2>&1 &
 	DAEMON_PID=$!
 	wait_intervals "$db" 1 20 || { cat "$TMP/stackd.log"; fail "daemon stored no interval in 20s"; }
 }
@@ -93,4 +94,20 @@ ratio() {
 one_line_error() {
 	n=$(grep -c . "$1")
 	[ "$n" -eq 1 ] || { cat "$1"; fail "expected one line on stderr, got $n"; }
+}
+
+# free_port: a TCP port nothing listens on now (for a test's --listen)
+free_port() {
+	p=$((20000 + $$ % 20000))
+	while ss -Htln "sport = :$p" 2>/dev/null | grep -q .; do
+		p=$((p + 1))
+	done
+	echo "$p"
+}
+
+# http_status URL [CURL ARGS...]: print only the status code
+http_status() {
+	url=$1
+	shift
+	curl -s -o /dev/null -w '%{http_code}' "$@" "$url"
 }

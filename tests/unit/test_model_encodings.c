@@ -12,6 +12,7 @@
  *   sapphirerapids/pipeline.json, frontend.json
  *   amdzen4/pipeline.json, core.json, floating-point.json (event names as
  *   de_no_dispatch_per_slot.*, de_src_op_disp.*, ex_ret_*, ex_no_retire.*)
+ *   Arm: arm64/common-and-microarch.json (architected event numbers)
  * Perf metrics: arch/x86/events/intel/core.c, EVENT_ATTR_STR(slots ...,
  * "event=0x00,umask=0x4") and topdown-* "event=0x00,umask=0x80".."0x87".
  */
@@ -97,7 +98,72 @@ static const struct golden goldens[] = {
 	{ "amd64_fam19h_zen3", "RETIRED_SSE_AVX_FLOPS:ANY", 0xf03, "fp_ret_sse_avx_ops.all" },
 	{ "amd64_fam19h_zen3", "L1_ITLB_MISS_L2_ITLB_MISS:IF1G:IF2M:IF4K", 0x785,
 	  "bp_l1_tlb_miss_l2_tlb_miss" },
+	{ "skl", "RS_EVENTS:EMPTY_CYCLES", 0x15e, "RS_EVENTS.EMPTY_CYCLES" },
+	{ "skl", "r4c2", 0x4c2, "UOPS_RETIRED.MACRO_FUSED (Intel SKL event list: 0xC2/0x04)" },
+	{ "icl", "RS_EVENTS:EMPTY_CYCLES", 0x15e, "RS_EVENTS.EMPTY_CYCLES" },
+	{ "spr", "RS:EMPTY", 0x7a5, "RS.EMPTY" },
+	{ "spr", "CYCLE_ACTIVITY:STALLS_TOTAL", 0x40004a3, "CYCLE_ACTIVITY.STALLS_TOTAL" },
 };
+
+/* Arm architected events (arm64/common-and-microarch.json EventCode), by
+ * the perf name each Neoverse model gives them: the model's raw code must
+ * be the architecture's number. */
+static const struct { const char *perf_name; uint64_t config; } arm_goldens[] = {
+	{ "CPU_CYCLES", 0x11 }, { "INST_RETIRED", 0x08 }, { "STALL_SLOT", 0x3f },
+	{ "STALL_SLOT_FRONTEND", 0x3e }, { "STALL_SLOT_BACKEND", 0x3d }, { "OP_RETIRED", 0x3a },
+	{ "OP_SPEC", 0x3b }, { "BR_MIS_PRED_RETIRED", 0x22 }, { "L1I_CACHE_REFILL", 0x01 },
+	{ "L2D_CACHE_REFILL", 0x17 }, { "ITLB_WALK", 0x35 }, { "DTLB_WALK", 0x34 },
+	{ "LL_CACHE_MISS_RD", 0x37 }, { "FP_FIXED_OPS_SPEC", 0x80c1 },
+	{ "FP_SCALE_OPS_SPEC", 0x80c0 },
+};
+
+/* Every event of an Arm model is raw, encodes without libpfm4 and carries
+ * the architected number its perf name stands for. */
+static void check_arm(const struct model *m)
+{
+	struct perf_event_attr a;
+	char err[512];
+	unsigned g, e;
+	size_t i;
+
+	for (g = 0; g < m->n_groups; g++)
+		for (e = 0; e < m->groups[g].n_events; e++) {
+			const struct model_event *ev = &m->groups[g].events[e];
+			bool known = false;
+
+			memset(&a, 0, sizeof(a));
+			CHECK(event_encode(ev->name, &a, err, sizeof(err)) == 0);
+			CHECK_EQ_U(a.type, PERF_TYPE_RAW);
+			for (i = 0; i < sizeof(arm_goldens) / sizeof(arm_goldens[0]); i++)
+				if (strcmp(arm_goldens[i].perf_name, ev->perf_name) == 0) {
+					if (a.config != arm_goldens[i].config)
+						fprintf(stderr, "%s: %s is 0x%llx, Arm's is 0x%llx\n",
+							m->name, ev->perf_name,
+							(unsigned long long)a.config,
+							(unsigned long long)arm_goldens[i].config);
+					CHECK_EQ_U(a.config, arm_goldens[i].config);
+					known = true;
+				}
+			if (!known)
+				fprintf(stderr, "%s: %s has no golden code\n", m->name, ev->perf_name);
+			CHECK(known);
+		}
+}
+
+/* perf's raw syntax: "r" and hex digits, nothing else. */
+static void check_raw_syntax(void)
+{
+	uint64_t v;
+
+	CHECK(event_encode_parse_raw("r4c2", &v) && v == 0x4c2);
+	CHECK(event_encode_parse_raw("r80C1", &v) && v == 0x80c1);
+	CHECK(event_encode_parse_raw("rffffffffffffffff", &v) && v == UINT64_MAX);
+	CHECK(!event_encode_parse_raw("r", &v));
+	CHECK(!event_encode_parse_raw("r1ffffffffffffffff", &v));  /* 17 digits */
+	CHECK(!event_encode_parse_raw("r4g", &v));
+	CHECK(!event_encode_parse_raw("RETIRED_OPS", &v));
+	CHECK(!event_encode_parse_raw("x3c", &v));
+}
 
 /* In a child with the PMU forced: every model event for pmu encodes, and
  * the golden ones to their codes. */
@@ -238,6 +304,11 @@ int main(void)
 		CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 	}
 	check_perf_metrics();
+	check_raw_syntax();
+	check_arm(&model_arm_n1);
+	check_arm(&model_arm_n2);
+	check_arm(&model_arm_v1);
+	check_arm(&model_arm_v2);
 
 	/* Budget: every group of a hardware model fits the general counters of
 	 * one thread with SMT on (the kernel never multiplexes it); the NMI

@@ -80,6 +80,7 @@ static void test_skl(void)
 	double c = 1e9, slots = 4 * c, uops_issued = 2.2e9, retire = 2.0e9, idq = 0.8e9;
 	double rec = 0.02e9, idq0 = 0.1e9, br = 9e6, mc = 1e6;
 	double mem = 0.3e9, st = 0.05e9, tot = 0.5e9, p1 = 0.1e9, p2 = 0.2e9;
+	double mf = 0.1e9, rs_empty = 0.15e9, heavy;
 	double fe, bs, ret, be, memb;
 
 	memset(s, 0, sizeof(s));
@@ -98,6 +99,8 @@ static void test_skl(void)
 	set(m, s, "stalls_total", tot);
 	set(m, s, "ports_util_1", p1);
 	set(m, s, "ports_util_2", p2);
+	set(m, s, "macro_fused", mf);
+	set(m, s, "rs_empty_cycles", rs_empty);
 	set(m, s, "dsb_uops", 1.2e9);
 	set(m, s, "mite_uops", 0.6e9);
 	set(m, s, "ms_uops", 0.2e9);
@@ -132,7 +135,15 @@ static void test_skl(void)
 	NEAR(get(m, out, "gflops"), (1e8 + 4 * 1e8) / 1e9);
 	NEAR(get(m, out, "flops_base") + get(m, out, "flops_width_loss") +
 	     get(m, out, "flops_other_loss"), 1.0);
-	CHECK(model_metric_index(m, "light_ops") >= 0 && !out[model_metric_index(m, "light_ops")].valid);
+	/* tma_heavy_operations; light is the rest of retiring */
+	heavy = (retire + mf - 1.5e9) / slots;
+	NEAR(get(m, out, "heavy_ops"), heavy);
+	NEAR(get(m, out, "light_ops"), ret - heavy);
+	/* two-stage ranges: allocation vs RS empty; allocation vs execution */
+	NEAR(get(m, out, "frontend_bound_low"), fmin(fe, rs_empty / c));
+	NEAR(get(m, out, "frontend_bound_high"), fmax(fe, rs_empty / c));
+	NEAR(get(m, out, "backend_bound_low"), fmin(be, (tot - rs_empty) / c));
+	NEAR(get(m, out, "backend_bound_high"), fmax(be, (tot - rs_empty) / c));
 	check_tree(m, out);
 	CHECK(!out[model_metric_index(m, "retiring")].core_scoped);
 	ctx.smt_on = true;
@@ -168,6 +179,7 @@ static void test_icl(void)
 	set(m, s, "stalls_total", 0.4e9);
 	set(m, s, "ports_util_1", 0.1e9);
 	set(m, s, "ports_util_2", 0.1e9);
+	set(m, s, "rs_empty_cycles", 0.25e9);
 	m->compute(m, s, NULL, out);
 	/* perf 6.1, GenuineIntel-6-7E-5 */
 	fe = f / sum4 - drop / slots;
@@ -185,6 +197,10 @@ static void test_icl(void)
 	memb = (0.3e9 + 0.02e9) / (0.4e9 + (0.1e9 + ret * 0.1e9) + 0.02e9) * be;
 	NEAR(get(m, out, "memory_bound"), memb);
 	NEAR(get(m, out, "core_bound"), fmax(0, be - memb));
+	NEAR(get(m, out, "frontend_bound_low"), fmin(fe, 0.25));
+	NEAR(get(m, out, "frontend_bound_high"), fmax(fe, 0.25));
+	NEAR(get(m, out, "backend_bound_low"), fmin(be, 0.4 - 0.25));
+	NEAR(get(m, out, "backend_bound_high"), fmax(be, 0.4 - 0.25));
 	check_tree(m, out);
 }
 
@@ -211,6 +227,8 @@ static void test_spr(void)
 	set(m, s, "td_fetch_lat", lat);
 	set(m, s, "td_mem_bound", memb);
 	set(m, s, "uop_dropping", drop);
+	set(m, s, "rs_empty_cycles", 0.1e9);
+	set(m, s, "stalls_total", 0.3e9);
 	m->compute(m, s, NULL, out);
 	/* perf 6.1, GenuineIntel-6-8F-4 */
 	fe = f / sum4 - drop / slots;
@@ -227,6 +245,10 @@ static void test_spr(void)
 	NEAR(get(m, out, "core_bound"), fmax(0, be - memb / sum4));
 	NEAR(get(m, out, "heavy_ops"), heavy / sum4);
 	NEAR(get(m, out, "light_ops"), fmax(0, ret - heavy / sum4));
+	NEAR(get(m, out, "frontend_bound_low"), fmin(fe, 0.1));
+	NEAR(get(m, out, "frontend_bound_high"), fmax(fe, 0.1));
+	NEAR(get(m, out, "backend_bound_low"), fmin(be, 0.2));
+	NEAR(get(m, out, "backend_bound_high"), fmax(be, 0.2));
 	check_tree(m, out);
 }
 
@@ -275,6 +297,45 @@ static void test_zen4(void)
 	NEAR(get(m, out, "light_ops"), ret / slots * (1 - ucode / ret));
 	NEAR(get(m, out, "dsb_coverage"), 2.0 / 2.5);
 	NEAR(get(m, out, "flops_per_cycle"), 4.0);
+	/* backend at dispatch (0.25 of slots) vs oldest op not complete (0.5) */
+	NEAR(get(m, out, "backend_bound_low"), be / slots);
+	NEAR(get(m, out, "backend_bound_high"), nc / c);
+	check_tree(m, out);
+}
+
+/* Neoverse: arm64/sbsa.json, and arm64/arm/neoverse-n2-v2/metrics.json's
+ * correction on the 5-slot N2 (STALL_SLOT* less CPU_CYCLES). */
+static void test_neoverse(const struct model *m, double width, double granules)
+{
+	struct group_sums s[MODEL_MAX_GROUPS];
+	struct metric_value out[MODEL_MAX_METRICS];
+	double c = 1e9, slots = width * c, extra = width == 5 ? c : 0;
+	double ssf = 0.2 * slots + extra, ssb = 0.3 * slots, ss = ssf + ssb - extra;
+	double op_ret = 1.8e9, op_spec = 2.0e9, used;
+
+	memset(s, 0, sizeof(s));
+	memset(out, 0, sizeof(out));
+	/* N2's STALL_SLOT and STALL_SLOT_FRONTEND both carry the extra slot */
+	set(m, s, "cycles", c);
+	set(m, s, "instructions", 2.5e9);
+	set(m, s, "stall_slot", ss + extra);
+	set(m, s, "stall_slot_frontend", ssf);
+	set(m, s, "stall_slot_backend", ssb);
+	set(m, s, "op_retired", op_ret);
+	set(m, s, "op_spec", op_spec);
+	set(m, s, "br_misp_retired", 5e6);
+	set(m, s, "fp_fixed_ops", 1e9);
+	set(m, s, "fp_scale_ops", 0.5e9);
+	m->compute(m, s, NULL, out);
+	used = 1 - ss / slots;
+	NEAR(get(m, out, "frontend_bound"), (ssf - extra) / slots);
+	NEAR(get(m, out, "backend_bound"), ssb / slots);
+	NEAR(get(m, out, "retiring"), op_ret / op_spec * used);
+	NEAR(get(m, out, "bad_speculation"), (1 - op_ret / op_spec) * used);
+	NEAR(get(m, out, "ipc"), 2.5);
+	NEAR(get(m, out, "branch_mpki"), 2.0);
+	NEAR(get(m, out, "flops_per_cycle"), (1e9 + granules * 0.5e9) / c);
+	NEAR(get(m, out, "gflops"), 1.0 + granules * 0.5);
 	check_tree(m, out);
 }
 
@@ -337,6 +398,9 @@ int main(void)
 	test_icl();
 	test_spr();
 	test_zen4();
+	test_neoverse(&model_arm_n2, 5, 1);
+	test_neoverse(&model_arm_v1, 8, 2);
+	test_neoverse(&model_arm_v2, 8, 1);
 	test_regression();
 	return 0;
 }

@@ -1,0 +1,51 @@
+/*
+ * api.h - the HTTP API's answers (docs/api.md): /api/v1/top,
+ * /api/v1/{processes,comms,units}/NAME, /api/v1/series, /api/v1/system and
+ * /metrics, computed from a read-only database connection with the same
+ * library code stackctl uses.  No sockets here (http_server.c has them), so
+ * every endpoint runs in tests without a network.
+ */
+#ifndef STACKD_API_H
+#define STACKD_API_H
+
+#include "prom.h"
+#include "lib/query.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Caps that keep one request cheap. */
+#define API_MAX_WINDOW_NS (24ULL * 3600 * 1000000000ULL)
+#define API_MAX_LIMIT 10000
+#define API_MAX_POINTS 2000
+
+struct api_info {
+	const char *database;
+	const struct model *model;   /* the model collecting now */
+	uint64_t started_ns;         /* CLOCK_REALTIME */
+	uint64_t interval_ns, rotate_period_ns;
+	struct prom *prom;
+};
+
+/* Who asks: full sees every process, otherwise only uid's. */
+struct api_access {
+	bool full;
+	int64_t uid;
+};
+
+struct api_response {
+	int status;                  /* 200, 400, 403, 404, 405, 500, 503 */
+	char *body;                  /* malloc'd; the caller frees */
+	size_t len;
+	const char *content_type;
+	bool cacheable;              /* the same until the next stored interval */
+};
+
+/* Answer method path?query.  db may be NULL when the store cannot be
+ * opened (db_err says why).  Returns 0, or -ENOMEM (no response). */
+int api_handle(const struct api_info *info, struct db *db, const char *db_err,
+	       const char *method, const char *path, const char *query,
+	       const struct api_access *acc, struct api_response *resp);
+
+#endif

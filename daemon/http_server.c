@@ -1,0 +1,600 @@
+/*
+ * http_server.c - see http_server.h.
+ */
+#include "http_server.h"
+#include "log.h"
+#include "peer.h"
+#include "lib/query.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <microhttpd.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#define MAX_LISTENERS 4
+#define THREADS_PER_LISTENER 2
+#define CONNECTION_TIMEOUT_S 10
+#define CONNECTION_MEMORY 32768      /* headers + URL of one request */
+#define MAX_URL 2048
+#define CACHE_ENTRIES 32
+#define WEB_MAX_FILE (4 << 20)
+
+/* An answer kept until the data changes. */
+struct cached {
+	char key[MAX_URL + 32];
+	uint64_t generation;
+	uint64_t used;                 /* LRU clock */
+	bool computing;                /* a thread is refreshing it: others take the old one */
+	struct api_response resp;      /* body NULL until first computed */
+};
+
+/* Read-only database connections, one per server thread (SQLite handles
+ * must not be shared without its mutexes). */
+struct db_slot {
+	pthread_t thread;
+	struct db *db;
+};
+
+struct http_server {
+	struct http_config cfg;
+	char listen_copy[1024], web_dir[4096], database[4096];
+	struct MHD_Daemon *mhd[MAX_LISTENERS];
+	char unix_paths[MAX_LISTENERS][sizeof(((struct sockaddr_un *)0)->sun_path)];
+	unsigned n_mhd;
+	atomic_uint_fast64_t generation;
+	pthread_mutex_t lock;          /* cache and db slots */
+	struct cached cache[CACHE_ENTRIES];
+	uint64_t clock;
+	struct db_slot slots[MAX_LISTENERS * THREADS_PER_LISTENER + 4];
+	size_t n_slots;
+};
+
+/* Per request: the URL with its query string, as the client sent it. */
+struct request {
+	char uri[MAX_URL + 1];
+	bool too_long;
+	bool headers_seen;   /* answer on the second call, when the request is whole */
+};
+
+/* ---- listen addresses -------------------------------------------------- */
+
+int http_parse_listen(const char *text, struct sockaddr_storage *addr, socklen_t *len,
+		      char *err, size_t errlen)
+{
+	char host[128];
+	const char *colon;
+	char *end;
+	long port;
+
+	memset(addr, 0, sizeof(*addr));
+	if (strncmp(text, "unix:", 5) == 0) {
+		struct sockaddr_un *un = (struct sockaddr_un *)addr;
+
+		if (text[5] != '/' || strlen(text + 5) >= sizeof(un->sun_path)) {
+			snprintf(err, errlen, "listen '%s': expected unix:/ABSOLUTE/PATH (under %zu "
+				 "bytes)", text, sizeof(un->sun_path));
+			return -EINVAL;
+		}
+		un->sun_family = AF_UNIX;
+		memcpy(un->sun_path, text + 5, strlen(text + 5) + 1);
+		*len = sizeof(*un);
+		return 0;
+	}
+	colon = strrchr(text, ':');
+	if (colon == NULL || colon == text || (size_t)(colon - text) >= sizeof(host)) {
+		snprintf(err, errlen, "listen '%s': expected ADDRESS:PORT (e.g. 127.0.0.1:9466) or "
+			 "unix:/PATH", text);
+		return -EINVAL;
+	}
+	port = strtol(colon + 1, &end, 10);
+	if (*end != '\0' || colon[1] == '\0' || port < 1 || port > 65535) {
+		snprintf(err, errlen, "listen '%s': port must be 1-65535", text);
+		return -EINVAL;
+	}
+	snprintf(host, sizeof(host), "%.*s", (int)(colon - text), text);
+	if (strcmp(host, "localhost") == 0)
+		snprintf(host, sizeof(host), "127.0.0.1");
+	if (host[0] == '[' && host[strlen(host) - 1] == ']') {
+		struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)addr;
+
+		host[strlen(host) - 1] = '\0';
+		if (inet_pton(AF_INET6, host + 1, &in6->sin6_addr) == 1) {
+			in6->sin6_family = AF_INET6;
+			in6->sin6_port = htons((uint16_t)port);
+			*len = sizeof(*in6);
+			return 0;
+		}
+	} else {
+		struct sockaddr_in *in = (struct sockaddr_in *)addr;
+
+		if (inet_pton(AF_INET, host, &in->sin_addr) == 1) {
+			in->sin_family = AF_INET;
+			in->sin_port = htons((uint16_t)port);
+			*len = sizeof(*in);
+			return 0;
+		}
+	}
+	snprintf(err, errlen, "listen '%s': '%s' is not an IP address (use 127.0.0.1, [::1] or "
+		 "unix:/PATH)", text, host);
+	return -EINVAL;
+}
+
+static int open_listener(const char *text, char *unix_path, size_t pathlen, char *err,
+			 size_t errlen)
+{
+	struct sockaddr_storage addr;
+	socklen_t len;
+	struct stat st;
+	int fd, one = 1, r;
+
+	r = http_parse_listen(text, &addr, &len, err, errlen);
+	if (r < 0)
+		return r;
+	fd = socket(addr.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0) {
+		snprintf(err, errlen, "listen '%s': socket: %s", text, strerror(errno));
+		return -errno;
+	}
+	if (addr.ss_family == AF_UNIX) {
+		const char *path = ((struct sockaddr_un *)&addr)->sun_path;
+
+		/* A socket left by a previous run goes; any other file stays. */
+		if (lstat(path, &st) == 0 && S_ISSOCK(st.st_mode))
+			unlink(path);
+		if (strlen(path) < pathlen)
+			memcpy(unix_path, path, strlen(path) + 1);
+	} else {
+		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	}
+	if (bind(fd, (struct sockaddr *)&addr, len) < 0 || listen(fd, 128) < 0) {
+		r = -errno;
+		snprintf(err, errlen, "listen '%s': %s", text, strerror(errno));
+		close(fd);
+		return r;
+	}
+	/* Anyone may connect to the Unix socket: the peer's uid decides what
+	 * it sees. */
+	if (addr.ss_family == AF_UNIX)
+		chmod(unix_path, 0666);
+	return fd;
+}
+
+/* ---- per-thread database connection ------------------------------------ */
+
+static struct db *thread_db(struct http_server *s, char *err, size_t errlen)
+{
+	pthread_t self = pthread_self();
+	struct db *db = NULL;
+	size_t i;
+
+	pthread_mutex_lock(&s->lock);
+	for (i = 0; i < s->n_slots; i++)
+		if (pthread_equal(s->slots[i].thread, self)) {
+			db = s->slots[i].db;
+			break;
+		}
+	pthread_mutex_unlock(&s->lock);
+	if (db != NULL)
+		return db;
+	if (db_open(s->database, &db, err, errlen) < 0)
+		return NULL;   /* tried again on the next request */
+	pthread_mutex_lock(&s->lock);
+	if (s->n_slots < sizeof(s->slots) / sizeof(s->slots[0])) {
+		s->slots[s->n_slots].thread = self;
+		s->slots[s->n_slots].db = db;
+		s->n_slots++;
+		db = s->slots[s->n_slots - 1].db;
+		pthread_mutex_unlock(&s->lock);
+		return db;
+	}
+	pthread_mutex_unlock(&s->lock);
+	db_close(db);
+	snprintf(err, errlen, "too many server threads");
+	return NULL;
+}
+
+/* ---- the cache ---------------------------------------------------------- */
+
+/* Copy of a cached answer for key, or false.  When stale and nobody is
+ * refreshing it, the caller is elected to refresh (*refresh = true). */
+static bool cache_get(struct http_server *s, const char *key, struct api_response *out,
+		      bool *refresh)
+{
+	uint64_t gen = atomic_load(&s->generation);
+	struct cached *c = NULL;
+	bool hit = false;
+	size_t i;
+
+	*refresh = true;
+	pthread_mutex_lock(&s->lock);
+	for (i = 0; i < CACHE_ENTRIES; i++)
+		if (s->cache[i].resp.body != NULL && strcmp(s->cache[i].key, key) == 0) {
+			c = &s->cache[i];
+			break;
+		}
+	if (c != NULL && (c->generation == gen || c->computing)) {
+		out->body = malloc(c->resp.len ? c->resp.len : 1);
+		if (out->body != NULL) {
+			memcpy(out->body, c->resp.body, c->resp.len);
+			out->len = c->resp.len;
+			out->status = c->resp.status;
+			out->content_type = c->resp.content_type;
+			c->used = ++s->clock;
+			hit = true;
+			*refresh = false;
+		}
+	} else if (c != NULL) {
+		c->computing = true;
+	}
+	pthread_mutex_unlock(&s->lock);
+	return hit;
+}
+
+static void cache_put(struct http_server *s, const char *key, uint64_t gen,
+		      const struct api_response *r)
+{
+	struct cached *c = NULL;
+	char *copy;
+	size_t i;
+
+	copy = malloc(r->len ? r->len : 1);
+	if (copy == NULL)
+		return;
+	memcpy(copy, r->body, r->len);
+	pthread_mutex_lock(&s->lock);
+	for (i = 0; i < CACHE_ENTRIES && c == NULL; i++)
+		if (s->cache[i].resp.body != NULL && strcmp(s->cache[i].key, key) == 0)
+			c = &s->cache[i];
+	for (i = 0; i < CACHE_ENTRIES && c == NULL; i++)
+		if (s->cache[i].resp.body == NULL)
+			c = &s->cache[i];
+	if (c == NULL) {
+		c = &s->cache[0];
+		for (i = 1; i < CACHE_ENTRIES; i++)
+			if (s->cache[i].used < c->used)
+				c = &s->cache[i];
+	}
+	free(c->resp.body);
+	snprintf(c->key, sizeof(c->key), "%s", key);
+	c->resp = *r;
+	c->resp.body = copy;
+	c->generation = gen;
+	c->computing = false;
+	c->used = ++s->clock;
+	pthread_mutex_unlock(&s->lock);
+}
+
+static void cache_release(struct http_server *s, const char *key)
+{
+	size_t i;
+
+	pthread_mutex_lock(&s->lock);
+	for (i = 0; i < CACHE_ENTRIES; i++)
+		if (s->cache[i].resp.body != NULL && strcmp(s->cache[i].key, key) == 0)
+			s->cache[i].computing = false;
+	pthread_mutex_unlock(&s->lock);
+}
+
+/* ---- requests ------------------------------------------------------------ */
+
+static struct api_access access_of(struct http_server *s, struct MHD_Connection *conn)
+{
+	const union MHD_ConnectionInfo *ci =
+		MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+	struct api_access a = { false, PEER_UNKNOWN };
+	size_t i;
+
+	if (ci != NULL && ci->socket_context != NULL)
+		a.uid = *(const int64_t *)ci->socket_context;
+	if (a.uid == PEER_UNKNOWN) {
+		a.full = s->cfg.anonymous_full;
+		return a;
+	}
+	a.full = a.uid == 0 || a.uid == (int64_t)geteuid();
+	for (i = 0; i < s->cfg.n_full_uids && !a.full; i++)
+		a.full = a.uid == (int64_t)s->cfg.full_uids[i];
+	return a;
+}
+
+static enum MHD_Result respond(struct MHD_Connection *conn, int status, const char *type, char *body,
+			       size_t len, bool html)
+{
+	struct MHD_Response *r;
+	enum MHD_Result ret;
+
+	r = MHD_create_response_from_buffer(len, body, MHD_RESPMEM_MUST_FREE);
+	if (r == NULL) {
+		free(body);
+		return MHD_NO;
+	}
+	MHD_add_response_header(r, "Content-Type", type);
+	MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+	MHD_add_response_header(r, "Cache-Control", "no-store");
+	if (html)
+		MHD_add_response_header(r, "Content-Security-Policy",
+					"default-src 'self'; img-src 'self' data:");
+	if (status == 405)
+		MHD_add_response_header(r, "Allow", "GET, HEAD");
+	ret = MHD_queue_response(conn, (unsigned)status, r);
+	MHD_destroy_response(r);
+	return ret;
+}
+
+static enum MHD_Result send_text(struct MHD_Connection *conn, int status, const char *json)
+{
+	char *b = strdup(json);
+
+	return b == NULL ? MHD_NO : respond(conn, status, "application/json", b, strlen(b), false);
+}
+
+static const char *type_of(const char *name)
+{
+	static const struct { const char *ext, *type; } types[] = {
+		{ ".html", "text/html; charset=utf-8" }, { ".js", "text/javascript; charset=utf-8" },
+		{ ".css", "text/css; charset=utf-8" }, { ".svg", "image/svg+xml" },
+		{ ".png", "image/png" }, { ".ico", "image/x-icon" },
+	};
+	const char *dot = strrchr(name, '.');
+	size_t i;
+
+	for (i = 0; dot != NULL && i < sizeof(types) / sizeof(types[0]); i++)
+		if (strcmp(dot, types[i].ext) == 0)
+			return types[i].type;
+	return NULL;
+}
+
+/* The dashboard's files: plain names in web_dir only (no '/', no leading
+ * dot), so no path can leave it. */
+static enum MHD_Result serve_file(struct http_server *s, struct MHD_Connection *conn,
+				  const char *method, const char *path)
+{
+	const char *name = strcmp(path, "/") == 0 ? "index.html" : path + 1;
+	char file[4096 + MAX_URL + 2], *buf;
+	const char *type = type_of(name);
+	struct stat st;
+	ssize_t got;
+	int fd;
+
+	if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0)
+		return send_text(conn, 405, "{\"error\": \"GET only\"}\n");
+	if (s->web_dir[0] == '\0' || type == NULL || name[0] == '.' || strchr(name, '/') != NULL ||
+	    strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") !=
+	    strlen(name))
+		return send_text(conn, 404, "{\"error\": \"not found\"}\n");
+	snprintf(file, sizeof(file), "%s/%s", s->web_dir, name);
+	fd = open(file, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return send_text(conn, 404, "{\"error\": \"not found\"}\n");
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size > WEB_MAX_FILE) {
+		close(fd);
+		return send_text(conn, 404, "{\"error\": \"not found\"}\n");
+	}
+	buf = malloc((size_t)st.st_size + 1);
+	got = buf != NULL ? read(fd, buf, (size_t)st.st_size) : -1;
+	close(fd);
+	if (got < 0) {
+		free(buf);
+		return send_text(conn, 500, "{\"error\": \"cannot read the file\"}\n");
+	}
+	return respond(conn, 200, type, buf, (size_t)got, strstr(type, "html") != NULL);
+}
+
+static enum MHD_Result handle(void *cls, struct MHD_Connection *conn, const char *url,
+			      const char *method, const char *version, const char *upload,
+			      size_t *upload_size, void **req_cls)
+{
+	struct http_server *s = cls;
+	struct request *req = *req_cls;
+	struct api_access acc;
+	struct api_response resp;
+	const char *query;
+	char path[MAX_URL + 1], key[MAX_URL + 32], err[1024];
+	bool refresh;
+	uint64_t gen;
+	struct db *db;
+	int r;
+
+	(void)version;
+	(void)upload;
+	if (*upload_size != 0) {
+		*upload_size = 0;    /* a body is never read: GET only */
+		return MHD_YES;
+	}
+	/* Answering before the request is complete makes libmicrohttpd close
+	 * the connection: wait for the call that ends it, keep-alive works. */
+	if (req != NULL && !req->headers_seen) {
+		req->headers_seen = true;
+		return MHD_YES;
+	}
+	if (req == NULL || req->too_long)
+		return send_text(conn, 414, "{\"error\": \"URL too long\"}\n");
+	/* The raw URI, before libmicrohttpd splits and decodes it: the query
+	 * string goes to our strict parser. */
+	query = strchr(req->uri, '?');
+	snprintf(path, sizeof(path), "%.*s", (int)(query ? (size_t)(query - req->uri) :
+						   strlen(req->uri)), req->uri);
+	if (query != NULL)
+		query++;
+	(void)url;
+	if (strncmp(path, "/api/", 5) != 0 && strcmp(path, "/metrics") != 0)
+		return serve_file(s, conn, method, path);
+
+	acc = access_of(s, conn);
+	snprintf(key, sizeof(key), "%s|%s|%d:%" PRId64, method, req->uri, acc.full, acc.uid);
+	if (strcmp(method, "GET") == 0 && cache_get(s, key, &resp, &refresh))
+		return respond(conn, resp.status, resp.content_type, resp.body, resp.len, false);
+	gen = atomic_load(&s->generation);
+	err[0] = '\0';
+	db = thread_db(s, err, sizeof(err));
+	r = api_handle(&s->cfg.info, db, err, method, path, query, &acc, &resp);
+	if (r < 0) {
+		cache_release(s, key);
+		return send_text(conn, 500, "{\"error\": \"out of memory\"}\n");
+	}
+	if (resp.cacheable && resp.status == 200 && strcmp(method, "GET") == 0)
+		cache_put(s, key, gen, &resp);
+	else
+		cache_release(s, key);
+	return respond(conn, resp.status, resp.content_type, resp.body, resp.len, false);
+}
+
+static void *uri_seen(void *cls, const char *uri, struct MHD_Connection *conn)
+{
+	struct request *req = calloc(1, sizeof(*req));
+
+	(void)cls;
+	(void)conn;
+	if (req == NULL)
+		return NULL;
+	if (strlen(uri) > MAX_URL)
+		req->too_long = true;
+	else
+		snprintf(req->uri, sizeof(req->uri), "%s", uri);
+	return req;
+}
+
+static void request_done(void *cls, struct MHD_Connection *conn, void **req_cls,
+			 enum MHD_RequestTerminationCode toe)
+{
+	(void)cls;
+	(void)conn;
+	(void)toe;
+	free(*req_cls);
+	*req_cls = NULL;
+}
+
+/* Who is connecting is found once per connection (keep-alive reuses it). */
+static void connection_event(void *cls, struct MHD_Connection *conn, void **socket_context,
+			     enum MHD_ConnectionNotificationCode code)
+{
+	(void)cls;
+	if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+		const union MHD_ConnectionInfo *ci =
+			MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+		int64_t *uid = malloc(sizeof(*uid));
+
+		if (uid != NULL)
+			*uid = ci != NULL ? peer_uid(ci->connect_fd, "/proc/net") : PEER_UNKNOWN;
+		*socket_context = uid;
+	} else if (code == MHD_CONNECTION_NOTIFY_CLOSED) {
+		free(*socket_context);
+		*socket_context = NULL;
+	}
+}
+
+static void mhd_log(void *cls, const char *fmt, va_list ap)
+{
+	char msg[512];
+	size_t n;
+
+	(void)cls;
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	n = strlen(msg);
+	while (n > 0 && msg[n - 1] == '\n')
+		msg[--n] = '\0';
+	log_debug("http: %s", msg);
+}
+
+/* ---- start and stop ------------------------------------------------------- */
+
+int http_server_start(const struct http_config *cfg, struct http_server **ret, char *err,
+		      size_t errlen)
+{
+	struct http_server *s;
+	char *save = NULL, *item;
+	int r = 0;
+
+	*ret = NULL;
+	if (cfg->listen == NULL || cfg->listen[0] == '\0' || strcmp(cfg->listen, "none") == 0)
+		return 0;
+	s = calloc(1, sizeof(*s));
+	if (s == NULL)
+		return -ENOMEM;
+	s->cfg = *cfg;
+	snprintf(s->listen_copy, sizeof(s->listen_copy), "%s", cfg->listen);
+	snprintf(s->web_dir, sizeof(s->web_dir), "%s", cfg->web_dir ? cfg->web_dir : "");
+	snprintf(s->database, sizeof(s->database), "%s", cfg->info.database);
+	s->cfg.info.database = s->database;
+	pthread_mutex_init(&s->lock, NULL);
+	for (item = strtok_r(s->listen_copy, ",", &save); item != NULL;
+	     item = strtok_r(NULL, ",", &save)) {
+		unsigned per = cfg->max_connections / MAX_LISTENERS;
+		int fd;
+
+		while (*item == ' ')
+			item++;
+		if (s->n_mhd == MAX_LISTENERS) {
+			snprintf(err, errlen, "listen: at most %d addresses", MAX_LISTENERS);
+			r = -EINVAL;
+			break;
+		}
+		fd = open_listener(item, s->unix_paths[s->n_mhd], sizeof(s->unix_paths[0]), err,
+				   errlen);
+		if (fd < 0) {
+			r = fd;
+			break;
+		}
+		s->mhd[s->n_mhd] = MHD_start_daemon(
+			MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ERROR_LOG,
+			0, NULL, NULL, handle, s,
+			MHD_OPTION_LISTEN_SOCKET, fd,
+			MHD_OPTION_THREAD_POOL_SIZE, (unsigned)THREADS_PER_LISTENER,
+			MHD_OPTION_CONNECTION_LIMIT, per > 4 ? per : 4u,
+			MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)CONNECTION_TIMEOUT_S,
+			MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)CONNECTION_MEMORY,
+			MHD_OPTION_URI_LOG_CALLBACK, uri_seen, s,
+			MHD_OPTION_NOTIFY_COMPLETED, request_done, s,
+			MHD_OPTION_NOTIFY_CONNECTION, connection_event, s,
+			MHD_OPTION_EXTERNAL_LOGGER, mhd_log, s,
+			MHD_OPTION_END);
+		if (s->mhd[s->n_mhd] == NULL) {
+			close(fd);
+			snprintf(err, errlen, "listen '%s': libmicrohttpd could not start", item);
+			r = -EIO;
+			break;
+		}
+		s->n_mhd++;
+	}
+	if (r < 0) {
+		http_server_stop(s);
+		return r;
+	}
+	*ret = s;
+	return 0;
+}
+
+void http_server_stop(struct http_server *s)
+{
+	size_t i;
+
+	if (s == NULL)
+		return;
+	for (i = 0; i < s->n_mhd; i++) {
+		MHD_stop_daemon(s->mhd[i]);   /* closes the listening socket too */
+		if (s->unix_paths[i][0] != '\0')
+			unlink(s->unix_paths[i]);
+	}
+	for (i = 0; i < s->n_slots; i++)
+		db_close(s->slots[i].db);
+	for (i = 0; i < CACHE_ENTRIES; i++)
+		free(s->cache[i].resp.body);
+	pthread_mutex_destroy(&s->lock);
+	free(s);
+}
+
+void http_server_data_changed(struct http_server *s)
+{
+	if (s != NULL)
+		atomic_fetch_add(&s->generation, 1);
+}

@@ -1,0 +1,50 @@
+/*
+ * http_server.h - stackd's HTTP side (libmicrohttpd): the API, /metrics and
+ * the web page, on loopback TCP and/or a Unix socket.
+ *
+ * The server runs in its own threads with its own read-only database
+ * connections, so a slow or hostile client never stalls the collector.
+ * Bounded: connections, request size, time per connection, query caps
+ * (api.h).  Answers computed from the store are kept until the next
+ * interval is written (http_server_data_changed), so a dashboard polling
+ * every second costs one query per interval, not one per poll.
+ */
+#ifndef STACKD_HTTP_SERVER_H
+#define STACKD_HTTP_SERVER_H
+
+#include "api.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/socket.h>
+#include <sys/types.h>
+
+#define HTTP_MAX_USERS 16
+
+struct http_config {
+	const char *listen;          /* "127.0.0.1:9466,unix:/run/stackd/api.sock"; "" or "none": off */
+	const char *web_dir;         /* the dashboard's files; "" serves none */
+	unsigned max_connections;
+	uid_t full_uids[HTTP_MAX_USERS];   /* see every process (root always does) */
+	size_t n_full_uids;
+	bool anonymous_full;         /* peers we cannot identify see everything */
+	struct api_info info;
+};
+
+struct http_server;
+
+/* Listen and serve.  Returns 0, -EINVAL (bad listen address), or another
+ * -errno, with a one-line reason in err. */
+int http_server_start(const struct http_config *cfg, struct http_server **ret, char *err,
+		      size_t errlen);
+void http_server_stop(struct http_server *s);   /* NULL is a no-op */
+
+/* A new interval is stored: cached answers are stale. */
+void http_server_data_changed(struct http_server *s);
+
+/* Parse one listen address into what bind() takes; exposed for tests.
+ * "127.0.0.1:PORT", "[::1]:PORT", "localhost:PORT", "unix:/PATH". */
+int http_parse_listen(const char *text, struct sockaddr_storage *addr, socklen_t *len,
+		      char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,247 @@
+/*
+ * model_neoverse.c - Arm Neoverse cores, as libpfm4 names their PMUs:
+ * "arm_n2" (5 slots per cycle), "arm_v1" and "arm_v2" (8), and "arm_n1"
+ * (no slot events: the generic model only).
+ *
+ * Events are the Arm architected PMUv3 common events, opened in perf's raw
+ * form ("r3f"): their numbers are fixed by the architecture on every
+ * Neoverse core (tools/perf/pmu-events/arch/arm64/common-and-microarch.json),
+ * and an x86 build of libpfm4 has no ARM tables to check a name against.
+ *
+ * Top-Down level 1 follows Linux perf (formula version 1):
+ *   SLOTS = #slots * CPU_CYCLES       (#slots = pipeline_width here)
+ *   frontend_bound  = STALL_SLOT_FRONTEND / SLOTS            (arm64/sbsa.json)
+ *   backend_bound   = STALL_SLOT_BACKEND / SLOTS
+ *   retiring        = OP_RETIRED / OP_SPEC * (1 - STALL_SLOT / SLOTS)
+ *   bad_speculation = (1 - OP_RETIRED / OP_SPEC) * (1 - STALL_SLOT / SLOTS)
+ * On Neoverse N2 (5 slots) STALL_SLOT and STALL_SLOT_FRONTEND count one slot
+ * too many per cycle, so perf subtracts CPU_CYCLES from both
+ * (arm64/arm/neoverse-n2-v2/metrics.json); so do we.  The four sum to 1
+ * when STALL_SLOT = STALL_SLOT_FRONTEND + STALL_SLOT_BACKEND.
+ *
+ * The CPI stack is the generic regression (model_generic.h) on branch
+ * mispredicts retired, L1I refills, L2 refills, instruction and data
+ * table walks and last-level read misses.  FLOPS (Arm's recommended
+ * count): FP_FIXED_OPS_SPEC + FP_SCALE_OPS_SPEC x (SVE vector length /
+ * 128); both are speculative counts, so wrong-path FP work is included.
+ * Six general counters, no SMT; CPU_CYCLES has its own counter.
+ */
+#include "model_generic.h"
+#include "model_util.h"
+
+#include <math.h>
+
+enum arm_metric {
+	AM_RETIRING = _GM_MAX, AM_BAD_SPECULATION, AM_FRONTEND_BOUND, AM_BACKEND_BOUND,
+	_AM_MAX,
+};
+
+#define TD "topdown"
+
+static const struct model_metric arm_metrics[_AM_MAX] = {
+	[GM_IPC] = { "ipc", NULL, METRIC_RATIO, "instructions per cycle", NULL },
+	[GM_CPI] = { "cpi", NULL, METRIC_RATIO, "cycles per instruction", NULL },
+	[GM_MPKI_0] = { "branch_mpki", NULL, METRIC_RATIO,
+		"mispredicted branches retired per 1000 instructions", NULL },
+	[GM_MPKI_0 + 1] = { "l1i_mpki", NULL, METRIC_RATIO,
+		"L1 i-cache refills per 1000 instructions", NULL },
+	[GM_MPKI_0 + 2] = { "l2_mpki", NULL, METRIC_RATIO,
+		"L2 refills per 1000 instructions", NULL },
+	[GM_MPKI_0 + 3] = { "itlb_walk_pki", NULL, METRIC_RATIO,
+		"instruction table walks per 1000 instructions", NULL },
+	[GM_MPKI_0 + 4] = { "dtlb_walk_pki", NULL, METRIC_RATIO,
+		"data table walks per 1000 instructions", NULL },
+	[GM_MPKI_5] = { "llc_read_mpki", NULL, METRIC_RATIO,
+		"last-level cache read misses per 1000 instructions", NULL },
+	[GM_CPI_BASE] = { "cpi_base", NULL, METRIC_RATIO, "regression CPI stack: base", "cpi" },
+	[GM_CPI_0] = { "cpi_branch", NULL, METRIC_RATIO,
+		"regression CPI stack: branch mispredicts", "cpi" },
+	[GM_CPI_0 + 1] = { "cpi_l1i", NULL, METRIC_RATIO,
+		"regression CPI stack: L1 i-cache refills", "cpi" },
+	[GM_CPI_0 + 2] = { "cpi_l2", NULL, METRIC_RATIO, "regression CPI stack: L2 refills", "cpi" },
+	[GM_CPI_0 + 3] = { "cpi_itlb", NULL, METRIC_RATIO,
+		"regression CPI stack: instruction table walks", "cpi" },
+	[GM_CPI_0 + 4] = { "cpi_dtlb", NULL, METRIC_RATIO,
+		"regression CPI stack: data table walks", "cpi" },
+	[GM_CPI_5] = { "cpi_llc", NULL, METRIC_RATIO,
+		"regression CPI stack: last-level cache read misses", "cpi" },
+	[GM_FLOPS_PER_CYCLE] = { "flops_per_cycle", NULL, METRIC_RATIO,
+		"floating-point operations per cycle (speculative counts)", NULL },
+	[GM_GFLOPS] = { "gflops", NULL, METRIC_RATE, "GFLOP per second of CPU time", NULL },
+	[GM_FLOP_PEAK] = { "flop_peak_fraction", NULL, METRIC_FRACTION,
+		"FLOP per cycle over the core's double-precision peak", NULL },
+	[AM_RETIRING] = { "retiring", NULL, METRIC_FRACTION, "slots of operations that retired", TD },
+	[AM_BAD_SPECULATION] = { "bad_speculation", NULL, METRIC_FRACTION,
+		"slots of operations executed speculatively and discarded", TD },
+	[AM_FRONTEND_BOUND] = { "frontend_bound", NULL, METRIC_FRACTION,
+		"slots the frontend left empty", TD },
+	[AM_BACKEND_BOUND] = { "backend_bound", NULL, METRIC_FRACTION,
+		"slots the backend could not accept", TD },
+};
+
+static const struct generic_spec arm_spec = {
+	{ "br_misp_retired", "l1i_refill", "l2_refill", "itlb_walk", "dtlb_walk", "llc_miss_rd" },
+};
+
+/* CPU_CYCLES runs on the dedicated cycle counter (PMCCNTR_EL0). */
+#define ARM_BASE                                                                  \
+	{ "r11", "cycles", "CPU_CYCLES", true, false },                                    \
+	{ "r08", "instructions", "INST_RETIRED", false, false }
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+static const struct model_event arm_td[] = {
+	ARM_BASE,
+	{ "r3f", "stall_slot", "STALL_SLOT", false, false },
+	{ "r3e", "stall_slot_frontend", "STALL_SLOT_FRONTEND", false, false },
+	{ "r3d", "stall_slot_backend", "STALL_SLOT_BACKEND", false, false },
+	{ "r3a", "op_retired", "OP_RETIRED", false, false },
+	{ "r3b", "op_spec", "OP_SPEC", false, false },
+};
+
+static const struct model_event arm_cpi_a[] = {
+	ARM_BASE,
+	{ "r22", "br_misp_retired", "BR_MIS_PRED_RETIRED", false, false },
+	{ "r01", "l1i_refill", "L1I_CACHE_REFILL", false, false },
+	{ "r17", "l2_refill", "L2D_CACHE_REFILL", false, false },
+	{ "r35", "itlb_walk", "ITLB_WALK", false, false },
+};
+
+static const struct model_event arm_cpi_b_flops[] = {
+	ARM_BASE,
+	{ "r34", "dtlb_walk", "DTLB_WALK", false, false },
+	{ "r37", "llc_miss_rd", "LL_CACHE_MISS_RD", false, false },
+	{ "r80c1", "fp_fixed_ops", "FP_FIXED_OPS_SPEC", false, false },
+	{ "r80c0", "fp_scale_ops", "FP_SCALE_OPS_SPEC", false, false },
+};
+
+/* Neoverse N1 (Armv8.2) has neither the slot events nor the FP operation
+ * counts. */
+static const struct model_event arm_n1_cpi_b[] = {
+	ARM_BASE,
+	{ "r34", "dtlb_walk", "DTLB_WALK", false, false },
+	{ "r37", "llc_miss_rd", "LL_CACHE_MISS_RD", false, false },
+};
+
+static const struct model_group arm_groups[] = {
+	{ "td", arm_td, N(arm_td), false },
+	{ "cpi_a", arm_cpi_a, N(arm_cpi_a), false },
+	{ "cpi_b_flops", arm_cpi_b_flops, N(arm_cpi_b_flops), false },
+};
+
+static const struct model_group arm_n1_groups[] = {
+	{ "cpi_a", arm_cpi_a, N(arm_cpi_a), false },
+	{ "cpi_b", arm_n1_cpi_b, N(arm_n1_cpi_b), false },
+};
+
+/* SVE vector length over 128 bits: how many 128-bit granules one
+ * FP_SCALE_OPS_SPEC count stands for. */
+static double sve_granules(const struct model *m)
+{
+	return m == &model_arm_v1 ? 2.0 : 1.0;  /* V1: 256-bit SVE; N2, V2: 128-bit */
+}
+
+static void arm_flops(const struct model *m, const struct group_sums *sums,
+		      struct metric_value *out)
+{
+	struct gview v = gview_get(m, sums, "cpi_b_flops");
+	double flop, fpc;
+
+	if (!v.ok)
+		return;
+	flop = gv(&v, "fp_fixed_ops") + sve_granules(m) * gv(&v, "fp_scale_ops");
+	fpc = ratio(flop, v.cycles);
+	put(&out[GM_FLOPS_PER_CYCLE], fpc, v.coverage, false);
+	if (v.s->task_clock_ns > 0)
+		put(&out[GM_GFLOPS], flop / (double)v.s->task_clock_ns, v.coverage, false);
+	put(&out[GM_FLOP_PEAK], ratio(fpc, (double)m->peak_flop_dp), v.coverage, false);
+}
+
+static void arm_compute(const struct model *m, const struct group_sums *sums,
+			const struct model_context *ctx, struct metric_value *out)
+{
+	struct gview td = gview_get(m, sums, "td");
+	double slots = m->pipeline_width * td.cycles;
+	/* Neoverse N2 counts one stall slot too many per cycle (perf's fix). */
+	double extra = m->pipeline_width == 5 ? td.cycles : 0.0;
+	double used, retired_share;
+
+	generic_compute(m, sums, ctx, out);
+	arm_flops(m, sums, out);
+	if (!td.ok)
+		return;
+	used = 1.0 - ratio(gv(&td, "stall_slot") - extra, slots);
+	retired_share = ratio(gv(&td, "op_retired"), gv(&td, "op_spec"));
+	put(&out[AM_FRONTEND_BOUND], ratio(gv(&td, "stall_slot_frontend") - extra, slots),
+	    td.coverage, false);
+	put(&out[AM_BACKEND_BOUND], ratio(gv(&td, "stall_slot_backend"), slots), td.coverage,
+	    false);
+	put(&out[AM_RETIRING], retired_share * used, td.coverage, false);
+	put(&out[AM_BAD_SPECULATION], (1.0 - retired_share) * used, td.coverage, false);
+}
+
+#define ARM_COMMON                                                               \
+	.formula_version = 1,                                                            \
+	.vendor = VENDOR_ARM,                                                            \
+	.gp_counters_smt = 6,                                                            \
+	.gp_counters_nosmt = 6,                                                          \
+	.metrics = arm_metrics,                                                          \
+	.detail = &arm_spec
+
+const struct model model_arm_n2 = {
+	.name = "arm_n2",
+	.description = "Arm Neoverse N2: Top-Down L1 from STALL_SLOT_* (5 slots), regression CPI "
+		       "stack, FLOPS (SVE 128-bit)",
+	.pmus = (const char *const[]){ "arm_n2", NULL },
+	.pipeline_width = 5,
+	.peak_flop_dp = 8,    /* two 128-bit FMA pipes: 2 lanes x 2 x 2 */
+	.peak_flop_sp = 16,
+	.groups = arm_groups,
+	.n_groups = N(arm_groups),
+	.n_metrics = _AM_MAX,
+	.compute = arm_compute,
+	ARM_COMMON,
+};
+
+const struct model model_arm_v1 = {
+	.name = "arm_v1",
+	.description = "Arm Neoverse V1: Top-Down L1 from STALL_SLOT_* (8 slots), regression CPI "
+		       "stack, FLOPS (SVE 256-bit)",
+	.pmus = (const char *const[]){ "arm_v1", NULL },
+	.pipeline_width = 8,
+	.peak_flop_dp = 16,   /* two 256-bit SVE FMA pipes: 4 lanes x 2 x 2 */
+	.peak_flop_sp = 32,
+	.groups = arm_groups,
+	.n_groups = N(arm_groups),
+	.n_metrics = _AM_MAX,
+	.compute = arm_compute,
+	ARM_COMMON,
+};
+
+const struct model model_arm_v2 = {
+	.name = "arm_v2",
+	.description = "Arm Neoverse V2: Top-Down L1 from STALL_SLOT_* (8 slots), regression CPI "
+		       "stack, FLOPS (SVE 128-bit)",
+	.pmus = (const char *const[]){ "arm_v2", NULL },
+	.pipeline_width = 8,
+	.peak_flop_dp = 16,   /* four 128-bit FMA pipes: 2 lanes x 2 x 4 */
+	.peak_flop_sp = 32,
+	.groups = arm_groups,
+	.n_groups = N(arm_groups),
+	.n_metrics = _AM_MAX,
+	.compute = arm_compute,
+	ARM_COMMON,
+};
+
+const struct model model_arm_n1 = {
+	.name = "arm_n1",
+	.description = "Arm Neoverse N1 (generic model): regression CPI stack from miss events",
+	.pmus = (const char *const[]){ "arm_n1", NULL },
+	.pipeline_width = 4,
+	.peak_flop_dp = 0,    /* no FP operation counts: no FLOPS family */
+	.peak_flop_sp = 0,
+	.groups = arm_n1_groups,
+	.n_groups = N(arm_n1_groups),
+	.n_metrics = _GM_MAX,
+	.compute = generic_compute,
+	ARM_COMMON,
+};

@@ -1,0 +1,39 @@
+/*
+ * top_rows.h - the rows of `stackctl top` and of GET /api/v1/top, built in
+ * one place so both print the same objects with the same field names.
+ *
+ * Fields are named as the database columns they sum (pid, comm,
+ * task_clock_ns, context_switches, each counter group's columns such as
+ * page_faults); derived figures carry their own names (cpu_percent,
+ * <group>_coverage, the model's metrics).
+ */
+#ifndef STACKD_TOP_ROWS_H
+#define STACKD_TOP_ROWS_H
+
+#include "query.h"
+#include "rowset.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Which processes to keep; NULL / -1 / false keep all. */
+struct top_filter {
+	bool include_idle;    /* the [idle] (pid 0) and [unattributed] (pid -1) rows */
+	int64_t uid;          /* only this user's processes; -1: everyone's */
+	const char *comm;     /* exact command name */
+	const char *unit;     /* exact systemd unit */
+};
+
+#define TOP_FILTER_ALL { false, -1, NULL, NULL }
+
+/* Fill rs (initialised, empty) with one row per kept process of w.
+ * Returns 0 or -ENOMEM. */
+int top_rows_build(const struct window *w, const struct top_filter *f, struct rowset *rs);
+
+/* "cpu" is what people call task_clock_ns. */
+const char *top_rows_sort_column(const char *name);
+
+/* The column names of rs, comma separated, into buf (for "one of: ..."). */
+void top_rows_list_columns(const struct rowset *rs, char *buf, size_t len);
+
+#endif

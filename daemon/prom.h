@@ -1,0 +1,30 @@
+/*
+ * prom.h - the Prometheus view: counters per command name, per systemd unit
+ * and for the top-N processes, added up in memory at every flush (so a
+ * scrape costs no database work) and printed in the text exposition format.
+ *
+ * Cardinality is bounded: at most max_keys command names and units each
+ * (the rest add up under "[other]"), and only top_n processes, chosen by
+ * CPU time in the last interval.  Counters start at 0 when stackd starts;
+ * ratios (Top-Down fractions) are left to PromQL (README: recording rules).
+ */
+#ifndef STACKD_PROM_H
+#define STACKD_PROM_H
+
+#include "interval.h"
+
+#include <stdio.h>
+
+struct prom;
+
+int prom_new(const struct model *m, unsigned max_keys, unsigned top_n, struct prom **ret);
+void prom_free(struct prom *p);   /* NULL is a no-op */
+
+/* Add one flushed interval (main thread). */
+void prom_add_interval(struct prom *p, const struct interval_data *iv);
+
+/* Print every series (any thread).  full: the reader may see every
+ * process; otherwise only the collector's own health is printed. */
+void prom_render(struct prom *p, bool full, FILE *f);
+
+#endif

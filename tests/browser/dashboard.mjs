@@ -1,0 +1,33 @@
+// Drive the dashboard in headless Chromium: the page loads without console
+// errors, the spinner is in the live table, its stack view and history
+// chart draw, and a screenshot is saved.
+// Usage: node dashboard.mjs URL COMM SCREENSHOT
+import { chromium } from "playwright-core";
+
+const [url, comm, shot] = process.argv.slice(2);
+const errors = [];
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+  args: ["--no-sandbox", "--disable-gpu"],
+});
+try {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  page.on("console", (m) => { if (m.type() === "error") errors.push(m.text()); });
+  page.on("pageerror", (e) => errors.push(String(e)));
+  await page.goto(url, { waitUntil: "load" });
+  const row = page.locator("#top tbody tr", { hasText: comm }).first();
+  await row.waitFor({ timeout: 15000 });
+  const headers = await page.locator("#top thead th").allTextContents();
+  if (!headers.includes("cpu_percent")) throw new Error("no cpu_percent column: " + headers);
+  await page.locator("#top thead th", { hasText: "cpu_percent" }).click();
+  await row.click();
+  await page.locator("#detail:not([hidden]) #stacks > *").first().waitFor({ timeout: 10000 });
+  await page.locator("#chart polyline").waitFor({ timeout: 10000 });
+  const title = await page.locator("#detail-title").textContent();
+  if (!title.includes(comm)) throw new Error("detail shows " + title);
+  await page.screenshot({ path: shot, fullPage: true });
+  if (errors.length) throw new Error("console errors: " + errors.join(" | "));
+  console.log("ok: " + title);
+} finally {
+  await browser.close();
+}

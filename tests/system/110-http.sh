@@ -1,0 +1,102 @@
+#!/bin/sh
+# The HTTP API on loopback and a Unix socket: /api/v1/top answers what
+# `stackctl top --json` prints; the process, comm, series and system
+# endpoints; strict parameters (400 naming the parameter), 404, 405; a
+# non-root peer on either socket sees only its own processes; the web page
+# is served and nothing outside web_dir is; the daemon stops cleanly with
+# clients connected.
+. "$(dirname "$0")/lib.sh"
+need_root
+PORT=$(free_port)
+URL=http://127.0.0.1:$PORT
+SOCK=$TMP/api.sock
+chmod 755 "$TMP"   # nobody must reach the socket; the uid check is the daemon's
+WEB=$(cd "$(dirname "$0")/../../web" && pwd)
+
+"$HELPERS/spin" 30 httpspin >/dev/null &
+SPIN=$!
+start_daemon "$TMP/db" --listen "127.0.0.1:$PORT,unix:$SOCK" --web-dir "$WEB"
+wait_more_intervals "$TMP/db" 3 || fail "no intervals"
+
+# /api/v1/top = stackctl top --json (same objects, same names)
+curl -sf "$URL/api/v1/top?window=10s&sort=cpu&limit=5" >"$TMP/top.json" || fail "top failed"
+[ "$(jq -r '.[0].comm' "$TMP/top.json")" = httpspin ] || fail "spinner is not the first row: $(head -c 300 "$TMP/top.json")"
+"$STACKCTL" top --db "$TMP/db" --window 10s --sort cpu --limit 5 --json >"$TMP/cli.json" || fail "stackctl top"
+[ "$(jq -c '.[0] | keys' "$TMP/top.json")" = "$(jq -c '.[0] | keys' "$TMP/cli.json")" ] ||
+	fail "API and CLI fields differ: $(jq -c '.[0] | keys' "$TMP/top.json") vs $(jq -c '.[0] | keys' "$TMP/cli.json")"
+[ "$(jq -r '.[0].pid' "$TMP/top.json")" = "$SPIN" ] || fail "wrong pid: $(jq -r '.[0].pid' "$TMP/top.json") vs $SPIN"
+[ "$(jq length "$TMP/top.json")" -le 5 ] || fail "limit ignored"
+[ "$(curl -sf "$URL/api/v1/top?comm=httpspin" | jq length)" = 1 ] || fail "comm filter"
+
+# one process, by pid and by comm; a series
+curl -sf "$URL/api/v1/processes/$SPIN?window=30s" >"$TMP/p.json" || fail "processes/PID"
+[ "$(jq -r '.processes[0].comm' "$TMP/p.json")" = httpspin ] || fail "process detail"
+jq -e '.metrics | length > 0 and all(.coverage >= 0 and .coverage <= 1)' "$TMP/p.json" >/dev/null ||
+	fail "metrics with coverage"
+jq -e '.cpu_percent > 50' "$TMP/p.json" >/dev/null || fail "spinner below 50% CPU: $(jq .cpu_percent "$TMP/p.json")"
+[ "$(curl -sf "$URL/api/v1/comms/httpspin" | jq -r .process_count)" = 1 ] || fail "comms/NAME"
+curl -sf "$URL/api/v1/series?who=pid:$SPIN&metric=cpu_percent&from=20s&step=1s" >"$TMP/s.json" || fail "series"
+jq -e '(.points | length) >= 2 and ([.points[].value] | max) > 50' "$TMP/s.json" >/dev/null ||
+	fail "series points: $(head -c 400 "$TMP/s.json")"
+curl -sf "$URL/api/v1/system" >"$TMP/sys.json" || fail "system"
+jq -e '.model == "software" and .collector_60s.lost_records == 0 and .database.bytes > 0 and .uptime_s > 0' \
+	"$TMP/sys.json" >/dev/null || fail "system fields: $(cat "$TMP/sys.json")"
+
+# strict parameters, unknown paths, methods
+expect() {  # expect STATUS BODY-PATTERN URL [CURL ARGS]
+	want=$1 pat=$2 url=$3
+	shift 3
+	got=$(curl -s -o "$TMP/err.json" -w '%{http_code}' "$@" "$url")
+	[ "$got" = "$want" ] || fail "$url: status $got, want $want: $(cat "$TMP/err.json")"
+	grep -q "$pat" "$TMP/err.json" || fail "$url: body lacks '$pat': $(cat "$TMP/err.json")"
+	note "$want $(echo "$url" | cut -c1-90): $(cat "$TMP/err.json")"
+}
+expect 400 "unknown parameter 'windw'" "$URL/api/v1/top?windw=60s"
+expect 400 "parameter 'window': invalid duration" "$URL/api/v1/top?window=soon"
+expect 400 "parameter 'limit'" "$URL/api/v1/top?limit=-1"
+expect 400 "given twice" "$URL/api/v1/top?limit=1&limit=2"
+expect 400 "parameter 'sort': unknown column" "$URL/api/v1/top?sort=nope"
+expect 400 "longer than the limit" "$URL/api/v1/top?window=48h"
+expect 400 "parameter 'who'" "$URL/api/v1/series?who=bob&metric=cpu_percent"
+expect 400 "parameter 'metric': unknown metric" "$URL/api/v1/series?who=pid:1&metric=nope"
+expect 400 "not a process id" "$URL/api/v1/processes/abc"
+expect 404 "no pid '999999'" "$URL/api/v1/processes/999999"
+expect 404 "no such endpoint" "$URL/api/v1/nothing"
+expect 405 "not allowed" "$URL/api/v1/top" -X POST
+expect 414 "too long" "$URL/api/v1/top?comm=$(head -c 3000 /dev/zero | tr '\0' a)"
+curl -s -D "$TMP/h" -o /dev/null -X DELETE "$URL/api/v1/top"
+grep -qi "^Allow: GET, HEAD" "$TMP/h" || fail "405 without Allow"
+
+# who sees what: root everything; nobody only its own processes (none)
+[ "$(curl -sf --unix-socket "$SOCK" "http://x/api/v1/top?comm=httpspin" | jq length)" = 1 ] ||
+	fail "root on the Unix socket sees the spinner"
+[ "$(setpriv --reuid=nobody --regid=nogroup --clear-groups curl -sf --unix-socket "$SOCK" "http://x/api/v1/top?comm=httpspin" | jq length)" = 0 ] ||
+	fail "nobody sees root's process on the Unix socket"
+[ "$(setpriv --reuid=nobody --regid=nogroup --clear-groups curl -sf "$URL/api/v1/top?comm=httpspin" | jq length)" = 0 ] ||
+	fail "nobody sees root's process over loopback TCP"
+[ "$(setpriv --reuid=nobody --regid=nogroup --clear-groups curl -s -o /dev/null -w '%{http_code}' "$URL/api/v1/processes/$SPIN")" = 404 ] ||
+	fail "nobody reads root's process detail"
+[ "$(setpriv --reuid=nobody --regid=nogroup --clear-groups curl -s "$URL/api/v1/top?user=0" -o /dev/null -w '%{http_code}')" = 403 ] ||
+	fail "nobody asking for user=0 is not refused"
+setpriv --reuid=nobody --regid=nogroup --clear-groups curl -sf "$URL/metrics" | grep -q "comm=" &&
+	fail "nobody reads per-command metrics"
+
+# the page, and nothing beside it
+[ "$(http_status "$URL/")" = 200 ] || fail "no dashboard at /"
+curl -sI "$URL/" | grep -qi "content-security-policy: default-src 'self'" || fail "no CSP on the page"
+[ "$(http_status "$URL/app.js")" = 200 ] || fail "no app.js"
+[ "$(http_status "$URL/../../etc/passwd" --path-as-is)" = 404 ] || fail "path traversal"
+[ "$(http_status "$URL/%2e%2e%2fetc%2fpasswd")" = 404 ] || fail "encoded traversal"
+[ "$(http_status "$URL/.hidden")" = 404 ] || fail "dot file"
+
+# a burst of parallel clients, then SIGTERM with a connection open
+for i in 1 2 3 4 5 6 7 8; do curl -sf "$URL/api/v1/top" -o /dev/null & done
+wait_jobs=0
+for j in $(jobs -p); do [ "$j" = "$SPIN" ] || wait "$j" || wait_jobs=$((wait_jobs + 1)); done
+[ "$wait_jobs" -eq 0 ] || fail "$wait_jobs parallel requests failed"
+sleep 4 | curl -s "telnet://127.0.0.1:$PORT" >/dev/null 2>&1 &   # an idle open connection
+sleep 0.3
+kill "$SPIN" 2>/dev/null
+stop_daemon
+[ ! -e "$SOCK" ] || fail "Unix socket left behind"
+exit 0

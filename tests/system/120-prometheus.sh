@@ -1,0 +1,63 @@
+#!/bin/sh
+# /metrics: valid exposition (promtool check metrics), counters named
+# *_total, bounded label sets; a real Prometheus server on loopback scrapes
+# stackd and its query API returns a stackd series for the spinner.
+. "$(dirname "$0")/lib.sh"
+need_root
+command -v prometheus >/dev/null || skip "prometheus is not installed (packaging/install-deps.sh installs it)"
+PORT=$(free_port)
+URL=http://127.0.0.1:$PORT
+
+"$HELPERS/spin" 30 promspin >/dev/null &
+SPIN=$!
+start_daemon "$TMP/db" --listen "127.0.0.1:$PORT"
+wait_more_intervals "$TMP/db" 2 || fail "no intervals"
+
+curl -sf "$URL/metrics" >"$TMP/metrics" || fail "/metrics failed"
+promtool check metrics <"$TMP/metrics" >"$TMP/promtool.out" 2>&1 ||
+	fail "promtool: $(cat "$TMP/promtool.out")"
+grep -q '^stackd_comm_cpu_seconds_total{comm="promspin"} ' "$TMP/metrics" || fail "no per-comm series"
+grep -q '^# TYPE stackd_lost_records_total counter' "$TMP/metrics" || fail "health counters"
+# counters end in _total; no series is keyed by pid except the top-N family
+grep '^# TYPE' "$TMP/metrics" | grep ' counter$' | grep -v '_total counter$' && fail "a counter without _total"
+n=$(grep -c '^stackd_process_cpu_seconds_total' "$TMP/metrics")
+[ "$n" -le 10 ] || fail "$n process series (top-N is 10)"
+grep -v '^stackd_process_' "$TMP/metrics" | grep -q 'pid=' && fail "pid label outside the top-N family"
+note "$(wc -l <"$TMP/metrics") lines, $n process series"
+
+PPORT=$(( PORT + 1 ))
+cat >"$TMP/prometheus.yml" <<EOT
+global:
+  scrape_interval: 1s
+scrape_configs:
+  - job_name: stackd
+    static_configs:
+      - targets: ["127.0.0.1:$PORT"]
+EOT
+prometheus --config.file="$TMP/prometheus.yml" --storage.tsdb.path="$TMP/tsdb" \
+	--web.listen-address="127.0.0.1:$PPORT" >"$TMP/prometheus.log" 2>&1 &
+PROM=$!
+Q="http://127.0.0.1:$PPORT/api/v1/query"
+i=0
+value=""
+while [ $i -lt 60 ]; do
+	value=$(curl -sf -G "$Q" --data-urlencode 'query=stackd_comm_cpu_seconds_total{comm="promspin"}' |
+		jq -r '.data.result[0].value[1] // empty' 2>/dev/null)
+	[ -n "$value" ] && break
+	i=$((i + 1))
+	sleep 0.5
+done
+if [ -z "$value" ]; then
+	tail -5 "$TMP/prometheus.log"
+	kill "$PROM"
+	fail "Prometheus has no stackd series after 30 s"
+fi
+note "Prometheus: stackd_comm_cpu_seconds_total{comm=promspin} = $value"
+awk -v v="$value" 'BEGIN { exit !(v > 0.5) }' || fail "spinner's CPU seconds too small: $value"
+up=$(curl -sf -G "$Q" --data-urlencode 'query=up{job="stackd"}' | jq -r '.data.result[0].value[1]')
+[ "$up" = 1 ] || fail "scrape target not up"
+kill "$PROM"
+wait "$PROM" 2>/dev/null
+kill "$SPIN" 2>/dev/null
+stop_daemon
+exit 0

@@ -1,0 +1,23 @@
+#!/bin/sh
+# The dashboard in headless Chromium (Debian chromium + npm playwright-core):
+# loads without console errors, shows the spinner in the table, draws its
+# stack view and history chart; the screenshot is kept as
+# $BUILD/tests/dashboard.png.
+. "$(dirname "$0")/lib.sh"
+need_root
+HERE=$(cd "$(dirname "$0")/.." && pwd)
+command -v chromium >/dev/null || skip "chromium is not installed (packaging/install-deps.sh)"
+[ -d "$HERE/browser/node_modules/playwright-core" ] ||
+	skip "playwright-core is not installed (make test runs npm ci in tests/browser)"
+PORT=$(free_port)
+"$HELPERS/spin" 40 webspin >/dev/null &
+SPIN=$!
+start_daemon "$TMP/db" --listen "127.0.0.1:$PORT" --web-dir "$HERE/../web"
+wait_more_intervals "$TMP/db" 3 || fail "no intervals"
+mkdir -p "$BUILD/tests"
+node "$HERE/browser/dashboard.mjs" "http://127.0.0.1:$PORT/" webspin "$BUILD/tests/dashboard.png" \
+	>"$TMP/node.log" 2>&1 || { cat "$TMP/node.log"; fail "browser test"; }
+note "$(cat "$TMP/node.log"); screenshot: $BUILD/tests/dashboard.png"
+kill "$SPIN" 2>/dev/null
+stop_daemon
+exit 0

@@ -1,0 +1,252 @@
+// stackd dashboard: the live table of /api/v1/top, the stacks of one
+// process (/api/v1/processes/PID) and its history (/api/v1/series).
+// Plain DOM and SVG, no libraries: it is served by stackd on hosts that are
+// often offline.
+"use strict";
+
+const state = { sort: "cpu_percent", selected: null, timer: null };
+const COLORS = {
+  retiring: "#2e7d32", bad_speculation: "#c62828", frontend_bound: "#6a1b9a",
+  backend_bound: "#1565c0", smt_contention: "#8d6e63",
+};
+const PALETTE = ["#00838f", "#ef6c00", "#5d4037", "#455a64", "#ad1457", "#558b2f", "#283593"];
+const PREFERRED = ["frontend_bound", "backend_bound", "bad_speculation", "retiring", "ipc",
+  "gflops", "switches_per_cpu_s", "page_faults_per_cpu_s", "migrations_per_cpu_s"];
+
+const $ = (id) => document.getElementById(id);
+
+function fmt(v, key) {
+  if (v === null || v === undefined) return "–";
+  if (typeof v !== "number" || key === "pid" || key === "uid") return String(v);
+  if (key === "cpu_percent") return v.toFixed(1) + "%";
+  if (/_bound$|^retiring$|^bad_speculation$|_share$|coverage$/.test(key))
+    return (v * 100).toFixed(1) + "%";
+  if (key === "task_clock_ns") return (v / 1e9).toFixed(3) + " s";
+  if (Math.abs(v) >= 1e6) return (v / 1e6).toFixed(1) + "M";
+  if (Math.abs(v) >= 1e4) return (v / 1e3).toFixed(1) + "k";
+  return Number.isInteger(v) ? String(v) : v.toFixed(3);
+}
+
+async function getJSON(url) {
+  const r = await fetch(url);
+  const body = await r.json();
+  if (!r.ok) throw new Error(body.error || r.statusText);
+  return body;
+}
+
+function setStatus(text, isError) {
+  $("status").textContent = text;
+  $("status").className = isError ? "error" : "muted";
+}
+
+async function loadSystem() {
+  try {
+    const s = await getJSON("/api/v1/system");
+    $("system").textContent = `${s.host} · model ${s.model} · stackd ${s.version} · up ` +
+      `${Math.round(s.uptime_s)} s · lost records (60 s) ${s.collector_60s.lost_records}`;
+  } catch (e) {
+    $("system").textContent = "system: " + e.message;
+  }
+}
+
+function columnsOf(rows) {
+  const keys = rows.length ? Object.keys(rows[0]) : [];
+  const cols = ["pid", "comm", "cpu_percent", "context_switches"];
+  for (const k of PREFERRED) if (keys.includes(k)) cols.push(k);
+  cols.push("unit", "cmdline");
+  return cols;
+}
+
+function renderTop(rows) {
+  const cols = columnsOf(rows);
+  const head = $("top").tHead, body = $("top").tBodies[0];
+  head.replaceChildren();
+  const tr = head.insertRow();
+  for (const c of cols) {
+    const th = document.createElement("th");
+    th.textContent = c;
+    th.dataset.col = c;
+    if (c === "comm" || c === "unit" || c === "cmdline") th.className = "text";
+    if (c === state.sort) th.classList.add("sorted");
+    th.addEventListener("click", () => { state.sort = c; refresh(); });
+    tr.appendChild(th);
+  }
+  body.replaceChildren();
+  for (const row of rows) {
+    const r = body.insertRow();
+    r.dataset.pid = row.pid;
+    if (state.selected === row.pid) r.className = "selected";
+    for (const c of cols) {
+      const td = r.insertCell();
+      td.textContent = fmt(row[c], c);
+      if (c === "comm" || c === "unit" || c === "cmdline") td.className = "text";
+      if (c === "cmdline") td.title = row[c] || "";
+    }
+    r.addEventListener("click", () => select(row.pid));
+  }
+}
+
+async function refresh() {
+  const params = new URLSearchParams({ window: $("window").value, sort: state.sort,
+    limit: "50" });
+  const comm = $("filter").value.trim();
+  if (comm) params.set("comm", comm);
+  try {
+    renderTop(await getJSON("/api/v1/top?" + params));
+    setStatus("updated " + new Date().toLocaleTimeString(), false);
+  } catch (e) {
+    setStatus(e.message, true);
+  }
+}
+
+// One horizontal stacked bar of the given nodes (value = share of the whole).
+function bar(nodes) {
+  const div = document.createElement("div");
+  div.className = "bar";
+  nodes.forEach((n, i) => {
+    const part = document.createElement("div");
+    const w = Math.max(0, Math.min(1, n.value)) * 100;
+    part.style.width = w + "%";
+    part.style.background = COLORS[n.name] || PALETTE[i % PALETTE.length];
+    part.title = `${n.name}: ${(n.value * 100).toFixed(1)}% (coverage ` +
+      `${(n.coverage * 100).toFixed(0)}%)`;
+    if (w > 8) part.textContent = n.name;
+    div.appendChild(part);
+  });
+  return div;
+}
+
+function renderStacks(detail) {
+  const box = $("stacks");
+  box.replaceChildren();
+  const byStack = {};
+  const scalars = [];
+  for (const m of detail.metrics) {
+    if (m.stack) (byStack[m.stack] = byStack[m.stack] || []).push(m);
+    else scalars.push(m);
+  }
+  for (const [name, nodes] of Object.entries(byStack)) {
+    const sec = document.createElement("div");
+    sec.className = "stack";
+    const h = document.createElement("h4");
+    h.textContent = name === "topdown" ? "Top-Down (share of slots)" : name;
+    sec.appendChild(h);
+    const top = nodes.filter((n) => !n.parent);
+    sec.appendChild(bar(top));
+    const legend = document.createElement("div");
+    legend.className = "legend";
+    legend.textContent = top.map((n) => `${n.name} ${(n.value * 100).toFixed(1)}%`).join(" · ");
+    sec.appendChild(legend);
+    for (const parent of top) {
+      const kids = nodes.filter((n) => n.parent === parent.name);
+      if (!kids.length) continue;
+      const child = document.createElement("div");
+      child.className = "children";
+      const label = document.createElement("div");
+      label.className = "legend";
+      label.textContent = parent.name + " → " +
+        kids.map((n) => `${n.name} ${(n.value * 100).toFixed(1)}%`).join(" · ");
+      child.appendChild(label);
+      // children as shares of their parent's width
+      child.appendChild(bar(kids.map((k) => ({ ...k, value: parent.value > 0 ?
+        k.value / parent.value : 0 }))));
+      sec.appendChild(child);
+    }
+    box.appendChild(sec);
+  }
+  if (scalars.length) {
+    const t = document.createElement("table");
+    const hr = t.createTHead().insertRow();
+    for (const c of ["metric", "value", "coverage"]) {
+      const th = document.createElement("th");
+      th.textContent = c;
+      hr.appendChild(th);
+    }
+    const tb = t.createTBody();
+    for (const m of scalars) {
+      const r = tb.insertRow();
+      r.insertCell().textContent = m.name;
+      r.insertCell().textContent = fmt(m.value, m.name);
+      r.insertCell().textContent = fmt(m.coverage, "coverage");
+      r.title = m.help;
+    }
+    box.appendChild(t);
+  }
+}
+
+function drawChart(series) {
+  const svg = $("chart");
+  const ns = "http://www.w3.org/2000/svg";
+  svg.replaceChildren();
+  const pts = series.points.filter((p) => p.value !== null);
+  $("chart-note").textContent = `${series.metric} (${series.unit}), ${pts.length} points, ` +
+    `step ${series.step_ns / 1e9} s, from ${series.source}`;
+  if (!pts.length) return;
+  const t0 = series.from_ns, t1 = series.to_ns;
+  const max = Math.max(...pts.map((p) => p.value)) || 1;
+  const x = (t) => ((t - t0) / (t1 - t0)) * 800;
+  const y = (v) => 190 - (v / max) * 180;
+  const line = document.createElementNS(ns, "polyline");
+  line.setAttribute("points", pts.map((p) => `${x(p.t_ns).toFixed(1)},${y(p.value).toFixed(1)}`)
+    .join(" "));
+  line.setAttribute("fill", "none");
+  line.setAttribute("stroke", "#1565c0");
+  line.setAttribute("stroke-width", "2");
+  svg.appendChild(line);
+  const label = document.createElementNS(ns, "text");
+  label.setAttribute("x", "4");
+  label.setAttribute("y", "14");
+  label.setAttribute("font-size", "12");
+  label.textContent = "max " + fmt(max, series.metric);
+  svg.appendChild(label);
+}
+
+async function loadSeries() {
+  if (state.selected === null) return;
+  const metric = $("series-metric").value || "cpu_percent";
+  const params = new URLSearchParams({ who: "pid:" + state.selected, metric, from: "10m" });
+  try {
+    drawChart(await getJSON("/api/v1/series?" + params));
+  } catch (e) {
+    $("chart-note").textContent = e.message;
+  }
+}
+
+async function select(pid) {
+  state.selected = pid;
+  for (const r of $("top").tBodies[0].rows)
+    r.classList.toggle("selected", Number(r.dataset.pid) === pid);
+  try {
+    const d = await getJSON(`/api/v1/processes/${pid}?window=${$("window").value}`);
+    $("detail").hidden = false;
+    const p = d.processes[0];
+    $("detail-title").textContent = `${p.comm} (pid ${p.pid})`;
+    $("detail-meta").textContent = `${d.model} · CPU ${fmt(d.cpu_percent, "cpu_percent")} · ` +
+      (p.unit ? p.unit + " · " : "") + (p.cmdline || "");
+    renderStacks(d);
+    const sel = $("series-metric");
+    const current = sel.value;
+    sel.replaceChildren();
+    for (const name of ["cpu_percent", ...d.metrics.map((m) => m.name)]) {
+      const o = document.createElement("option");
+      o.value = o.textContent = name;
+      sel.appendChild(o);
+    }
+    if ([...sel.options].some((o) => o.value === current)) sel.value = current;
+    await loadSeries();
+  } catch (e) {
+    setStatus(e.message, true);
+  }
+}
+
+function schedule() {
+  clearInterval(state.timer);
+  state.timer = setInterval(() => { if (!$("pause").checked) refresh(); }, 2000);
+}
+
+$("window").addEventListener("change", refresh);
+$("filter").addEventListener("change", refresh);
+$("series-metric").addEventListener("change", loadSeries);
+loadSystem();
+refresh();
+schedule();
