@@ -82,6 +82,14 @@ static void json_double(FILE *f, double v)
 		fputs("null", f);
 }
 
+static void json_string_or_null(FILE *f, const char *s)
+{
+	if (s != NULL)
+		json_print_string(f, s);
+	else
+		fputs("null", f);
+}
+
 static const char *unit_name(enum metric_unit u)
 {
 	switch (u) {
@@ -186,11 +194,12 @@ static int api_top(struct db *db, const char *query, const struct api_access *ac
 
 /* ---- /api/v1/{processes,comms,units}/NAME ------------------------------ */
 
-static bool matches(const struct window_proc *p, enum query_who who, const char *what)
+static bool matches(const struct window_proc *p, enum query_who who, const char *what,
+		    long pid)
 {
 	switch (who) {
 	case WHO_PID:
-		return p->pid > 0 && (int64_t)p->pid == strtoll(what, NULL, 10);
+		return p->pid > 0 && p->pid == pid;
 	case WHO_COMM:
 		return strcmp(p->comm, what) == 0;
 	case WHO_UNIT:
@@ -218,15 +227,9 @@ static void print_metrics(FILE *f, const struct model *m, const struct metric_va
 		fprintf(f, "%s\n  {\"name\": \"%s\", \"value\": ", first ? "" : ",", mm->name);
 		json_double(f, mv[k].value);
 		fprintf(f, ", \"unit\": \"%s\", \"parent\": ", unit_name(mm->unit));
-		if (mm->parent != NULL)
-			fprintf(f, "\"%s\"", mm->parent);
-		else
-			fputs("null", f);
+		json_string_or_null(f, mm->parent);
 		fputs(", \"stack\": ", f);
-		if (mm->stack != NULL)
-			fprintf(f, "\"%s\"", mm->stack);
-		else
-			fputs("null", f);
+		json_string_or_null(f, mm->stack);
 		fputs(", \"coverage\": ", f);
 		json_double(f, mv[k].coverage);
 		fprintf(f, ", \"core_scoped\": %s, \"help\": ", mv[k].core_scoped ? "true" : "false");
@@ -250,12 +253,14 @@ static int api_target(struct db *db, enum query_who who, const char *what, const
 	char err[1024], *end;
 	size_t i, n = 0;
 	unsigned g, k;
+	long pid = 0;
 	int r;
 
 	if (http_query_parse(query, keys, &q, err, sizeof(err)) < 0 ||
 	    http_query_duration(&q, "window", API_MAX_WINDOW_NS, &window_ns, err, sizeof(err)) < 0)
 		return fail(resp, 400, "%s", err);
-	if (who == WHO_PID && (strtol(what, &end, 10) <= 0 || *end != '\0' || *what == '\0'))
+	if (who == WHO_PID && ((pid = strtol(what, &end, 10)) <= 0 || pid > INT32_MAX ||
+			       *end != '\0' || *what == '\0'))
 		return fail(resp, 400, "'%s' is not a process id", what);
 	r = query_window(db, window_ns, &w, err, sizeof(err));
 	if (r == -ENODATA)
@@ -274,7 +279,7 @@ static int api_target(struct db *db, enum query_who who, const char *what, const
 	for (i = 0; i < w.n_procs; i++) {
 		const struct window_proc *p = &w.procs[i];
 
-		if (!matches(p, who, what) || (!acc->full && p->uid != acc->uid))
+		if (!matches(p, who, what, pid) || (!acc->full && p->uid != acc->uid))
 			continue;
 		tc += p->task_clock_ns;
 		cs += p->context_switches;
@@ -297,17 +302,10 @@ static int api_target(struct db *db, enum query_who who, const char *what, const
 			else
 				fputs("null", o.f);
 			fputs(", \"unit\": ", o.f);
-			if (p->unit != NULL)
-				json_print_string(o.f, p->unit);
-			else
-				fputs("null", o.f);
+			json_string_or_null(o.f, p->unit);
 			fputs(", \"cmdline\": ", o.f);
-			if (p->cmdline != NULL)
-				json_print_string(o.f, p->cmdline);
-			else
-				fputs("null", o.f);
-			fputs(", \"task_clock_ns\": ", o.f);
-			fprintf(o.f, "%" PRIu64 "}", p->task_clock_ns);
+			json_string_or_null(o.f, p->cmdline);
+			fprintf(o.f, ", \"task_clock_ns\": %" PRIu64 "}", p->task_clock_ns);
 		}
 		n++;
 	}

@@ -2,6 +2,7 @@
  * prom.c - see prom.h.
  */
 #include "prom.h"
+#include "u64map.h"
 #include "lib/version.h"
 
 #include <errno.h>
@@ -10,13 +11,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PROM_MAX_PROCS 4096   /* processes followed at once (for the top-N) */
+#define PROM_MAX_PROCS 4096u  /* processes followed at once (for the top-N) */
 #define OTHER "[other]"
 
 struct series {
-	char key[80];            /* comm, unit, or "pid/start_ns" */
+	char key[80];            /* comm or unit; unused for processes */
 	char comm[16];
 	int32_t pid;
+	uint64_t start_ns;       /* processes: with pid, the identity */
 	bool exited;
 	uint64_t last_tc;        /* CPU time in the newest interval: top-N order */
 	uint64_t tc, cs;
@@ -35,6 +37,7 @@ struct prom {
 	const struct model *m;
 	unsigned max_keys, top_n;
 	struct table comms, units, procs;
+	struct u64map proc_index;   /* proc_key() -> index in procs */
 	struct iv_stats health;  /* summed, except the max rate */
 	uint64_t intervals;
 };
@@ -45,6 +48,10 @@ int prom_new(const struct model *m, unsigned max_keys, unsigned top_n, struct pr
 
 	if (p == NULL)
 		return -ENOMEM;
+	if (u64map_init(&p->proc_index, 1024) < 0) {
+		free(p);
+		return -ENOMEM;
+	}
 	pthread_mutex_init(&p->lock, NULL);
 	p->m = m;
 	p->max_keys = max_keys;
@@ -60,44 +67,79 @@ void prom_free(struct prom *p)
 	free(p->comms.s);
 	free(p->units.s);
 	free(p->procs.s);
+	u64map_done(&p->proc_index);
 	pthread_mutex_destroy(&p->lock);
 	free(p);
 }
 
-/* Linear search: the tables hold at most a few thousand keys and this runs
- * once per stored row, in the flush thread, off the sampling path. */
-static struct series *find_or_add(struct table *t, const char *key, size_t max)
+static int grow(struct table *t)
+{
+	size_t ncap = t->cap ? t->cap * 2 : 64;
+	struct series *more;
+
+	if (t->n < t->cap)
+		return 0;
+	more = realloc(t->s, ncap * sizeof(*more));
+	if (more == NULL)
+		return -ENOMEM;
+	t->s = more;
+	t->cap = ncap;
+	return 0;
+}
+
+/* Index of key's series, added when new; a full table answers with its
+ * "[other]" series.  -1 on memory exhaustion.  Linear: at most max_keys
+ * names, looked up once per process per interval (prom_add_interval). */
+static int64_t find_or_add(struct table *t, const char *key, size_t max)
 {
 	size_t i;
 
 	for (i = 0; i < t->n; i++)
 		if (strcmp(t->s[i].key, key) == 0)
-			return &t->s[i];
-	if (t->n >= max) {
-		if (strcmp(key, OTHER) == 0)
-			return NULL;
+			return (int64_t)i;
+	if (t->n >= max && strcmp(key, OTHER) != 0)
 		return find_or_add(t, OTHER, max + 1);
-	}
-	if (t->n == t->cap) {
-		size_t ncap = t->cap ? t->cap * 2 : 64;
-		struct series *more = realloc(t->s, ncap * sizeof(*more));
-
-		if (more == NULL)
-			return NULL;
-		t->s = more;
-		t->cap = ncap;
-	}
+	if (grow(t) < 0)
+		return -1;
 	memset(&t->s[t->n], 0, sizeof(t->s[0]));
 	snprintf(t->s[t->n].key, sizeof(t->s[0].key), "%s", key);
-	return &t->s[t->n++];
+	return (int64_t)t->n++;
 }
 
-static void add_row(struct series *s, const struct iv_row *r)
+/* A process's identity as one number: pid (< 2^22) and start time in ms
+ * since boot (< 2^42, 139 years). */
+static uint64_t proc_key(const struct iv_proc *pr)
 {
+	return (pr->start_ns / 1000000) << 22 | ((uint64_t)pr->pid & 0x3fffff);
+}
+
+static int64_t find_or_add_proc(struct prom *p, const struct iv_proc *pr)
+{
+	uint64_t key = proc_key(pr);
+	int64_t i = u64map_get(&p->proc_index, key);
+	struct series *s;
+
+	if (i >= 0)
+		return i;
+	if (p->procs.n >= PROM_MAX_PROCS || grow(&p->procs) < 0 ||
+	    u64map_put(&p->proc_index, key, (uint32_t)p->procs.n) < 0)
+		return -1;
+	s = &p->procs.s[p->procs.n];
+	memset(s, 0, sizeof(*s));
+	s->pid = pr->pid;
+	s->start_ns = pr->start_ns;
+	snprintf(s->comm, sizeof(s->comm), "%s", pr->comm);
+	return (int64_t)p->procs.n++;
+}
+
+static void add_row(struct table *t, int64_t i, const struct iv_row *r)
+{
+	struct series *s;
 	unsigned k;
 
-	if (s == NULL)
+	if (i < 0)
 		return;
+	s = &t->s[i];
 	s->tc += r->task_clock_ns;
 	s->cs += r->context_switches;
 	s->last_tc += r->task_clock_ns;
@@ -106,15 +148,26 @@ static void add_row(struct series *s, const struct iv_row *r)
 		s->v[r->group][k] += r->v[k];
 }
 
-/* Processes seen to exit got their last counts in the previous interval. */
-static void prune_exited(struct table *t)
+/* Processes seen to exit got their last counts in the previous interval;
+ * the index is rebuilt for the survivors. */
+static void prune_exited(struct prom *p)
 {
+	struct table *t = &p->procs;
 	size_t i, kept = 0;
 
 	for (i = 0; i < t->n; i++)
 		if (!t->s[i].exited)
 			t->s[kept++] = t->s[i];
+	if (kept == t->n)
+		return;
 	t->n = kept;
+	u64map_clear(&p->proc_index);
+	for (i = 0; i < t->n; i++) {
+		struct iv_proc id = { .pid = t->s[i].pid, .start_ns = t->s[i].start_ns };
+
+		/* cannot fail: the map held more keys before */
+		(void)u64map_put(&p->proc_index, proc_key(&id), (uint32_t)i);
+	}
 }
 
 static void add_health(struct iv_stats *sum, const struct iv_stats *st)
@@ -130,12 +183,21 @@ static void add_health(struct iv_stats *sum, const struct iv_stats *st)
 	sum->unschedulable += st->unschedulable;
 }
 
+/* Series of one process of the interval, found on its first row. */
+struct memo {
+	bool known;
+	int64_t comm, unit, proc;
+};
+
 void prom_add_interval(struct prom *p, const struct interval_data *iv)
 {
+	struct memo *memo = calloc(iv->n_procs ? iv->n_procs : 1, sizeof(*memo));
 	size_t i;
 
+	if (memo == NULL)
+		return;   /* this interval is missing from /metrics; the store has it */
 	pthread_mutex_lock(&p->lock);
-	prune_exited(&p->procs);
+	prune_exited(p);
 	for (i = 0; i < p->procs.n; i++)
 		p->procs.s[i].last_tc = 0;
 	for (i = 0; i < p->comms.n; i++)
@@ -145,26 +207,26 @@ void prom_add_interval(struct prom *p, const struct interval_data *iv)
 	for (i = 0; i < iv->n_rows; i++) {
 		const struct iv_row *r = &iv->rows[i];
 		const struct iv_proc *pr = &iv->procs[r->proc];
-		struct series *s;
-		char key[80];
+		struct memo *m = &memo[r->proc];
 
 		if (r->group >= MODEL_MAX_GROUPS || pr->pid <= 0)
 			continue;   /* idle and unattributed time are not a process */
-		add_row(find_or_add(&p->comms, pr->comm, p->max_keys), r);
-		if (pr->unit != NULL)
-			add_row(find_or_add(&p->units, pr->unit, p->max_keys), r);
-		snprintf(key, sizeof(key), "%" PRId32 "/%" PRIu64, pr->pid, pr->start_ns);
-		s = find_or_add(&p->procs, key, PROM_MAX_PROCS);
-		if (s != NULL && strcmp(s->key, OTHER) != 0) {
-			s->pid = pr->pid;
-			snprintf(s->comm, sizeof(s->comm), "%s", pr->comm);
-			s->exited = pr->exit_ns != 0;
-			add_row(s, r);
+		if (!m->known) {
+			m->known = true;
+			m->comm = find_or_add(&p->comms, pr->comm, p->max_keys);
+			m->unit = pr->unit != NULL ? find_or_add(&p->units, pr->unit, p->max_keys) : -1;
+			m->proc = find_or_add_proc(p, pr);
+			if (m->proc >= 0)
+				p->procs.s[m->proc].exited = pr->exit_ns != 0;
 		}
+		add_row(&p->comms, m->comm, r);
+		add_row(&p->units, m->unit, r);
+		add_row(&p->procs, m->proc, r);
 	}
 	add_health(&p->health, &iv->st);
 	p->intervals++;
 	pthread_mutex_unlock(&p->lock);
+	free(memo);
 }
 
 /* A label value with \, " and newline escaped, as the format asks. */
