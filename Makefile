@@ -9,7 +9,7 @@ DESTDIR ?=
 BUILD   ?= build
 CC      ?= cc
 
-PKGS := sqlite3 libmicrohttpd libsystemd
+PKGS := sqlite3 libmicrohttpd libsystemd jansson
 
 # libpfm4 ships no pkg-config file on Debian: fall back to plain -lpfm.
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
@@ -35,18 +35,24 @@ LIB_SRCS := daemon/lib/duration.c daemon/lib/models.c daemon/lib/model_software.
 	daemon/lib/model_util.c daemon/lib/model_intel.c daemon/lib/model_skl.c \
 	daemon/lib/model_icl.c daemon/lib/model_spr.c daemon/lib/model_zen4.c \
 	daemon/lib/model_generic.c daemon/lib/model_neoverse.c daemon/lib/nnls.c daemon/lib/perfstat.c \
-	daemon/lib/paths.c daemon/lib/rowset.c daemon/lib/query.c daemon/lib/top_rows.c
+	daemon/lib/paths.c daemon/lib/rowset.c daemon/lib/query.c daemon/lib/query_export.c \
+	daemon/lib/top_rows.c daemon/lib/http_query.c daemon/lib/api.c daemon/lib/api_top.c \
+	daemon/lib/api_target.c daemon/lib/api_series.c daemon/lib/api_export.c \
+	daemon/lib/api_system.c
 
 STACKD_SRCS := daemon/main.c daemon/run.c daemon/config.c daemon/log.c daemon/http_server.c \
-	daemon/http_query.c daemon/api.c daemon/prom.c daemon/peer.c \
+	daemon/prom.c daemon/peer.c \
 	daemon/collector.c daemon/cpulist.c daemon/event_encode.c daemon/sysfs_event.c \
 	daemon/ring.c daemon/perf_record.c daemon/worker.c daemon/attrib.c daemon/cpuacc.c \
 	daemon/u64map.c daemon/proctab.c daemon/procinfo.c daemon/flush.c daemon/store.c
 STACKD_GEN := $(BUILD)/gen/schema_sql.c
 STACKD_LIBS := $(SQLITE_LIBS) $(PFM_LIBS) $(MHD_LIBS) -lpthread -lm
 
-STACKCTL_SRCS := cli/stackctl.c cli/top.c cli/status.c cli/analyze.c
-STACKCTL_LIBS := $(SQLITE_LIBS) -lm
+STACKCTL_SRCS := cli/stackctl.c cli/source.c cli/http_client.c cli/json_rowset.c cli/term.c \
+	cli/target.c cli/top.c cli/top_view.c cli/top_live.c cli/show.c cli/history.c \
+	cli/status.c cli/export.c cli/analyze.c
+JANSSON_LIBS := $(shell pkg-config --libs jansson 2>/dev/null || echo -ljansson)
+STACKCTL_LIBS := $(SQLITE_LIBS) $(JANSSON_LIBS) -lm
 
 SCHEMA := $(sort $(wildcard schema/*.sql))
 
@@ -65,7 +71,8 @@ UNIT_OBJS  := $(filter-out $(BUILD)/asan/daemon/main.o,$(ASAN_STACKD))
 HELPER_SRCS := $(sort $(wildcard tests/helpers/*.c))
 HELPER_BINS := $(patsubst tests/helpers/%.c,$(BUILD)/helpers/%,$(HELPER_SRCS))
 
-.PHONY: all run test unit system cppcheck bench deps clean install check-deps fuzz fuzz-short
+.PHONY: all run test unit system cppcheck bench deps clean install check-deps fuzz fuzz-short \
+	golden golden-update
 
 # The query-string fuzzer (clang libFuzzer): briefly in `make test`, as long
 # as you like with `make fuzz FUZZ_SECONDS=600`.
@@ -117,16 +124,23 @@ $(BUILD)/tests/%: tests/unit/%.c $(UNIT_OBJS) tests/unit/test.h
 	@echo "  CC $@"
 	$(Q)$(CC) $(ASAN_CFLAGS) -Itests/unit -o $@ $< $(UNIT_OBJS) $(STACKD_LIBS)
 
+# The golden tests' database writer: the daemon's store code, like a unit test.
+FIXTURE_BIN := $(BUILD)/tests/mkfixture
+$(FIXTURE_BIN): tests/golden/mkfixture.c $(UNIT_OBJS)
+	@mkdir -p $(dir $@)
+	@echo "  CC $@"
+	$(Q)$(CC) $(ASAN_CFLAGS) -o $@ $< $(UNIT_OBJS) $(STACKD_LIBS)
+
 $(BUILD)/helpers/%: tests/helpers/%.c
 	@mkdir -p $(dir $@)
 	@echo "  CC $@"
 	$(Q)$(CC) -std=gnu11 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror -o $@ $< -lpthread
 
-$(FUZZ_BIN): tests/fuzz/fuzz_http_query.c daemon/http_query.c daemon/lib/duration.c daemon/http_query.h
+$(FUZZ_BIN): tests/fuzz/fuzz_http_query.c daemon/lib/http_query.c daemon/lib/duration.c daemon/lib/http_query.h
 	@mkdir -p $(dir $@)
 	@echo "  CC $@"
 	$(Q)clang -std=gnu11 -D_GNU_SOURCE -g -O1 -Idaemon -fsanitize=fuzzer,address,undefined \
-		-fno-sanitize-recover=all -o $@ tests/fuzz/fuzz_http_query.c daemon/http_query.c \
+		-fno-sanitize-recover=all -o $@ tests/fuzz/fuzz_http_query.c daemon/lib/http_query.c \
 		daemon/lib/duration.c
 
 fuzz-short: $(FUZZ_BIN)
@@ -158,10 +172,11 @@ run: deps
 
 test: deps tests/browser/node_modules/playwright-core
 	@$(MAKE) --no-print-directory all $(BUILD)/asan/stackd $(BUILD)/asan/stackctl \
-		$(UNIT_BINS) $(HELPER_BINS)
+		$(UNIT_BINS) $(HELPER_BINS) $(FIXTURE_BIN)
 	@$(MAKE) --no-print-directory unit
 	@$(MAKE) --no-print-directory fuzz-short
 	@$(MAKE) --no-print-directory cppcheck
+	@$(MAKE) --no-print-directory golden
 	@$(MAKE) --no-print-directory system
 
 # The browser test's one npm package, pinned by package-lock.json.
@@ -175,10 +190,18 @@ unit: $(UNIT_BINS)
 system: all $(BUILD)/asan/stackd $(BUILD)/asan/stackctl $(HELPER_BINS)
 	@BUILD=$(CURDIR)/$(BUILD) sh tests/system/run
 
+# stackctl's outputs on a constructed database, byte for byte; after a
+# deliberate change, `make golden-update` and review the diff.
+golden: $(BUILD)/asan/stackctl $(FIXTURE_BIN)
+	@BUILD=$(CURDIR)/$(BUILD) sh tests/golden/run
+golden-update: $(BUILD)/asan/stackctl $(FIXTURE_BIN)
+	@UPDATE=1 BUILD=$(CURDIR)/$(BUILD) sh tests/golden/run
+
 cppcheck:
 	cppcheck --quiet --error-exitcode=1 --enable=warning,style,performance,portability \
 		--inline-suppr --std=c11 -D_GNU_SOURCE -Idaemon -I$(BUILD)/gen \
-		--suppress=missingIncludeSystem daemon cli tests/unit tests/helpers
+		--include=tests/cppcheck-macros.h --suppress=missingIncludeSystem \
+		daemon cli tests/unit tests/helpers tests/golden
 
 bench: deps all $(HELPER_BINS)
 	@BUILD=$(CURDIR)/$(BUILD) sh tests/bench/run
@@ -188,6 +211,11 @@ install: all
 	install -D -m 0755 $(BUILD)/stackctl $(DESTDIR)$(PREFIX)/bin/stackctl
 	install -d $(DESTDIR)$(PREFIX)/share/stackd/web
 	install -m 0644 web/index.html web/app.js web/style.css $(DESTDIR)$(PREFIX)/share/stackd/web/
+	install -D -m 0644 docs/man/stackctl.1 $(DESTDIR)$(PREFIX)/share/man/man1/stackctl.1
+	install -D -m 0644 docs/man/stackd.8 $(DESTDIR)$(PREFIX)/share/man/man8/stackd.8
+	install -D -m 0644 docs/man/stackd.conf.5 $(DESTDIR)$(PREFIX)/share/man/man5/stackd.conf.5
+	install -D -m 0644 packaging/bash-completion/stackctl \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/stackctl
 
 clean:
 	rm -rf $(BUILD)

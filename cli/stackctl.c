@@ -21,8 +21,11 @@ struct verb {
 };
 
 static const struct verb verbs[] = {
-	{ "top", verb_top, "processes of the last window, hottest first" },
-	{ "status", verb_status, "collector health: model, groups and their coverage, losses" },
+	{ "top", verb_top, "processes by why the CPU is slow for them, live like top" },
+	{ "show", verb_show, "the stacks of one process, command or unit, as bars" },
+	{ "history", verb_history, "how figures of one target changed over time" },
+	{ "status", verb_status, "daemon health: version, model, groups, losses, database" },
+	{ "export", verb_export, "the stored interval rows, as CSV or JSON" },
 	{ "analyze", verb_analyze, "stacks of a perf stat -x, recording, with the same formulas" },
 };
 
@@ -37,17 +40,23 @@ void cli_error(const char *verb, const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-int cli_parse_window(const char *verb, const char *text, uint64_t *ret_ns)
+int cli_parse_duration(const char *verb, const char *option, const char *text,
+		       uint64_t *ret_ns)
 {
 	uint64_t ns;
 
 	if (duration_parse(text, &ns) < 0 || ns == 0) {
-		cli_error(verb, "invalid --window '%s' (expected a duration such as 10s, 5m, 1h)",
-			  text);
+		cli_error(verb, "invalid %s '%s' (expected a duration such as 10s, 5m, 1h)",
+			  option, text);
 		return -EINVAL;
 	}
 	*ret_ns = ns;
 	return 0;
+}
+
+int cli_parse_window(const char *verb, const char *text, uint64_t *ret_ns)
+{
+	return cli_parse_duration(verb, "--window", text, ret_ns);
 }
 
 int cli_bad_option(const char *verb, int c, char **argv)
@@ -69,6 +78,11 @@ int cli_no_arguments(const char *verb, int argc, char **argv)
 	return 0;
 }
 
+int cli_exit_for(int err)
+{
+	return err == -EINVAL ? EXIT_USAGE : EXIT_FAILURE;
+}
+
 static void help(void)
 {
 	size_t i;
@@ -81,11 +95,14 @@ static void help(void)
 	for (i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++)
 		printf("  %-10s %s\n", verbs[i].name, verbs[i].help);
 	printf("\n"
-	       "Every verb takes --db PATH (default $STACKD_DB, else /var/lib/stackd/stackd.db)\n"
-	       "and --help.  Tabular verbs print a table, or --json / --csv for scripts.\n"
+	       "Data comes from the running daemon's API (--url, default the Unix socket\n"
+	       "/run/stackd/stackd.sock, then http://127.0.0.1:9466), or from a database\n"
+	       "file (--db FILE; also used when the daemon is not running).  Tabular verbs\n"
+	       "print a table, or --json / --csv for scripts.\n"
 	       "\n"
-	       "Exit status: 0 success, 1 the request failed, 2 bad command line.\n"
-	       "See 'stackctl VERB --help' for each verb's options.\n");
+	       "Exit status: 0 success, 1 the request failed (daemon or data not there, no\n"
+	       "such target), 2 bad command line.\n"
+	       "See 'stackctl VERB --help' for each verb, and stackctl(1).\n");
 }
 
 int main(int argc, char **argv)

@@ -1,190 +1,140 @@
 /*
- * status.c - `stackctl status`: is the collector healthy?  Which model, which
- * counter groups and how much of the time each one measured (rotation
- * coverage), what was lost, how costly sampling is on the busiest CPU.
- * Read from the database the daemon writes (the HTTP API will add live
- * figures).
+ * status.c - `stackctl status`: is the collector healthy?  Version and
+ * uptime, which model, which counter groups and how much of the time each
+ * one measured (rotation coverage), what was lost, how costly sampling is
+ * on the busiest CPU, the database.  The API's GET /api/v1/system; --json
+ * prints that answer as it is.
  */
 #include "cli.h"
+#include "source.h"
 #include "lib/duration.h"
-#include "lib/paths.h"
-#include "lib/query.h"
-#include "lib/sampling_cost.h"
 
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
+#include <time.h>
 
-#define STATUS_DEFAULT_WINDOW_NS (60ULL * 1000000000ULL)
-
-enum { OPT_DB = 0x100, OPT_WINDOW, OPT_JSON };
+enum { OPT_WINDOW = 0x100, OPT_JSON };
 
 static void help(void)
 {
 	printf("Usage: stackctl status [OPTIONS]\n"
 	       "\n"
-	       "Collector health over the last window of stored data: model, counter\n"
-	       "groups and the share of time each was measuring, lost and unattributed\n"
-	       "samples, the busiest CPU's switch rate.\n"
+	       "Daemon health: version and uptime, model, counter groups and the share of\n"
+	       "time each was measuring, lost and unattributed samples, the busiest CPU's\n"
+	       "switch rate, the database's size and oldest record.\n"
 	       "\n"
-	       "  --db PATH      database (default $STACKD_DB, else /var/lib/stackd/stackd.db)\n"
-	       "  --window DUR   how far back from the newest interval (default 60s)\n"
-	       "  --json         one JSON object for scripts\n"
-	       "  -h, --help     this help\n");
+	       "  --window DUR     health over how much of the newest data (default 60s)\n"
+	       "  --json           the API's answer (GET /api/v1/system) for scripts\n"
+	       SOURCE_HELP
+	       "  -h, --help       this help\n");
 }
 
-/* The daemon that wrote the database still runs under the pid it recorded. */
-static bool daemon_running(struct db *db)
+static uint64_t u64(const json_t *o, const char *key)
 {
-	char buf[64], path[64], comm[64] = "";
-	FILE *f;
-	long pid;
-
-	if (query_meta(db, "pid", buf, sizeof(buf)) < 0)
-		return false;
-	pid = strtol(buf, NULL, 10);
-	if (pid <= 0 || (kill((pid_t)pid, 0) < 0 && errno != EPERM))
-		return false;
-	snprintf(path, sizeof(path), "/proc/%ld/comm", pid);
-	f = fopen(path, "re");
-	if (f == NULL)
-		return false;
-	if (fgets(comm, sizeof(comm), f) == NULL)
-		comm[0] = '\0';
-	fclose(f);
-	comm[strcspn(comm, "\n")] = '\0';
-	return strcmp(comm, "stackd") == 0;
+	return (uint64_t)json_integer_value(json_object_get(o, key));
 }
 
-static double coverage(const struct window *w, unsigned g)
+static const char *str(const json_t *o, const char *key)
 {
-	double span = (double)(w->to_ns - w->from_ns) * (double)(w->ncpus ? w->ncpus : 1);
+	const char *s = json_string_value(json_object_get(o, key));
 
-	return span > 0 ? (double)w->groups[g].enabled_ns / span : 0.0;
+	return s ? s : "?";
 }
 
-static void print_json(const char *path, struct db *db, const struct window *w, bool running,
-		       long long size)
+static void print_time(const char *label, uint64_t ns)
 {
-	static const char *const meta_keys[] = {
-		"version", "pid", "started_ns", "model_reason", "interval", "rotate_period",
-		"switch_event", "ring_pages",
-	};
-	char buf[1024];
-	unsigned g;
-	double cost = sampling_cost_fraction(w->max_cpu_switch_rate);
+	char buf[64];
+	time_t t = (time_t)(ns / 1000000000ULL);
+	struct tm tm;
+
+	strftime(buf, sizeof(buf), "%Y-%m-%d %H:%M:%S %Z", localtime_r(&t, &tm));
+	printf("%s%s\n", label, buf);
+}
+
+static void print_text(const json_t *a, const struct source *src)
+{
+	const json_t *win = json_object_get(a, "window"), *col = json_object_get(a, "collector");
+	const json_t *db = json_object_get(a, "database"), *g, *up = json_object_get(a, "uptime_s");
+	char a1[32], a2[32], where[600];
+	double cost = json_number_value(json_object_get(a, "sampling_cost_fraction"));
 	size_t i;
 
-	printf("{\"database\": ");
-	json_print_string(stdout, path);
-	printf(", \"database_bytes\": %lld, \"running\": %s", size, running ? "true" : "false");
-	for (i = 0; i < sizeof(meta_keys) / sizeof(meta_keys[0]); i++) {
-		if (query_meta(db, meta_keys[i], buf, sizeof(buf)) < 0)
-			continue;
-		printf(", ");
-		json_print_string(stdout, meta_keys[i]);
-		printf(": ");
-		json_print_string(stdout, buf);
+	source_describe(src, where, sizeof(where));
+	printf("daemon:        stackd %s on %s, pid %" PRIu64 ", %s", str(a, "version"),
+	       str(a, "host"), u64(a, "pid"),
+	       json_is_true(json_object_get(a, "running")) ? "running" :
+	       "NOT running (start it: systemctl start stackd)");
+	if (json_is_number(up)) {
+		duration_format_approx(json_number_value(up) * 1e9, a1, sizeof(a1));
+		printf(", up %s", a1);
 	}
-	printf(", \"model\": ");
-	json_print_string(stdout, w->model_name);
-	printf(",\n \"window_from_ns\": %" PRIu64 ", \"window_to_ns\": %" PRIu64
-	       ", \"intervals\": %u, \"ncpus\": %u,\n \"groups\": [", w->from_ns, w->to_ns,
-	       w->n_intervals, w->ncpus);
-	for (g = 0; g < w->n_groups; g++) {
-		printf("%s{\"name\": ", g ? ", " : "");
-		json_print_string(stdout, w->groups[g].name);
-		printf(", \"enabled_ns\": %" PRIu64 ", \"coverage\": %.6f}", w->groups[g].enabled_ns,
-		       coverage(w, g));
-	}
-	printf("],\n \"samples\": %" PRIu64 ", \"lost_records\": %" PRIu64
-	       ", \"lost_samples\": %" PRIu64 ", \"throttles\": %" PRIu64
-	       ", \"unsampled_switches\": %" PRIu64 ", \"unattributed_spans\": %" PRIu64
-	       ", \"straddles\": %" PRIu64 ", \"late_cpus\": %" PRIu64 ", \"dropped\": %" PRIu64
-	       ", \"unschedulable\": %" PRIu64
-	       ", \"max_cpu_switch_rate\": %" PRIu64 ", \"busiest_cpu\": %d"
-	       ", \"sampling_cost_fraction\": %.6f, \"sampling_costly\": %s}\n",
-	       w->samples, w->lost_records, w->lost_samples, w->throttles, w->unsampled_switches,
-	       w->unattributed_spans, w->straddles, w->late_cpus, w->dropped, w->unschedulable,
-	       w->max_cpu_switch_rate, w->busiest_cpu, cost,
-	       cost > SAMPLING_COSTLY_FRACTION ? "true" : "false");
-}
-
-static void print_text(const char *path, struct db *db, const struct window *w, bool running,
-		       long long size)
-{
-	char buf[1024], interval[32], window[32];
-	unsigned g;
-	double cost;
-
-	printf("database:      %s (%.1f MiB)\n", path, (double)size / 1048576.0);
-	if (query_meta(db, "version", buf, sizeof(buf)) == 0) {
-		char pid[32] = "?";
-
-		(void)query_meta(db, "pid", pid, sizeof(pid));
-		printf("daemon:        stackd %s, pid %s, %s\n", buf, pid,
-		       running ? "running" : "NOT running (start it: stackd, or systemctl start stackd)");
-	}
-	printf("model:         %s", w->model_name);
-	if (query_meta(db, "model_reason", buf, sizeof(buf)) == 0)
-		printf(" (%s)", buf);
+	printf("\nasked:         %s\n", where);
+	printf("model:         %s", str(a, "model"));
+	if (json_is_string(json_object_get(a, "model_reason")))
+		printf(" (%s)", str(a, "model_reason"));
 	printf("\n");
-	duration_format_approx((double)(w->to_ns - w->from_ns), window, sizeof(window));
-	interval[0] = '\0';
-	(void)query_meta(db, "interval", interval, sizeof(interval));
-	printf("window:        last %s: %u intervals of %s, %u CPUs\n", window, w->n_intervals,
-	       interval, w->ncpus);
-	if (query_meta(db, "rotate_period", buf, sizeof(buf)) == 0)
-		printf("groups:        %u, one enabled at a time per CPU, rotating every %s\n",
-		       w->n_groups, buf);
-	for (g = 0; g < w->n_groups; g++)
-		printf("  %-14s coverage %5.1f%%\n", w->groups[g].name, 100.0 * coverage(w, g));
-	if (w->unschedulable > 0)
+	duration_format_approx((double)(u64(win, "to_ns") - u64(win, "from_ns")), a1, sizeof(a1));
+	duration_format((uint64_t)u64(a, "interval_ns"), a2, sizeof(a2));
+	printf("window:        last %s: %" PRIu64 " intervals of %s, %" PRIu64 " CPUs\n", a1,
+	       u64(win, "intervals"), a2, u64(win, "ncpus"));
+	duration_format(u64(a, "rotate_period_ns"), a1, sizeof(a1));
+	printf("groups:        %zu, one enabled at a time per CPU, rotating every %s\n",
+	       json_array_size(json_object_get(a, "groups")), a1);
+	json_array_foreach(json_object_get(a, "groups"), i, g)
+		printf("  %-14s coverage %5.1f%%\n", str(g, "name"),
+		       100.0 * json_number_value(json_object_get(g, "coverage")));
+	if (u64(col, "unschedulable") > 0)
 		printf("               %" PRIu64 " times a group could not count: its counters were "
-		       "taken by another user of the PMU\n", w->unschedulable);
-	cost = sampling_cost_fraction(w->max_cpu_switch_rate);
+		       "taken by another user of the PMU\n", u64(col, "unschedulable"));
 	printf("samples:       %" PRIu64 " context switches sampled; busiest: cpu %d at %" PRIu64
-	       "/s, sampling costs about %.1f%% of it%s\n", w->samples, w->busiest_cpu,
-	       w->max_cpu_switch_rate, 100.0 * cost,
-	       cost > SAMPLING_COSTLY_FRACTION ? " - COSTLY: that CPU switches too often for cheap "
-						 "per-switch sampling"
-					       : "");
+	       "/s, sampling costs about %.1f%% of it%s\n", u64(col, "samples"),
+	       (int)json_integer_value(json_object_get(col, "busiest_cpu")),
+	       u64(col, "max_cpu_switch_rate"), 100.0 * cost,
+	       json_is_true(json_object_get(a, "sampling_costly")) ?
+	       " - COSTLY: that CPU switches too often for cheap per-switch sampling" : "");
 	printf("lost:          %" PRIu64 " samples in %" PRIu64 " ring overflows, %" PRIu64
-	       " throttled, %" PRIu64 " late CPU flushes\n", w->lost_samples, w->lost_records,
-	       w->throttles, w->late_cpus);
+	       " throttled, %" PRIu64 " late CPU flushes, %" PRIu64 " dropped\n",
+	       u64(col, "lost_samples"), u64(col, "lost_records"), u64(col, "throttles"),
+	       u64(col, "late_cpus"), u64(col, "dropped"));
 	printf("unattributed:  %" PRIu64 " spans covering %" PRIu64 " unsampled switches, %" PRIu64
-	       " pid-reuse spans\n", w->unattributed_spans, w->unsampled_switches, w->straddles);
+	       " pid-reuse spans\n", u64(col, "unattributed_spans"), u64(col, "unsampled_switches"),
+	       u64(col, "straddles"));
+	printf("database:      %s (%.1f MiB)\n", str(db, "path"),
+	       (double)u64(db, "bytes") / 1048576.0);
+	if (json_is_integer(json_object_get(db, "oldest_ns")))
+		print_time("oldest record: ", u64(db, "oldest_ns"));
 }
 
 int verb_status(int argc, char **argv)
 {
 	static const struct option options[] = {
-		{ "db", required_argument, NULL, OPT_DB },
+		SOURCE_OPTIONS,
 		{ "window", required_argument, NULL, OPT_WINDOW },
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	uint64_t window_ns = STATUS_DEFAULT_WINDOW_NS;
-	const char *db_arg = NULL, *path;
-	bool json = false, running;
-	struct db *db = NULL;
-	struct window w;
-	struct stat st;
-	char err[1024];
+	const char *url = NULL, *db = NULL;
+	uint64_t window_ns = 60ULL * 1000000000ULL;
+	char err[1024], target[128], num[32];
+	struct source src;
+	bool json = false;
+	json_t *a = NULL;
 	int c, r;
 
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
 		switch (c) {
-		case OPT_DB:
-			db_arg = optarg;
+		case OPT_SOURCE_DB:
+			db = optarg;
+			break;
+		case OPT_SOURCE_URL:
+			url = optarg;
 			break;
 		case OPT_WINDOW:
 			if (cli_parse_window("status", optarg, &window_ns) < 0)
@@ -202,26 +152,26 @@ int verb_status(int argc, char **argv)
 	}
 	if (cli_no_arguments("status", argc, argv) != 0)
 		return EXIT_USAGE;
-	path = paths_database(db_arg);
-	r = db_open(path, &db, err, sizeof(err));
+	r = source_open(&src, url, db, err, sizeof(err));
 	if (r < 0) {
 		cli_error("status", "%s", err);
 		return EXIT_FAILURE;
 	}
-	r = query_window(db, window_ns, &w, err, sizeof(err));
+	duration_format(window_ns, num, sizeof(num));
+	snprintf(target, sizeof(target), "/api/v1/system?window=%s", num);
+	r = source_get(&src, target, &a, err, sizeof(err));
 	if (r < 0) {
 		cli_error("status", "%s", err);
-		db_close(db);
-		return EXIT_FAILURE;
+		source_close(&src);
+		return cli_exit_for(r);
 	}
-	running = daemon_running(db);
-	if (stat(path, &st) < 0)
-		st.st_size = 0;
-	if (json)
-		print_json(path, db, &w, running, (long long)st.st_size);
-	else
-		print_text(path, db, &w, running, (long long)st.st_size);
-	window_done(&w);
-	db_close(db);
+	if (json) {
+		json_dumpf(a, stdout, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9));
+		putchar('\n');
+	} else {
+		print_text(a, &src);
+	}
+	json_decref(a);
+	source_close(&src);
 	return EXIT_SUCCESS;
 }

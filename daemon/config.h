@@ -7,6 +7,8 @@
 #ifndef STACKD_CONFIG_H
 #define STACKD_CONFIG_H
 
+#include "lib/paths.h"
+
 #include "collector.h"
 #include "log.h"
 
@@ -38,7 +40,7 @@ struct config {
 	unsigned prometheus_top_processes;
 };
 
-#define STACKD_DEFAULT_LISTEN "127.0.0.1:9466"
+#define STACKD_DEFAULT_LISTEN STACKD_DEFAULT_TCP ",unix:" STACKD_DEFAULT_SOCKET
 #define STACKD_DEFAULT_WEB_DIR "/usr/share/stackd/web"
 
 /* Keys that only take effect at start (SIGHUP cannot change them). */

@@ -2,6 +2,7 @@
  * http_server.c - see http_server.h.
  */
 #include "http_server.h"
+#include "lib/http_query.h"
 #include "log.h"
 #include "peer.h"
 #include "lib/query.h"
@@ -130,6 +131,23 @@ int http_parse_listen(const char *text, struct sockaddr_storage *addr, socklen_t
 	return -EINVAL;
 }
 
+/* Make the directory a Unix socket goes in, if missing (one level). */
+static void make_parent_dir(const char *path)
+{
+	char dir[sizeof(((struct sockaddr_un *)0)->sun_path) + 1];
+	char *slash;
+
+	if (strlen(path) >= sizeof(dir))
+		return;
+	memcpy(dir, path, strlen(path) + 1);
+	slash = strrchr(dir, '/');
+	if (slash == NULL || slash == dir)
+		return;
+	*slash = '\0';
+	if (mkdir(dir, 0755) < 0 && errno != EEXIST)
+		return;   /* bind() will say what is wrong */
+}
+
 static int open_listener(const char *text, char *unix_path, size_t pathlen, char *err,
 			 size_t errlen)
 {
@@ -149,7 +167,10 @@ static int open_listener(const char *text, char *unix_path, size_t pathlen, char
 	if (addr.ss_family == AF_UNIX) {
 		const char *path = ((struct sockaddr_un *)&addr)->sun_path;
 
-		/* A socket left by a previous run goes; any other file stays. */
+		/* /run/stackd is made by systemd (RuntimeDirectory=); by hand
+		 * we make it.  A socket left by a previous run goes; any other
+		 * file stays. */
+		make_parent_dir(path);
 		if (lstat(path, &st) == 0 && S_ISSOCK(st.st_mode))
 			unlink(path);
 		if (strlen(path) < pathlen)
@@ -390,6 +411,38 @@ static enum MHD_Result serve_file(struct http_server *s, struct MHD_Connection *
 	return respond(conn, 200, type, buf, (size_t)got, strstr(type, "html") != NULL);
 }
 
+/* GET /metrics: Prometheus text format; a user who may not see every
+ * process gets the collector's health only. */
+static int metrics(struct http_server *s, const char *method, const char *query,
+		   const struct api_access *acc, struct api_response *resp)
+{
+	static const char *const keys[] = { NULL };
+	struct http_query q;
+	char err[256], *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	memset(resp, 0, sizeof(*resp));
+	if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0)
+		return api_error(resp, 405, "method %s not allowed (GET only)", method);
+	if (http_query_parse(query, keys, &q, err, sizeof(err)) < 0)
+		return api_error(resp, 400, "%s", err);
+	f = open_memstream(&buf, &len);
+	if (f == NULL)
+		return -ENOMEM;
+	prom_render(s->cfg.prom, acc->full, f);
+	if (fclose(f) != 0) {
+		free(buf);
+		return -ENOMEM;
+	}
+	resp->status = 200;
+	resp->body = buf;
+	resp->len = len;
+	resp->content_type = "text/plain; version=0.0.4; charset=utf-8";
+	resp->cacheable = true;
+	return 0;
+}
+
 static enum MHD_Result handle(void *cls, struct MHD_Connection *conn, const char *url,
 			      const char *method, const char *version, const char *upload,
 			      size_t *upload_size, void **req_cls)
@@ -437,7 +490,10 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn, const char
 	gen = atomic_load(&s->generation);
 	err[0] = '\0';
 	db = thread_db(s, err, sizeof(err));
-	r = api_handle(&s->cfg.info, db, err, method, path, query, &acc, &resp);
+	if (strcmp(path, "/metrics") == 0)
+		r = metrics(s, method, query, &acc, &resp);
+	else
+		r = api_handle(&s->cfg.info, db, err, method, path, query, &acc, &resp);
 	if (r < 0) {
 		cache_release(s, key);
 		return send_text(conn, 500, "{\"error\": \"out of memory\"}\n");

@@ -12,7 +12,8 @@
 #ifndef STACKD_HTTP_SERVER_H
 #define STACKD_HTTP_SERVER_H
 
-#include "api.h"
+#include "lib/api.h"
+#include "prom.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -22,13 +23,14 @@
 #define HTTP_MAX_USERS 16
 
 struct http_config {
-	const char *listen;          /* "127.0.0.1:9466,unix:/run/stackd/api.sock"; "" or "none": off */
+	const char *listen;          /* "127.0.0.1:9466,unix:/run/stackd/stackd.sock"; "" or "none": off */
 	const char *web_dir;         /* the dashboard's files; "" serves none */
 	unsigned max_connections;
 	uid_t full_uids[HTTP_MAX_USERS];   /* see every process (root always does) */
 	size_t n_full_uids;
 	bool anonymous_full;         /* peers we cannot identify see everything */
 	struct api_info info;
+	struct prom *prom;           /* what /metrics renders */
 };
 
 struct http_server;

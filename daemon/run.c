@@ -166,8 +166,11 @@ static void check_counter_budget(const struct model *m)
 static void write_meta(struct daemon *d)
 {
 	char interval[32], rotate[32], started[32], pid[16], ncpus[16], ring[16], groups[512];
+	char host[256] = "";
 	size_t used = 0;
 	unsigned g;
+
+	gethostname(host, sizeof(host) - 1);
 
 	duration_format(d->cfg.interval_ns, interval, sizeof(interval));
 	duration_format(d->cfg.rotate_period_ns, rotate, sizeof(rotate));
@@ -196,6 +199,7 @@ static void write_meta(struct daemon *d)
 			"smt", host_smt_on() ? "on" : "off",
 			"pid", pid,
 			"started_ns", started,
+			"host", host,
 		};
 		char err[512];
 
@@ -336,7 +340,8 @@ static int start_http(struct daemon *d)
 	hc.info.started_ns = d->started_ns;
 	hc.info.interval_ns = d->cfg.interval_ns;
 	hc.info.rotate_period_ns = d->cfg.rotate_period_ns;
-	hc.info.prom = d->prom;
+	hc.prom = d->prom;
+	hc.info.in_daemon = true;
 	r = http_server_start(&hc, &d->http, err, sizeof(err));
 	if (r < 0) {
 		log_error("%s (change it with --listen, or --listen none)", err);

@@ -5,7 +5,7 @@
 set -eu
 
 # build: compiler, pkg-config and the four libraries
-BUILD_PKGS="gcc make pkg-config libpfm4-dev libsqlite3-dev libmicrohttpd-dev libsystemd-dev"
+BUILD_PKGS="gcc make pkg-config libpfm4-dev libsqlite3-dev libmicrohttpd-dev libsystemd-dev libjansson-dev"
 # tests: sqlite3 (integrity checks), jq (JSON), linux-perf (reference counts
 # and the benchmark), cppcheck (static analysis), util-linux (setpriv)
 TEST_PKGS="sqlite3 jq linux-perf cppcheck util-linux procps"
@@ -13,6 +13,9 @@ TEST_PKGS="sqlite3 jq linux-perf cppcheck util-linux procps"
 # headless Chromium for the dashboard, clang for the libFuzzer harness,
 # wrk for `make bench`
 TEST_PKGS="$TEST_PKGS curl iproute2 prometheus chromium clang wrk"
+# CLI tests: tmux (the live top view in a real terminal), groff (man page
+# lint), bash-completion (the completion script under bash's own helpers)
+TEST_PKGS="$TEST_PKGS tmux groff bash-completion"
 
 missing=""
 for p in $BUILD_PKGS $TEST_PKGS; do

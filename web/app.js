@@ -43,7 +43,7 @@ async function loadSystem() {
   try {
     const s = await getJSON("/api/v1/system");
     $("system").textContent = `${s.host} · model ${s.model} · stackd ${s.version} · up ` +
-      `${Math.round(s.uptime_s)} s · lost records (60 s) ${s.collector_60s.lost_records}`;
+      `${Math.round(s.uptime_s)} s · lost records (60 s) ${s.collector.lost_records}`;
   } catch (e) {
     $("system").textContent = "system: " + e.message;
   }
@@ -92,7 +92,7 @@ async function refresh() {
   const comm = $("filter").value.trim();
   if (comm) params.set("comm", comm);
   try {
-    renderTop(await getJSON("/api/v1/top?" + params));
+    renderTop((await getJSON("/api/v1/top?" + params)).rows);
     setStatus("updated " + new Date().toLocaleTimeString(), false);
   } catch (e) {
     setStatus(e.message, true);

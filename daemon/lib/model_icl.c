@@ -42,7 +42,7 @@ static const struct model_event icl_td_l2[] = {
 	{ "IDQ_UOPS_NOT_DELIVERED:CYCLES_0_UOPS_DELIV_CORE", "idq_0_uops_cycles",
 	  "IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE", false, false },
 	{ "BR_MISP_RETIRED:ALL_BRANCHES", "br_misp_retired", "BR_MISP_RETIRED.ALL_BRANCHES", false, false },
-	{ "MACHINE_CLEARS:COUNT", "machine_clears", "MACHINE_CLEARS.COUNT", false, false },
+	{ "MACHINE_CLEARS:COUNT", "machine_clears_count", "MACHINE_CLEARS.COUNT", false, false },
 };
 
 static const struct model_event icl_td_mem[] = {
@@ -109,7 +109,7 @@ static void icl_compute(const struct model *m, const struct group_sums *sums,
 	fl = ratio(5.0 * gv(&l2, "idq_0_uops_cycles") - gv(&l2, "uop_dropping"), slots);
 	td.fetch_latency_share = ratio(fl, td.l1[2]);
 	br = gv(&l2, "br_misp_retired");
-	mc = gv(&l2, "machine_clears");
+	mc = gv(&l2, "machine_clears_count");
 	td.mispredict_share = ratio(br, br + mc);
 	td.fe_cov = td.bs_cov = l2.coverage;
 	/* The memory split is a ratio inside the memory group, whose own

@@ -59,7 +59,7 @@ static const struct model_event skl_td_l2_fe_bs[] = {
 	{ "IDQ_UOPS_NOT_DELIVERED:CYCLES_0_UOPS_DELIV_CORE", "idq_0_uops_cycles",
 	  "IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE", false, false },
 	{ "BR_MISP_RETIRED:ALL_BRANCHES", "br_misp_retired", "BR_MISP_RETIRED.ALL_BRANCHES", false, false },
-	{ "MACHINE_CLEARS:COUNT", "machine_clears", "MACHINE_CLEARS.COUNT", false, false },
+	{ "MACHINE_CLEARS:COUNT", "machine_clears_count", "MACHINE_CLEARS.COUNT", false, false },
 };
 
 static const struct model_event skl_td_l2_be[] = {
@@ -132,7 +132,7 @@ static void skl_compute(const struct model *m, const struct group_sums *sums,
 	td.fetch_latency_share = ratio(4.0 * gv(&febs, "idq_0_uops_cycles"),
 				       gv(&febs, "idq_not_delivered"));
 	br = gv(&febs, "br_misp_retired");
-	mc = gv(&febs, "machine_clears");
+	mc = gv(&febs, "machine_clears_count");
 	td.mispredict_share = ratio(br, br + mc);
 	td.fe_cov = td.bs_cov = febs.coverage;
 

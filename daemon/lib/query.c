@@ -3,6 +3,7 @@
  */
 #include "query.h"
 #include "db.h"
+#include "db_private.h"
 
 #include <errno.h>
 #include <sqlite3.h>
@@ -12,10 +13,6 @@
 #include <unistd.h>
 
 #define QUERY_BUSY_TIMEOUT_MS 2000
-
-struct db {
-	sqlite3 *db;
-};
 
 static int sql_fail(struct db *db, const char *what, char *err, size_t errlen)
 {

@@ -86,6 +86,43 @@ int query_series(struct db *db, enum query_who who, const char *what, int64_t ui
 		 uint64_t from_ns, uint64_t to_ns, uint64_t step_ns, struct series_bucket *out,
 		 size_t max_buckets, const struct model **model, char *err, size_t errlen);
 
+/* ---- raw rows, for `stackctl export` and /api/v1/export ---------------- */
+
+/* Where an export page ended: the sample key of its last row. */
+struct export_cursor {
+	int64_t interval_id, process_id, group_id;
+};
+
+/* One stored sample row: one group's counts for one process over one
+ * interval.  Strings point into the query; copy what you keep. */
+struct export_row {
+	uint64_t interval_start_ns, interval_end_ns;
+	int32_t pid;
+	uint64_t start_ns;
+	const char *comm, *unit;       /* unit may be NULL */
+	int64_t uid;                   /* -1 unknown */
+	const char *model, *group;
+	uint64_t task_clock_ns, context_switches;
+	unsigned n_values;
+	char columns[MODEL_MAX_EVENTS][64];   /* what v[k] counts, as stored */
+	uint64_t v[MODEL_MAX_EVENTS];
+	struct export_cursor key;
+};
+
+/* Call fn for each row whose interval ends in (from_ns, to_ns], after the
+ * cursor (all zero: from the start), in key order, at most limit rows.
+ * who/what as query_series (what NULL: every process); uid >= 0 keeps that
+ * user's processes.  Returns the number of rows (== limit: ask again from
+ * the last row's key), or -EIO with err, or fn's negative return. */
+int query_export(struct db *db, uint64_t from_ns, uint64_t to_ns, enum query_who who,
+		 const char *what, int64_t uid, const struct export_cursor *after, size_t limit,
+		 int (*fn)(const struct export_row *row, void *arg), void *arg, char *err,
+		 size_t errlen);
+
+/* Every event column name any stored counter group has, in first-stored
+ * order, into names[max] (copied); returns how many, or -EIO. */
+int query_event_columns(struct db *db, char (*names)[64], size_t max);
+
 /* The oldest and newest interval times stored; -ENODATA when none. */
 int query_span(struct db *db, uint64_t *oldest_ns, uint64_t *newest_ns);
 

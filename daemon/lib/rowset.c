@@ -67,6 +67,37 @@ void rowset_hide_in_table(struct rowset *rs, int col)
 		rs->cols[col].table_hidden = true;
 }
 
+void rowset_set_tree(struct rowset *rs, int col, const char *stack, const char *parent)
+{
+	if (col < 0 || (size_t)col >= rs->n_cols)
+		return;
+	rs->cols[col].metric = true;
+	snprintf(rs->cols[col].stack, sizeof(rs->cols[col].stack), "%s", stack ? stack : "");
+	snprintf(rs->cols[col].parent, sizeof(rs->cols[col].parent), "%s", parent ? parent : "");
+}
+
+static const char *const unit_names[] = {
+	[RS_UNIT_NONE] = "none", [RS_UNIT_NS] = "ns", [RS_UNIT_PERCENT] = "percent",
+	[RS_UNIT_FRACTION] = "fraction", [RS_UNIT_COUNT] = "count",
+};
+
+const char *rs_unit_name(enum rs_unit u)
+{
+	return (size_t)u < sizeof(unit_names) / sizeof(unit_names[0]) ? unit_names[u] : "none";
+}
+
+int rs_unit_parse(const char *name, enum rs_unit *ret)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(unit_names) / sizeof(unit_names[0]); i++)
+		if (strcmp(name, unit_names[i]) == 0) {
+			*ret = (enum rs_unit)i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
 int rowset_add_row(struct rowset *rs)
 {
 	if (rs->n_rows == rs->cap_rows) {
@@ -247,6 +278,11 @@ static void format_human(const struct rs_column *col, const struct rs_cell *c, c
 	}
 }
 
+void rowset_format_cell(const struct rowset *rs, size_t row, int col, char *buf, size_t len)
+{
+	format_human(&rs->cols[col], cell(rs, row, col), buf, len);
+}
+
 static bool is_text_column(const struct rowset *rs, size_t col, size_t rows)
 {
 	size_t r;
@@ -262,13 +298,16 @@ static void print_table(const struct rowset *rs, size_t rows, FILE *f)
 	size_t *width = calloc(rs->n_cols ? rs->n_cols : 1, sizeof(*width));
 	bool *left = calloc(rs->n_cols ? rs->n_cols : 1, sizeof(*left));
 	char buf[256];
-	size_t c, r;
+	size_t c, r, last = 0;
 
 	if (width == NULL || left == NULL) {
 		free(width);
 		free(left);
 		return;
 	}
+	for (c = 0; c < rs->n_cols; c++)
+		if (!rs->cols[c].table_hidden)
+			last = c;
 	for (c = 0; c < rs->n_cols; c++) {
 		width[c] = strlen(rs->cols[c].title);
 		left[c] = is_text_column(rs, c, rows);
@@ -279,7 +318,7 @@ static void print_table(const struct rowset *rs, size_t rows, FILE *f)
 		}
 		/* Long text (a command line) is cut, the last column less so. */
 		if (width[c] > RS_TABLE_MAX_WIDTH)
-			width[c] = c + 1 < rs->n_cols ? RS_TABLE_MAX_WIDTH : 2 * RS_TABLE_MAX_WIDTH;
+			width[c] = c < last ? RS_TABLE_MAX_WIDTH : 2 * RS_TABLE_MAX_WIDTH;
 	}
 	for (r = 0; r <= rows; r++) {
 		bool first = true;
@@ -297,7 +336,7 @@ static void print_table(const struct rowset *rs, size_t rows, FILE *f)
 				text = buf;
 			}
 			/* No padding after the last column: no trailing blanks. */
-			if (c + 1 == rs->n_cols && left[c])
+			if (c == last && left[c])
 				w = 0;
 			fprintf(f, "%s%*s", first ? "" : "  ", left[c] ? -w : w, text);
 			first = false;
@@ -308,33 +347,29 @@ static void print_table(const struct rowset *rs, size_t rows, FILE *f)
 	free(left);
 }
 
-static void print_json(const struct rowset *rs, size_t rows, FILE *f)
+static void json_row(const struct rowset *rs, size_t r, FILE *f)
 {
 	char buf[64];
-	size_t c, r;
+	size_t c;
 
-	fputs("[", f);
-	for (r = 0; r < rows; r++) {
-		fputs(r ? ",\n  {" : "\n  {", f);
-		for (c = 0; c < rs->n_cols; c++) {
-			const struct rs_cell *x = cell(rs, r, (int)c);
+	fputc('{', f);
+	for (c = 0; c < rs->n_cols; c++) {
+		const struct rs_cell *x = cell(rs, r, (int)c);
 
-			if (c)
-				fputs(", ", f);
-			json_print_string(f, rs->cols[c].name);
-			fputs(": ", f);
-			if (x->type == RS_TEXT) {
-				json_print_string(f, x->s);
-			} else if (x->type == RS_NULL) {
-				fputs("null", f);
-			} else {
-				format_plain(x, buf, sizeof(buf));
-				fputs(buf, f);
-			}
+		if (c)
+			fputs(", ", f);
+		json_print_string(f, rs->cols[c].name);
+		fputs(": ", f);
+		if (x->type == RS_TEXT) {
+			json_print_string(f, x->s);
+		} else if (x->type == RS_NULL) {
+			fputs("null", f);
+		} else {
+			format_plain(x, buf, sizeof(buf));
+			fputs(buf, f);
 		}
-		fputs("}", f);
 	}
-	fputs(rows ? "\n]\n" : "]\n", f);
+	fputc('}', f);
 }
 
 static void csv_field(FILE *f, const char *s)
@@ -352,47 +387,95 @@ static void csv_field(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-static void print_csv(const struct rowset *rs, size_t rows, FILE *f)
+static void csv_row(const struct rowset *rs, size_t r, FILE *f)
 {
 	char buf[64];
-	size_t c, r;
+	size_t c;
 
 	for (c = 0; c < rs->n_cols; c++) {
+		const struct rs_cell *x = cell(rs, r, (int)c);
+
 		if (c)
 			fputc(',', f);
-		csv_field(f, rs->cols[c].name);
+		if (x->type == RS_TEXT) {
+			csv_field(f, x->s);
+		} else {
+			format_plain(x, buf, sizeof(buf));
+			fputs(buf, f);
+		}
 	}
 	fputc('\n', f);
-	for (r = 0; r < rows; r++) {
-		for (c = 0; c < rs->n_cols; c++) {
-			const struct rs_cell *x = cell(rs, r, (int)c);
+}
 
+void rowset_stream_begin(struct rs_stream *s, enum rs_format fmt, FILE *f)
+{
+	memset(s, 0, sizeof(*s));
+	s->f = f;
+	s->fmt = fmt;
+	if (fmt == RS_JSON)
+		fputc('[', f);
+}
+
+void rowset_stream_rows(struct rs_stream *s, const struct rowset *rs, size_t limit)
+{
+	size_t rows = limit != 0 && limit < rs->n_rows ? limit : rs->n_rows, r;
+
+	if (s->fmt == RS_CSV && !s->header_done) {
+		for (size_t c = 0; c < rs->n_cols; c++) {
 			if (c)
-				fputc(',', f);
-			if (x->type == RS_TEXT) {
-				csv_field(f, x->s);
-			} else {
-				format_plain(x, buf, sizeof(buf));
-				fputs(buf, f);
-			}
+				fputc(',', s->f);
+			csv_field(s->f, rs->cols[c].name);
 		}
-		fputc('\n', f);
+		fputc('\n', s->f);
+		s->header_done = true;
 	}
+	for (r = 0; r < rows; r++, s->rows++) {
+		if (s->fmt == RS_JSON) {
+			fputs(s->rows ? ",\n  " : "\n  ", s->f);
+			json_row(rs, r, s->f);
+		} else {
+			csv_row(rs, r, s->f);
+		}
+	}
+}
+
+void rowset_stream_end(struct rs_stream *s)
+{
+	if (s->fmt == RS_JSON)
+		fputs(s->rows ? "\n]\n" : "]\n", s->f);
 }
 
 void rowset_print(const struct rowset *rs, enum rs_format fmt, size_t limit, FILE *f)
 {
-	size_t rows = limit != 0 && limit < rs->n_rows ? limit : rs->n_rows;
+	struct rs_stream s;
 
-	switch (fmt) {
-	case RS_TABLE:
-		print_table(rs, rows, f);
-		return;
-	case RS_JSON:
-		print_json(rs, rows, f);
-		return;
-	case RS_CSV:
-		print_csv(rs, rows, f);
+	if (fmt == RS_TABLE) {
+		print_table(rs, limit != 0 && limit < rs->n_rows ? limit : rs->n_rows, f);
 		return;
 	}
+	rowset_stream_begin(&s, fmt, f);
+	rowset_stream_rows(&s, rs, limit);
+	rowset_stream_end(&s);
+}
+
+void rowset_print_columns_json(const struct rowset *rs, FILE *f)
+{
+	size_t c;
+
+	fputc('[', f);
+	for (c = 0; c < rs->n_cols; c++) {
+		const struct rs_column *col = &rs->cols[c];
+
+		fputs(c ? ",\n  {\"name\": " : "\n  {\"name\": ", f);
+		json_print_string(f, col->name);
+		fputs(", \"title\": ", f);
+		json_print_string(f, col->title);
+		fprintf(f, ", \"unit\": \"%s\", \"metric\": %s, \"stack\": ", rs_unit_name(col->unit),
+			col->metric ? "true" : "false");
+		json_print_string(f, col->stack);
+		fputs(", \"parent\": ", f);
+		json_print_string(f, col->parent);
+		fputc('}', f);
+	}
+	fputs("]", f);
 }

@@ -30,6 +30,11 @@ struct rs_column {
 	char title[32];    /* table header */
 	enum rs_unit unit;
 	bool table_hidden; /* JSON and CSV only: the table stays narrow */
+	/* For a model metric: its stack ("topdown", "flops", "cpi") and tree
+	 * parent, "" when none; lets a reader pick a family's columns. */
+	char stack[32];
+	char parent[32];
+	bool metric;       /* a model metric (set with rowset_set_tree) */
 };
 
 struct rs_cell {
@@ -54,6 +59,12 @@ void rowset_done(struct rowset *rs);
 int rowset_add_column(struct rowset *rs, const char *name, const char *title, enum rs_unit unit);
 int rowset_find_column(const struct rowset *rs, const char *name);   /* -1 if none */
 void rowset_hide_in_table(struct rowset *rs, int col);
+void rowset_set_tree(struct rowset *rs, int col, const char *stack, const char *parent);
+
+/* "none", "ns", "percent", "fraction", "count"; parse returns -EINVAL for
+ * anything else. */
+const char *rs_unit_name(enum rs_unit u);
+int rs_unit_parse(const char *name, enum rs_unit *ret);
 
 /* A new row of NULL cells; returns its index or -ENOMEM. */
 int rowset_add_row(struct rowset *rs);
@@ -66,6 +77,26 @@ void rowset_sort(struct rowset *rs, int col);
 
 /* Print at most limit rows (0: all). */
 void rowset_print(const struct rowset *rs, enum rs_format fmt, size_t limit, FILE *f);
+
+/* JSON or CSV of several rowsets with the same columns (pages of an
+ * export) as one document: one JSON array, one CSV header. */
+struct rs_stream {
+	FILE *f;
+	enum rs_format fmt;   /* RS_JSON or RS_CSV */
+	size_t rows;          /* printed so far */
+	bool header_done;
+};
+
+void rowset_stream_begin(struct rs_stream *s, enum rs_format fmt, FILE *f);
+void rowset_stream_rows(struct rs_stream *s, const struct rowset *rs, size_t limit);
+void rowset_stream_end(struct rs_stream *s);
+
+/* The columns as a JSON array of {"name", "title", "unit", "metric",
+ * "stack", "parent"}: what a reader of the rows needs to print them as we do. */
+void rowset_print_columns_json(const struct rowset *rs, FILE *f);
+
+/* A cell as the table shows it ("12.3%", "4.56s", "-"), into buf. */
+void rowset_format_cell(const struct rowset *rs, size_t row, int col, char *buf, size_t len);
 
 /* Write s as a JSON string literal, quotes included. */
 void json_print_string(FILE *f, const char *s);

@@ -4,122 +4,259 @@
 #include "top_rows.h"
 
 #include <errno.h>
+#include <pwd.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 struct top_columns {
-	int pid, comm, uid, unit, cpu, tc, cs, start, cmdline;
+	int pid, comm, user, uid, unit, start, cmdline, processes;
+	int cpu, tc, cs;
 	int family[MODEL_MAX_GROUPS][MODEL_MAX_EVENTS];
 	int coverage[MODEL_MAX_GROUPS];
 	int metric[MODEL_MAX_METRICS];
+	int slots[MODEL_MAX_METRICS];   /* Top-Down level-1 nodes only */
 };
 
-static int build_columns(struct rowset *rs, const struct model *m, struct top_columns *c)
-{
-	unsigned k;
+/* Short table titles for the metrics people sort by; others keep their name. */
+static const struct { const char *name, *title; } titles[] = {
+	{ "frontend_bound", "FE" }, { "bad_speculation", "BADSPEC" },
+	{ "backend_bound", "BE" }, { "retiring", "RET" }, { "ipc", "IPC" }, { "cpi", "CPI" },
+	{ "fetch_latency", "FE-LAT" }, { "fetch_bandwidth", "FE-BW" },
+	{ "branch_mispredicts", "BR-MISP" }, { "machine_clears", "CLEARS" },
+	{ "memory_bound", "MEM" }, { "core_bound", "CORE" }, { "light_ops", "LIGHT" },
+	{ "heavy_ops", "HEAVY" }, { "dsb_coverage", "DSB" }, { "mite_share", "MITE" },
+	{ "lsd_share", "LSD" }, { "ms_share", "MS" }, { "gflops", "GFLOP/s" },
+	{ "flop_peak_fraction", "PEAK" }, { "flops_scalar_share", "SCALAR" },
+	{ "flops_128b_share", "V128" }, { "flops_256b_share", "V256" },
+	{ "flops_512b_share", "V512" }, { "flops_dp_share", "DP" },
+	{ "frontend_bound_slots", "FE-SLOTS" }, { "backend_bound_slots", "BE-SLOTS" },
+	{ "bad_speculation_slots", "BADSPEC-SLOTS" }, { "retiring_slots", "RET-SLOTS" },
+};
 
-	c->pid = rowset_add_column(rs, "pid", "PID", RS_UNIT_NONE);
-	c->comm = rowset_add_column(rs, "comm", "COMM", RS_UNIT_NONE);
+static const char *title_of(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(titles) / sizeof(titles[0]); i++)
+		if (strcmp(titles[i].name, name) == 0)
+			return titles[i].title;
+	return name;
+}
+
+static const char *const by_names[] = {
+	[TOP_BY_PROCESS] = "process", [TOP_BY_COMM] = "comm", [TOP_BY_UNIT] = "unit",
+	[TOP_BY_USER] = "user",
+};
+
+int top_by_parse(const char *name, enum top_by *ret)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(by_names) / sizeof(by_names[0]); i++)
+		if (strcmp(name, by_names[i]) == 0) {
+			*ret = (enum top_by)i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+const char *top_by_name(enum top_by by)
+{
+	return by_names[by];
+}
+
+/* The four Top-Down level-1 nodes every model shares get a slot count (a
+ * model's own extra nodes, Zen 4's smt_contention, keep their share). */
+static bool is_l1_node(const struct model_metric *mm)
+{
+	static const char *const l1[] = { "frontend_bound", "bad_speculation", "backend_bound",
+					  "retiring" };
+	size_t i;
+
+	if (mm->stack == NULL || strcmp(mm->stack, "topdown") != 0 || mm->parent != NULL)
+		return false;
+	for (i = 0; i < sizeof(l1) / sizeof(l1[0]); i++)
+		if (strcmp(mm->name, l1[i]) == 0)
+			return true;
+	return false;
+}
+
+static int add(struct rowset *rs, const char *name, enum rs_unit unit)
+{
+	return rowset_add_column(rs, name, title_of(name), unit);
+}
+
+static void build_key_columns(struct rowset *rs, enum top_by by, struct top_columns *c)
+{
+	switch (by) {
+	case TOP_BY_PROCESS:
+		c->pid = rowset_add_column(rs, "pid", "PID", RS_UNIT_NONE);
+		c->user = rowset_add_column(rs, "user", "USER", RS_UNIT_NONE);
+		c->comm = rowset_add_column(rs, "comm", "COMM", RS_UNIT_NONE);
+		return;
+	case TOP_BY_COMM:
+		c->comm = rowset_add_column(rs, "comm", "COMM", RS_UNIT_NONE);
+		break;
+	case TOP_BY_UNIT:
+		c->unit = rowset_add_column(rs, "unit", "UNIT", RS_UNIT_NONE);
+		break;
+	case TOP_BY_USER:
+		c->user = rowset_add_column(rs, "user", "USER", RS_UNIT_NONE);
+		c->uid = rowset_add_column(rs, "uid", "UID", RS_UNIT_NONE);
+		break;
+	}
+	c->processes = rowset_add_column(rs, "processes", "PROCS", RS_UNIT_NONE);
+}
+
+static int build_columns(struct rowset *rs, const struct model *m, enum top_by by,
+			 struct top_columns *c)
+{
+	unsigned k, g;
+
+	build_key_columns(rs, by, c);
 	c->cpu = rowset_add_column(rs, "cpu_percent", "CPU%", RS_UNIT_PERCENT);
 	c->tc = rowset_add_column(rs, "task_clock_ns", "CPU-TIME", RS_UNIT_NS);
 	c->cs = rowset_add_column(rs, "context_switches", "SWITCHES", RS_UNIT_COUNT);
-	if (m != NULL) {
-		unsigned g;
+	for (g = 0; m != NULL && g < m->n_groups; g++) {
+		const struct model_group *mg = &m->groups[g];
 
-		for (g = 0; g < m->n_groups; g++) {
-			const struct model_group *mg = &m->groups[g];
+		/* cycles, instructions... are in every group of a hardware
+		 * model: one column holds their sum over the groups. */
+		for (k = 0; k < mg->n_events; k++) {
+			int have = rowset_find_column(rs, mg->events[k].column);
 
-			/* cycles, instructions... are in every group of a hardware
-			 * model: one column holds their sum over the groups. */
-			for (k = 0; k < mg->n_events; k++) {
-				int have = rowset_find_column(rs, mg->events[k].column);
-
-				c->family[g][k] = have >= 0 ? have :
-					rowset_add_column(rs, mg->events[k].column,
-							  mg->events[k].column, RS_UNIT_COUNT);
-			}
+			c->family[g][k] = have >= 0 ? have :
+				rowset_add_column(rs, mg->events[k].column, mg->events[k].column,
+						  RS_UNIT_COUNT);
 		}
-		for (g = 0; g < m->n_groups; g++) {
-			char name[64], title[32];
-
-			snprintf(name, sizeof(name), "%s_coverage", m->groups[g].name);
-			snprintf(title, sizeof(title), "COV:%s", m->groups[g].name);
-			c->coverage[g] = rowset_add_column(rs, name, title, RS_UNIT_FRACTION);
-		}
-		for (k = 0; k < m->n_metrics; k++)
-			c->metric[k] = rowset_add_column(rs, m->metrics[k].name, m->metrics[k].name,
-							 m->metrics[k].unit == METRIC_FRACTION ?
-							 RS_UNIT_FRACTION : RS_UNIT_COUNT);
 	}
-	c->uid = rowset_add_column(rs, "uid", "UID", RS_UNIT_NONE);
-	c->unit = rowset_add_column(rs, "unit", "UNIT", RS_UNIT_NONE);
-	c->start = rowset_add_column(rs, "start_ns", "START", RS_UNIT_NONE);
-	c->cmdline = rowset_add_column(rs, "cmdline", "COMMAND", RS_UNIT_NONE);
-	if (c->cmdline < 0)
-		return -ENOMEM;
-	/* The table keeps to what fits a terminal; JSON and CSV carry all. */
-	rowset_hide_in_table(rs, c->uid);
-	rowset_hide_in_table(rs, c->start);
-	if (m != NULL)
-		for (k = 0; k < m->n_metrics; k++)
-			rowset_hide_in_table(rs, c->metric[k]);
+	for (g = 0; m != NULL && g < m->n_groups; g++) {
+		char name[64], title[32];
+
+		snprintf(name, sizeof(name), "%s_coverage", m->groups[g].name);
+		snprintf(title, sizeof(title), "COV:%s", m->groups[g].name);
+		c->coverage[g] = rowset_add_column(rs, name, title, RS_UNIT_FRACTION);
+	}
+	for (k = 0; m != NULL && k < m->n_metrics; k++) {
+		const struct model_metric *mm = &m->metrics[k];
+
+		c->metric[k] = add(rs, mm->name, mm->unit == METRIC_FRACTION ? RS_UNIT_FRACTION :
+				   RS_UNIT_COUNT);
+		rowset_set_tree(rs, c->metric[k], mm->stack, mm->parent);
+	}
+	for (k = 0; m != NULL && m->pipeline_width > 0 && k < m->n_metrics; k++) {
+		char name[64];
+
+		if (!is_l1_node(&m->metrics[k]))
+			continue;
+		snprintf(name, sizeof(name), "%s_slots", m->metrics[k].name);
+		c->slots[k] = add(rs, name, RS_UNIT_COUNT);
+	}
+	if (by == TOP_BY_PROCESS) {
+		c->uid = rowset_add_column(rs, "uid", "UID", RS_UNIT_NONE);
+		c->unit = rowset_add_column(rs, "unit", "UNIT", RS_UNIT_NONE);
+		c->start = rowset_add_column(rs, "start_ns", "START", RS_UNIT_NONE);
+		c->cmdline = rowset_add_column(rs, "cmdline", "COMMAND", RS_UNIT_NONE);
+	}
+	return rs->n_cols > 0 && c->cs >= 0 && (by != TOP_BY_PROCESS || c->cmdline >= 0) ?
+	       0 : -ENOMEM;
+}
+
+/* The login name of uid, "" when it has none (a container's user). */
+static void user_name(int64_t uid, char *buf, size_t len)
+{
+	struct passwd pw, *found = NULL;
+	char scratch[1024];
+
+	buf[0] = '\0';
+	if (uid >= 0 && getpwuid_r((uid_t)uid, &pw, scratch, sizeof(scratch), &found) == 0 &&
+	    found != NULL)
+		snprintf(buf, len, "%s", pw.pw_name);
+	else if (uid >= 0)
+		snprintf(buf, len, "%lld", (long long)uid);
+}
+
+static int fill_model_cells(struct rowset *rs, size_t row, const struct window *w,
+			    const struct window_proc *p, const struct top_columns *c)
+{
+	const struct model *m = w->model;
+	struct metric_value mv[MODEL_MAX_METRICS];
+	struct model_context ctx = { .smt_on = w->smt_on, .cpi_weights = NULL };
+	int cols[MODEL_MAX_GROUPS * MODEL_MAX_EVENTS];
+	int64_t vals[MODEL_MAX_GROUPS * MODEL_MAX_EVENTS];
+	unsigned g, k, n = 0, j;
+	int cycles = rowset_find_column(rs, "cycles");
+	double slots = 0;
+
+	for (g = 0; g < m->n_groups; g++) {
+		if (!p->sums[g].present)
+			continue;
+		for (k = 0; k < m->groups[g].n_events; k++) {
+			for (j = 0; j < n && cols[j] != c->family[g][k]; j++)
+				;
+			if (j == n) {
+				cols[n] = c->family[g][k];
+				vals[n++] = 0;
+			}
+			vals[j] += (int64_t)p->sums[g].v[k];
+		}
+		if (p->task_clock_ns > 0)
+			rowset_set_double(rs, row, c->coverage[g], (double)p->sums[g].task_clock_ns /
+					  (double)p->task_clock_ns);
+	}
+	for (j = 0; j < n; j++) {
+		rowset_set_int(rs, row, cols[j], vals[j]);
+		/* Every group counts cycles: their sum covers all measured time. */
+		if (cols[j] == cycles)
+			slots = (double)vals[j] * m->pipeline_width;
+	}
+	memset(mv, 0, sizeof(mv));
+	m->compute(m, p->sums, &ctx, mv);
+	for (k = 0; k < m->n_metrics; k++) {
+		if (!mv[k].valid)
+			continue;
+		rowset_set_double(rs, row, c->metric[k], mv[k].value);
+		if (c->slots[k] >= 0 && slots > 0)
+			rowset_set_double(rs, row, c->slots[k], mv[k].value * slots);
+	}
 	return 0;
 }
 
 static int fill_row(struct rowset *rs, const struct window *w, const struct window_proc *p,
-		    const struct top_columns *c)
+		    size_t n_procs, const struct top_columns *c)
 {
-	const struct model *m = w->model;
 	uint64_t span = w->to_ns > w->from_ns ? w->to_ns - w->from_ns : 0;
 	int row = rowset_add_row(rs);
 
 	if (row < 0)
 		return row;
-	rowset_set_int(rs, (size_t)row, c->pid, p->pid);
-	if (rowset_set_text(rs, (size_t)row, c->comm, p->comm) < 0)
+	if (c->pid >= 0)
+		rowset_set_int(rs, (size_t)row, c->pid, p->pid);
+	if (c->processes >= 0)
+		rowset_set_int(rs, (size_t)row, c->processes, (int64_t)n_procs);
+	if (c->user >= 0) {
+		char user[64];
+
+		user_name(p->uid, user, sizeof(user));
+		if (rowset_set_text(rs, (size_t)row, c->user, user[0] ? user : NULL) < 0)
+			return -ENOMEM;
+	}
+	if ((c->comm >= 0 && rowset_set_text(rs, (size_t)row, c->comm, p->comm) < 0) ||
+	    (c->unit >= 0 && rowset_set_text(rs, (size_t)row, c->unit, p->unit) < 0) ||
+	    (c->cmdline >= 0 && rowset_set_text(rs, (size_t)row, c->cmdline, p->cmdline) < 0))
 		return -ENOMEM;
 	if (span > 0)
-		rowset_set_double(rs, (size_t)row, c->cpu, (double)p->task_clock_ns * 100.0 / (double)span);
+		rowset_set_double(rs, (size_t)row, c->cpu,
+				  (double)p->task_clock_ns * 100.0 / (double)span);
 	rowset_set_int(rs, (size_t)row, c->tc, (int64_t)p->task_clock_ns);
 	rowset_set_int(rs, (size_t)row, c->cs, (int64_t)p->context_switches);
-	if (m != NULL) {
-		struct metric_value mv[MODEL_MAX_METRICS];
-		struct model_context ctx = { .smt_on = w->smt_on, .cpi_weights = NULL };
-		int cols[MODEL_MAX_GROUPS * MODEL_MAX_EVENTS];
-		int64_t vals[MODEL_MAX_GROUPS * MODEL_MAX_EVENTS];
-		unsigned g, k, n = 0, j;
-
-		for (g = 0; g < m->n_groups; g++) {
-			if (!p->sums[g].present)
-				continue;
-			for (k = 0; k < m->groups[g].n_events; k++) {
-				for (j = 0; j < n && cols[j] != c->family[g][k]; j++)
-					;
-				if (j == n) {
-					cols[n] = c->family[g][k];
-					vals[n++] = 0;
-				}
-				vals[j] += (int64_t)p->sums[g].v[k];
-			}
-			if (p->task_clock_ns > 0)
-				rowset_set_double(rs, (size_t)row, c->coverage[g],
-						  (double)p->sums[g].task_clock_ns /
-						  (double)p->task_clock_ns);
-		}
-		for (j = 0; j < n; j++)
-			rowset_set_int(rs, (size_t)row, cols[j], vals[j]);
-		memset(mv, 0, sizeof(mv));
-		m->compute(m, p->sums, &ctx, mv);
-		for (k = 0; k < m->n_metrics; k++)
-			if (mv[k].valid)
-				rowset_set_double(rs, (size_t)row, c->metric[k], mv[k].value);
-	}
-	if (p->uid >= 0)
+	if (w->model != NULL)
+		fill_model_cells(rs, (size_t)row, w, p, c);
+	if (c->uid >= 0 && p->uid >= 0)
 		rowset_set_int(rs, (size_t)row, c->uid, p->uid);
-	if (rowset_set_text(rs, (size_t)row, c->unit, p->unit) < 0 ||
-	    rowset_set_text(rs, (size_t)row, c->cmdline, p->cmdline) < 0)
-		return -ENOMEM;
-	rowset_set_int(rs, (size_t)row, c->start, (int64_t)p->start_ns);
+	if (c->start >= 0)
+		rowset_set_int(rs, (size_t)row, c->start, (int64_t)p->start_ns);
 	return 0;
 }
 
@@ -149,21 +286,112 @@ static bool kept(const struct window_proc *p, const struct top_filter *f)
 	return true;
 }
 
-int top_rows_build(const struct window *w, const struct top_filter *f, struct rowset *rs)
+static int cmp_text(const char *a, const char *b)
+{
+	if (a == NULL || b == NULL)
+		return (a == NULL) - (b == NULL);
+	return strcmp(a, b);
+}
+
+static int cmp_by_key(const void *x, const void *y, void *arg)
+{
+	const struct window_proc *a = *(const struct window_proc *const *)x;
+	const struct window_proc *b = *(const struct window_proc *const *)y;
+
+	switch (*(const enum top_by *)arg) {
+	case TOP_BY_COMM:
+		return strcmp(a->comm, b->comm);
+	case TOP_BY_UNIT:
+		return cmp_text(a->unit, b->unit);
+	case TOP_BY_USER:
+		return (a->uid > b->uid) - (a->uid < b->uid);
+	case TOP_BY_PROCESS:
+		break;
+	}
+	return 0;
+}
+
+static void add_into(struct window_proc *sum, const struct window_proc *p)
+{
+	unsigned g, k;
+
+	sum->task_clock_ns += p->task_clock_ns;
+	sum->context_switches += p->context_switches;
+	for (g = 0; g < MODEL_MAX_GROUPS; g++) {
+		if (!p->sums[g].present)
+			continue;
+		sum->sums[g].present = true;
+		sum->sums[g].task_clock_ns += p->sums[g].task_clock_ns;
+		sum->sums[g].context_switches += p->sums[g].context_switches;
+		for (k = 0; k < MODEL_MAX_EVENTS; k++)
+			sum->sums[g].v[k] += p->sums[g].v[k];
+	}
+}
+
+/* Sort the kept processes by the key, then sum each run of equal keys. */
+static int build_groups(const struct window *w, const struct top_filter *f, enum top_by by,
+			struct rowset *rs, const struct top_columns *cols)
+{
+	const struct window_proc **kept_procs = calloc(w->n_procs + 1, sizeof(*kept_procs));
+	size_t n = 0, i, j;
+	int r = 0;
+
+	if (kept_procs == NULL)
+		return -ENOMEM;
+	for (i = 0; i < w->n_procs; i++)
+		if (kept(&w->procs[i], f))
+			kept_procs[n++] = &w->procs[i];
+	qsort_r(kept_procs, n, sizeof(*kept_procs), cmp_by_key, &by);
+	for (i = 0; r == 0 && i < n; i = j) {
+		struct window_proc sum;
+
+		memset(&sum, 0, sizeof(sum));
+		snprintf(sum.comm, sizeof(sum.comm), "%s", kept_procs[i]->comm);
+		sum.unit = kept_procs[i]->unit;
+		sum.uid = kept_procs[i]->uid;
+		for (j = i; j < n && cmp_by_key(&kept_procs[i], &kept_procs[j], &by) == 0; j++)
+			add_into(&sum, kept_procs[j]);
+		r = fill_row(rs, w, &sum, j - i, cols);
+	}
+	free(kept_procs);
+	return r;
+}
+
+int top_rows_build(const struct window *w, const struct top_filter *f, enum top_by by,
+		   struct rowset *rs)
 {
 	struct top_columns cols;
 	size_t i;
 	int r;
 
 	memset(&cols, -1, sizeof(cols));
-	r = build_columns(rs, w->model, &cols);
+	r = build_columns(rs, w->model, by, &cols);
+	if (r == 0 && by != TOP_BY_PROCESS)
+		return build_groups(w, f, by, rs, &cols) < 0 ? -ENOMEM : 0;
 	for (i = 0; r == 0 && i < w->n_procs; i++)
 		if (kept(&w->procs[i], f))
-			r = fill_row(rs, w, &w->procs[i], &cols);
+			r = fill_row(rs, w, &w->procs[i], 1, &cols);
 	return r < 0 ? -ENOMEM : 0;
 }
 
 const char *top_rows_sort_column(const char *name)
 {
-	return strcmp(name, "cpu") == 0 ? "task_clock_ns" : name;
+	static const struct { const char *alias, *column; } aliases[] = {
+		{ "cpu", "task_clock_ns" }, { "frontend", "frontend_bound_slots" },
+		{ "backend", "backend_bound_slots" }, { "bad_speculation", "bad_speculation_slots" },
+		{ "badspec", "bad_speculation_slots" }, { "retiring", "retiring_slots" },
+		{ "flops", "gflops" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(aliases) / sizeof(aliases[0]); i++)
+		if (strcmp(name, aliases[i].alias) == 0)
+			return aliases[i].column;
+	return name;
+}
+
+const char *top_rows_default_sort(const struct rowset *rs)
+{
+	return rowset_find_column(rs, "frontend_bound_slots") >= 0 ? "frontend_bound_slots" :
+	       "task_clock_ns";
 }

@@ -5,7 +5,7 @@
  * Fields are named as the database columns they sum (pid, comm,
  * task_clock_ns, context_switches, each counter group's columns such as
  * page_faults); derived figures carry their own names (cpu_percent,
- * <group>_coverage, the model's metrics).
+ * <group>_coverage, the model's metrics, <top-down node>_slots).
  */
 #ifndef STACKD_TOP_ROWS_H
 #define STACKD_TOP_ROWS_H
@@ -26,12 +26,25 @@ struct top_filter {
 
 #define TOP_FILTER_ALL { false, -1, NULL, NULL }
 
-/* Fill rs (initialised, empty) with one row per kept process of w.
- * Returns 0 or -ENOMEM. */
-int top_rows_build(const struct window *w, const struct top_filter *f, struct rowset *rs);
+/* One row per process, or the processes of one comm / unit / user summed
+ * (counts add up, so the formulas run on the sums). */
+enum top_by { TOP_BY_PROCESS, TOP_BY_COMM, TOP_BY_UNIT, TOP_BY_USER };
 
-/* "cpu" is what people call task_clock_ns. */
+int top_by_parse(const char *name, enum top_by *ret);   /* -EINVAL if unknown */
+const char *top_by_name(enum top_by by);
+
+/* Fill rs (initialised, empty) with one row per kept process (or group of
+ * them) of w.  Returns 0 or -ENOMEM. */
+int top_rows_build(const struct window *w, const struct top_filter *f, enum top_by by,
+		   struct rowset *rs);
+
+/* "cpu" is what people call task_clock_ns; "frontend" and the other
+ * Top-Down level-1 names mean their slot counts (<name>_slots). */
 const char *top_rows_sort_column(const char *name);
+
+/* The default order: frontend-bound slots, so a busy process outranks an
+ * idle one with a high ratio; CPU time when the model has no Top-Down. */
+const char *top_rows_default_sort(const struct rowset *rs);
 
 /* The column names of rs, comma separated, into buf (for "one of: ..."). */
 void top_rows_list_columns(const struct rowset *rs, char *buf, size_t len);

@@ -5,7 +5,7 @@
  * bytes, and the typed readers accept or refuse it cleanly.
  * make test runs it briefly; `make fuzz` runs it for FUZZ_SECONDS.
  */
-#include "http_query.h"
+#include "lib/http_query.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -63,7 +63,7 @@ switch_event = leader
 log_level = info
 retry_buffer = 600
 switch_rate_warning = 20000
-listen = 127.0.0.1:9466
+listen = 127.0.0.1:9466,unix:/run/stackd/stackd.sock
 web_dir = /usr/share/stackd/web
 http_full_access = 
 http_anonymous = none
@@ -125,4 +125,20 @@ expect_error "is not a SQLite database" "$STACKCTL" top --db "$TMP/garbage.db"
 expect_error "was written by a newer stackd" "$STACKCTL" top --db "$TMP/newer.db"
 sqlite3 "$TMP/plain.db" "CREATE TABLE t(x);"
 expect_error "is not a stackd database" "$STACKCTL" status --db "$TMP/plain.db"
+expect_error "invalid --by 'cpu'" "$STACKCTL" top --by cpu
+expect_error "unknown --family 'l3'" "$STACKCTL" top --family l3
+expect_error "--iterations must be at least 1" "$STACKCTL" top -n 0
+expect_error "which process?" "$STACKCTL" show
+expect_error "unexpected argument 'b'" "$STACKCTL" show a b
+expect_error "invalid target 'pid:x'" "$STACKCTL" history pid:x
+expect_error "--until must be less far back than --since" "$STACKCTL" history x --since 1m --until 2m
+expect_error "invalid --format 'xml'" "$STACKCTL" export --format xml
+expect_error "not an address" "$STACKCTL" status --url "http://[::1"
+expect_error "unix:$TMP/no.sock: No such file or directory" "$STACKCTL" top --url "unix:$TMP/no.sock"
+port=$(free_port)
+expect_error "http://127.0.0.1:$port: Connection refused" "$STACKCTL" status --url "http://127.0.0.1:$port"
+# $STACKD_DB names the file to read instead of asking the daemon
+export STACKD_DB="$TMP/none.db"
+expect_error "no database at '$TMP/none.db'" "$STACKCTL" top
+unset STACKD_DB
 exit 0

@@ -24,7 +24,7 @@ done
 # status names the busiest CPU's switch rate (the sleepers made >= 1000/s)
 # and what sampling it costs, flagged when that is too much.
 "$STACKCTL" status --db "$DB" --window 60s --json >"$TMP/status.json" || fail "stackctl status failed"
-rate=$(jq .max_cpu_switch_rate "$TMP/status.json")
+rate=$(jq .collector.max_cpu_switch_rate "$TMP/status.json")
 cost=$(jq .sampling_cost_fraction "$TMP/status.json")
 costly=$(jq .sampling_costly "$TMP/status.json")
 note "busiest cpu: $rate switches/s, sampling cost $cost, costly=$costly"

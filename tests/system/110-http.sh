@@ -18,15 +18,27 @@ SPIN=$!
 start_daemon "$TMP/db" --listen "127.0.0.1:$PORT,unix:$SOCK" --web-dir "$WEB"
 wait_more_intervals "$TMP/db" 3 || fail "no intervals"
 
-# /api/v1/top = stackctl top --json (same objects, same names)
+# /api/v1/top's rows = stackctl top --json, whether stackctl asks the
+# daemon (--url, both sockets) or reads the file (--db)
 curl -sf "$URL/api/v1/top?window=10s&sort=cpu&limit=5" >"$TMP/top.json" || fail "top failed"
-[ "$(jq -r '.[0].comm' "$TMP/top.json")" = httpspin ] || fail "spinner is not the first row: $(head -c 300 "$TMP/top.json")"
-"$STACKCTL" top --db "$TMP/db" --window 10s --sort cpu --limit 5 --json >"$TMP/cli.json" || fail "stackctl top"
-[ "$(jq -c '.[0] | keys' "$TMP/top.json")" = "$(jq -c '.[0] | keys' "$TMP/cli.json")" ] ||
-	fail "API and CLI fields differ: $(jq -c '.[0] | keys' "$TMP/top.json") vs $(jq -c '.[0] | keys' "$TMP/cli.json")"
-[ "$(jq -r '.[0].pid' "$TMP/top.json")" = "$SPIN" ] || fail "wrong pid: $(jq -r '.[0].pid' "$TMP/top.json") vs $SPIN"
-[ "$(jq length "$TMP/top.json")" -le 5 ] || fail "limit ignored"
-[ "$(curl -sf "$URL/api/v1/top?comm=httpspin" | jq length)" = 1 ] || fail "comm filter"
+jq '.rows' "$TMP/top.json" >"$TMP/rows.json"
+[ "$(jq -r '.[0].comm' "$TMP/rows.json")" = httpspin ] || fail "spinner is not the first row: $(head -c 300 "$TMP/top.json")"
+jq -e '.sort == "task_clock_ns" and .by == "process" and (.columns | length) > 5 and .window.ncpus > 0' \
+	"$TMP/top.json" >/dev/null || fail "top header fields: $(head -c 400 "$TMP/top.json")"
+for src in "--db $TMP/db" "--url $URL" "--url unix:$SOCK"; do
+	# shellcheck disable=SC2086
+	"$STACKCTL" top $src --window 10s --sort cpu --limit 5 --json >"$TMP/cli.json" || fail "stackctl top $src"
+	[ "$(jq -c '.[0] | keys' "$TMP/rows.json")" = "$(jq -c '.[0] | keys' "$TMP/cli.json")" ] ||
+		fail "API and CLI ($src) fields differ: $(jq -c '.[0] | keys' "$TMP/rows.json") vs $(jq -c '.[0] | keys' "$TMP/cli.json")"
+done
+[ "$(jq -r '.[0].pid' "$TMP/rows.json")" = "$SPIN" ] || fail "wrong pid: $(jq -r '.[0].pid' "$TMP/rows.json") vs $SPIN"
+[ "$(jq length "$TMP/rows.json")" -le 5 ] || fail "limit ignored"
+[ "$(curl -sf "$URL/api/v1/top?comm=httpspin" | jq '.rows | length')" = 1 ] || fail "comm filter"
+[ "$(curl -sf "$URL/api/v1/top?comm=httpspin&by=comm" | jq -r '.rows[0].processes')" = 1 ] || fail "by=comm"
+# export: pages joined by "next" give the same rows as one page
+curl -sf "$URL/api/v1/export?from=5s&who=comm:httpspin&limit=2" >"$TMP/e1.json" || fail "export"
+jq -e '(.rows | length) == 2 and (.next | type) == "string" and all(.rows[]; .comm == "httpspin")' \
+	"$TMP/e1.json" >/dev/null || fail "export page: $(head -c 400 "$TMP/e1.json")"
 
 # one process, by pid and by comm; a series
 curl -sf "$URL/api/v1/processes/$SPIN?window=30s" >"$TMP/p.json" || fail "processes/PID"
@@ -39,7 +51,7 @@ curl -sf "$URL/api/v1/series?who=pid:$SPIN&metric=cpu_percent&from=20s&step=1s" 
 jq -e '(.points | length) >= 2 and ([.points[].value] | max) > 50' "$TMP/s.json" >/dev/null ||
 	fail "series points: $(head -c 400 "$TMP/s.json")"
 curl -sf "$URL/api/v1/system" >"$TMP/sys.json" || fail "system"
-jq -e '.model == "software" and .collector_60s.lost_records == 0 and .database.bytes > 0 and .uptime_s > 0' \
+jq -e '.model == "software" and .collector.lost_records == 0 and .database.bytes > 0 and .uptime_s > 0 and .running' \
 	"$TMP/sys.json" >/dev/null || fail "system fields: $(cat "$TMP/sys.json")"
 
 # strict parameters, unknown paths, methods
@@ -68,11 +80,11 @@ curl -s -D "$TMP/h" -o /dev/null -X DELETE "$URL/api/v1/top"
 grep -qi "^Allow: GET, HEAD" "$TMP/h" || fail "405 without Allow"
 
 # who sees what: root everything; nobody only its own processes (none)
-[ "$(curl -sf --unix-socket "$SOCK" "http://x/api/v1/top?comm=httpspin" | jq length)" = 1 ] ||
+[ "$(curl -sf --unix-socket "$SOCK" "http://x/api/v1/top?comm=httpspin" | jq '.rows | length')" = 1 ] ||
 	fail "root on the Unix socket sees the spinner"
-[ "$(setpriv --reuid=nobody --regid=nogroup --clear-groups curl -sf --unix-socket "$SOCK" "http://x/api/v1/top?comm=httpspin" | jq length)" = 0 ] ||
+[ "$(setpriv --reuid=nobody --regid=nogroup --clear-groups curl -sf --unix-socket "$SOCK" "http://x/api/v1/top?comm=httpspin" | jq '.rows | length')" = 0 ] ||
 	fail "nobody sees root's process on the Unix socket"
-[ "$(setpriv --reuid=nobody --regid=nogroup --clear-groups curl -sf "$URL/api/v1/top?comm=httpspin" | jq length)" = 0 ] ||
+[ "$(setpriv --reuid=nobody --regid=nogroup --clear-groups curl -sf "$URL/api/v1/top?comm=httpspin" | jq '.rows | length')" = 0 ] ||
 	fail "nobody sees root's process over loopback TCP"
 [ "$(setpriv --reuid=nobody --regid=nogroup --clear-groups curl -s -o /dev/null -w '%{http_code}' "$URL/api/v1/processes/$SPIN")" = 404 ] ||
 	fail "nobody reads root's process detail"
@@ -80,6 +92,12 @@ grep -qi "^Allow: GET, HEAD" "$TMP/h" || fail "405 without Allow"
 	fail "nobody asking for user=0 is not refused"
 setpriv --reuid=nobody --regid=nogroup --clear-groups curl -sf "$URL/metrics" | grep -q "comm=" &&
 	fail "nobody reads per-command metrics"
+# stackctl as nobody goes through the socket and is filtered the same way
+[ "$(setpriv --reuid=nobody --regid=nogroup --clear-groups "$STACKCTL" top --url "unix:$SOCK" --comm httpspin --json | jq length)" = 0 ] ||
+	fail "stackctl as nobody sees root's process"
+setpriv --reuid=nobody --regid=nogroup --clear-groups "$STACKCTL" show --url "unix:$SOCK" "$SPIN" 2>"$TMP/show.err" &&
+	fail "stackctl show as nobody shows root's process"
+grep -q "no pid '$SPIN' ran" "$TMP/show.err" || fail "show as nobody: $(cat "$TMP/show.err")"
 
 # the page, and nothing beside it
 [ "$(http_status "$URL/")" = 200 ] || fail "no dashboard at /"

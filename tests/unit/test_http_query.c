@@ -3,7 +3,7 @@
  * empty, malformed parameters are errors naming the parameter), typed
  * readers with caps; and listen-address parsing.
  */
-#include "http_query.h"
+#include "lib/http_query.h"
 #include "http_server.h"
 #include "test.h"
 

@@ -93,7 +93,7 @@ static void test_skl(void)
 	set(m, s, "recovery_cycles", rec);
 	set(m, s, "idq_0_uops_cycles", idq0);
 	set(m, s, "br_misp_retired", br);
-	set(m, s, "machine_clears", mc);
+	set(m, s, "machine_clears_count", mc);
 	set(m, s, "stalls_mem_any", mem);
 	set(m, s, "bound_on_stores", st);
 	set(m, s, "stalls_total", tot);
@@ -173,7 +173,7 @@ static void test_icl(void)
 	set(m, s, "clears_count", clears);
 	set(m, s, "idq_0_uops_cycles", idq0);
 	set(m, s, "br_misp_retired", br);
-	set(m, s, "machine_clears", mc);
+	set(m, s, "machine_clears_count", mc);
 	set(m, s, "stalls_mem_any", 0.3e9);
 	set(m, s, "bound_on_stores", 0.02e9);
 	set(m, s, "stalls_total", 0.4e9);

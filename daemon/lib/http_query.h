@@ -42,4 +42,8 @@ int http_query_duration(const struct http_query *q, const char *key, uint64_t ma
 int http_query_bool(const struct http_query *q, const char *key, bool *ret, char *err,
 		    size_t errlen);
 
+/* A path segment ("kworker%2F0%3A1"): %XX decoded, '+' kept.  Returns the
+ * length or -EINVAL (bad escape, control byte, longer than cap - 1). */
+int http_path_segment_decode(const char *text, char *out, size_t cap);
+
 #endif

@@ -21,14 +21,14 @@ static int hexval(int c)
 
 /* Decode text[0..len) into out (size cap, NUL-terminated).  Returns the
  * length, or -EINVAL: bad %XX, a NUL or control byte, or too long. */
-static int decode(const char *text, size_t len, char *out, size_t cap)
+static int decode_as(const char *text, size_t len, char *out, size_t cap, bool plus_is_space)
 {
 	size_t i, n = 0;
 
 	for (i = 0; i < len; i++) {
 		int c = (unsigned char)text[i];
 
-		if (c == '+') {
+		if (c == '+' && plus_is_space) {
 			c = ' ';
 		} else if (c == '%') {
 			int hi, lo;
@@ -50,6 +50,16 @@ static int decode(const char *text, size_t len, char *out, size_t cap)
 	}
 	out[n] = '\0';
 	return (int)n;
+}
+
+static int decode(const char *text, size_t len, char *out, size_t cap)
+{
+	return decode_as(text, len, out, cap, true);
+}
+
+int http_path_segment_decode(const char *text, char *out, size_t cap)
+{
+	return decode_as(text, strlen(text), out, cap, false);
 }
 
 static void list_allowed(const char *const *allowed, char *buf, size_t len)

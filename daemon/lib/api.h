@@ -1,15 +1,15 @@
 /*
  * api.h - the HTTP API's answers (docs/api.md): /api/v1/top,
- * /api/v1/{processes,comms,units}/NAME, /api/v1/series, /api/v1/system and
- * /metrics, computed from a read-only database connection with the same
- * library code stackctl uses.  No sockets here (http_server.c has them), so
- * every endpoint runs in tests without a network.
+ * /api/v1/{processes,comms,units}/NAME, /api/v1/series, /api/v1/export and
+ * /api/v1/system, computed from a read-only database connection.  No
+ * sockets here: stackd's http_server.c serves these over HTTP, and
+ * `stackctl --db FILE` calls the very same function in-process, so the CLI
+ * reads one JSON contract whichever way it gets its data.
  */
 #ifndef STACKD_API_H
 #define STACKD_API_H
 
-#include "prom.h"
-#include "lib/query.h"
+#include "query.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -19,13 +19,17 @@
 #define API_MAX_WINDOW_NS (24ULL * 3600 * 1000000000ULL)
 #define API_MAX_LIMIT 10000
 #define API_MAX_POINTS 2000
+#define API_MAX_EXPORT_ROWS 20000
 
+/* What the answers say about the collector beyond the database.  Zero /
+ * NULL fields are read from the database's meta table instead (stackctl
+ * --db reading a file has no running daemon to ask). */
 struct api_info {
 	const char *database;
 	const struct model *model;   /* the model collecting now */
 	uint64_t started_ns;         /* CLOCK_REALTIME */
 	uint64_t interval_ns, rotate_period_ns;
-	struct prom *prom;
+	bool in_daemon;              /* answered by the running stackd itself */
 };
 
 /* Who asks: full sees every process, otherwise only uid's. */
@@ -47,5 +51,9 @@ struct api_response {
 int api_handle(const struct api_info *info, struct db *db, const char *db_err,
 	       const char *method, const char *path, const char *query,
 	       const struct api_access *acc, struct api_response *resp);
+
+/* An error answer {"error": "..."} with status; returns 0 or -ENOMEM. */
+int api_error(struct api_response *resp, int status, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 #endif

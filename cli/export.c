@@ -1,0 +1,259 @@
+/*
+ * export.c - `stackctl export`: the stored sample rows for notebooks, as
+ * CSV or JSON, fetched page by page (GET /api/v1/export, "next") so a
+ * large export never holds more than one page in memory.  With -o FILE the
+ * file appears only when the export is complete.
+ */
+#include "cli.h"
+#include "json_rowset.h"
+#include "source.h"
+#include "target.h"
+#include "lib/duration.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define EXPORT_PAGE_ROWS 10000
+#define EXPORT_MAX_PAGE_ROWS 20000   /* the API's cap */
+
+enum { OPT_SINCE = 0x100, OPT_UNTIL, OPT_WHO, OPT_FORMAT, OPT_JSON, OPT_CSV, OPT_PAGE_ROWS };
+
+static void help(void)
+{
+	printf("Usage: stackctl export [OPTIONS]\n"
+	       "\n"
+	       "The stored rows themselves: one row per counter group, process and\n"
+	       "interval, with the interval's times, the process (pid, start, comm, uid,\n"
+	       "unit), the group, its CPU time and switches and its raw event counts\n"
+	       "(one column per event; empty where the row's group did not count it).\n"
+	       "Counts add up: sum them over any window and apply the model's formulas.\n"
+	       "\n"
+	       "  --since DUR      how far back from the newest data (default 1h)\n"
+	       "  --until DUR      end that long before the newest data (default 0)\n"
+	       "  --who TARGET     one pid, command or unit only (as for 'stackctl show')\n"
+	       "  --format FMT     csv (default) or json; --csv and --json say the same\n"
+	       "  -o, --output FILE  write FILE (complete or not at all) instead of stdout\n"
+	       "  --page-rows N    rows per request (default %d, at most %d)\n"
+	       SOURCE_HELP
+	       "  -h, --help       this help\n", EXPORT_PAGE_ROWS, EXPORT_MAX_PAGE_ROWS);
+}
+
+struct export_job {
+	struct source *src;
+	uint64_t since, until;
+	const char *kind, *name;
+	struct rs_stream out;
+	size_t rows;
+	long page_rows;
+	bool progress;
+};
+
+static int fetch_page(struct export_job *job, const char *after, json_t **ret, char *err,
+		      size_t errlen)
+{
+	char target[1200], num[32];
+
+	snprintf(target, sizeof(target), "/api/v1/export");
+	duration_format(job->since, num, sizeof(num));
+	source_add_param(target, sizeof(target), "from", num);
+	if (job->until > 0) {
+		duration_format(job->until, num, sizeof(num));
+		source_add_param(target, sizeof(target), "to", num);
+	}
+	if (job->kind != NULL) {
+		char who[400];
+
+		snprintf(who, sizeof(who), "%s:%s", job->kind, job->name);
+		source_add_param(target, sizeof(target), "who", who);
+	}
+	snprintf(num, sizeof(num), "%ld", job->page_rows);
+	source_add_param(target, sizeof(target), "limit", num);
+	if (after != NULL)
+		source_add_param(target, sizeof(target), "after", after);
+	return source_get(job->src, target, ret, err, errlen);
+}
+
+static int run(struct export_job *job, char *err, size_t errlen)
+{
+	char after[96] = "";
+
+	for (;;) {
+		struct rowset rs;
+		json_t *page = NULL;
+		const char *next;
+		int r = fetch_page(job, after[0] ? after : NULL, &page, err, errlen);
+
+		if (r < 0)
+			return r;
+		rowset_init(&rs);
+		r = json_rowset_load(json_object_get(page, "columns"), json_object_get(page, "rows"),
+				     &rs, err, errlen);
+		if (r == 0) {
+			rowset_stream_rows(&job->out, &rs, 0);
+			job->rows += rs.n_rows;
+		}
+		rowset_done(&rs);
+		next = json_string_value(json_object_get(page, "next"));
+		snprintf(after, sizeof(after), "%s", next ? next : "");
+		json_decref(page);
+		if (r < 0)
+			return r;
+		if (ferror(job->out.f)) {
+			snprintf(err, errlen, "cannot write: %s", strerror(errno));
+			return -EIO;
+		}
+		if (job->progress)
+			fprintf(stderr, "\rexported %zu rows", job->rows);
+		if (after[0] == '\0')
+			return 0;
+	}
+}
+
+static int finish_file(FILE *f, const char *tmp, const char *path, int r, char *err,
+		       size_t errlen)
+{
+	if (fflush(f) != 0 || fsync(fileno(f)) != 0) {
+		if (r == 0)
+			snprintf(err, errlen, "cannot write %.800s: %s", tmp, strerror(errno));
+		r = r ? r : -EIO;
+	}
+	fclose(f);
+	if (r == 0 && rename(tmp, path) < 0) {
+		snprintf(err, errlen, "cannot rename %.400s to %.400s: %s", tmp, path, strerror(errno));
+		r = -EIO;
+	}
+	if (r < 0)
+		unlink(tmp);
+	return r;
+}
+
+int verb_export(int argc, char **argv)
+{
+	static const struct option options[] = {
+		SOURCE_OPTIONS,
+		{ "since", required_argument, NULL, OPT_SINCE },
+		{ "until", required_argument, NULL, OPT_UNTIL },
+		{ "who", required_argument, NULL, OPT_WHO },
+		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "csv", no_argument, NULL, OPT_CSV },
+		{ "output", required_argument, NULL, 'o' },
+		{ "page-rows", required_argument, NULL, OPT_PAGE_ROWS },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct export_job job = { .since = 3600ULL * 1000000000ULL, .page_rows = EXPORT_PAGE_ROWS };
+	const char *url = NULL, *db = NULL, *output = NULL, *who = NULL;
+	enum rs_format fmt = RS_CSV;
+	char err[1024], tmp[4200];
+	struct source src;
+	FILE *f = stdout;
+	int c, r;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":ho:", options, NULL)) != -1) {
+		switch (c) {
+		case OPT_SOURCE_DB:
+			db = optarg;
+			break;
+		case OPT_SOURCE_URL:
+			url = optarg;
+			break;
+		case OPT_SINCE:
+			if (cli_parse_duration("export", "--since", optarg, &job.since) < 0)
+				return EXIT_USAGE;
+			break;
+		case OPT_UNTIL:
+			if (duration_parse(optarg, &job.until) < 0) {
+				cli_error("export", "invalid --until '%s' (a duration such as 10m)", optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case OPT_WHO:
+			who = optarg;
+			break;
+		case OPT_FORMAT:
+			if (strcmp(optarg, "csv") != 0 && strcmp(optarg, "json") != 0) {
+				cli_error("export", "invalid --format '%s' (csv or json)", optarg);
+				return EXIT_USAGE;
+			}
+			fmt = optarg[0] == 'c' ? RS_CSV : RS_JSON;
+			break;
+		case OPT_JSON:
+			fmt = RS_JSON;
+			break;
+		case OPT_CSV:
+			fmt = RS_CSV;
+			break;
+		case 'o':
+			output = optarg;
+			break;
+		case OPT_PAGE_ROWS: {
+			char *end;
+
+			job.page_rows = strtol(optarg, &end, 10);
+			if (*optarg == '\0' || *end != '\0' || job.page_rows < 1 ||
+			    job.page_rows > EXPORT_MAX_PAGE_ROWS) {
+				cli_error("export", "invalid --page-rows '%s' (1 to %d)", optarg,
+					  EXPORT_MAX_PAGE_ROWS);
+				return EXIT_USAGE;
+			}
+			break;
+		}
+		case 'h':
+			help();
+			return EXIT_SUCCESS;
+		default:
+			return cli_bad_option("export", c, argv);
+		}
+	}
+	if (cli_no_arguments("export", argc, argv) != 0)
+		return EXIT_USAGE;
+	if (who != NULL && target_parse(who, &job.kind, &job.name) < 0) {
+		cli_error("export", "invalid --who '%s' (a pid, command name or unit)", who);
+		return EXIT_USAGE;
+	}
+	if (job.until >= job.since) {
+		cli_error("export", "--until must be less far back than --since");
+		return EXIT_USAGE;
+	}
+	r = source_open(&src, url, db, err, sizeof(err));
+	if (r < 0) {
+		cli_error("export", "%s", err);
+		return EXIT_FAILURE;
+	}
+	if (output != NULL) {
+		snprintf(tmp, sizeof(tmp), "%s.partial", output);
+		f = fopen(tmp, "we");
+		if (f == NULL) {
+			cli_error("export", "cannot create %s: %s", tmp, strerror(errno));
+			source_close(&src);
+			return EXIT_FAILURE;
+		}
+	}
+	job.src = &src;
+	job.progress = output != NULL && isatty(STDERR_FILENO);
+	rowset_stream_begin(&job.out, fmt, f);
+	r = run(&job, err, sizeof(err));
+	if (r == 0)
+		rowset_stream_end(&job.out);
+	if (job.progress)
+		fputc('\n', stderr);
+	if (output != NULL)
+		r = finish_file(f, tmp, output, r, err, sizeof(err));
+	else if (fflush(stdout) != 0 && r == 0) {
+		snprintf(err, sizeof(err), "cannot write: %s", strerror(errno));
+		r = -EIO;
+	}
+	source_close(&src);
+	if (r < 0) {
+		cli_error("export", "%s", err);
+		return cli_exit_for(r);
+	}
+	return EXIT_SUCCESS;
+}

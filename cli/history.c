@@ -1,0 +1,341 @@
+/*
+ * history.c - `stackctl history TARGET`: how figures of one target
+ * changed, as a time table (one row per step) and a sparkline per figure.
+ * One GET /api/v1/series per figure, joined on the bucket time.
+ */
+#include "cli.h"
+#include "source.h"
+#include "target.h"
+#include "lib/duration.h"
+#include "lib/rowset.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define MAX_METRICS 8
+#define DEFAULT_ROWS 30
+#define DEFAULT_METRICS "cpu_percent,frontend_bound,bad_speculation,backend_bound,retiring"
+
+enum { OPT_SINCE = 0x100, OPT_UNTIL, OPT_STEP, OPT_METRIC, OPT_JSON, OPT_CSV };
+
+static void help(void)
+{
+	printf("Usage: stackctl history TARGET [OPTIONS]\n"
+	       "\n"
+	       "How figures of one target changed over time: a table with one row per\n"
+	       "step, and a sparkline per figure.  TARGET as for 'stackctl show': a pid,\n"
+	       "command name or unit (pid:N, comm:NAME, unit:NAME).\n"
+	       "\n"
+	       "  --since DUR      how far back from the newest data (default 1h)\n"
+	       "  --until DUR      end that long before the newest data (default 0: newest)\n"
+	       "  --step DUR       one row per step (default: --since / %d, at least 1s)\n"
+	       "  --metric LIST    comma-separated figures (default cpu_percent and the\n"
+	       "                   Top-Down level-1 split the model has; any metric name\n"
+	       "                   'stackctl show --csv' lists)\n"
+	       "  --json, --csv    the rows for scripts (t_ns, each figure, its coverage)\n"
+	       SOURCE_HELP
+	       "  -h, --help       this help\n", DEFAULT_ROWS);
+}
+
+struct series {
+	char name[64];
+	json_t *answer;
+};
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Every bucket time of every series, sorted, without repeats. */
+static size_t bucket_times(const struct series *s, size_t n, uint64_t **ret)
+{
+	size_t cap = 0, count = 0, i, j, out = 0;
+	uint64_t *t;
+	const json_t *p;
+
+	for (i = 0; i < n; i++)
+		cap += json_array_size(json_object_get(s[i].answer, "points"));
+	t = calloc(cap + 1, sizeof(*t));
+	if (t == NULL)
+		return 0;
+	for (i = 0; i < n; i++)
+		json_array_foreach(json_object_get(s[i].answer, "points"), j, p)
+			t[count++] = (uint64_t)json_integer_value(json_object_get(p, "t_ns"));
+	qsort(t, count, sizeof(*t), cmp_u64);
+	for (i = 0; i < count; i++)
+		if (out == 0 || t[out - 1] != t[i])
+			t[out++] = t[i];
+	*ret = t;
+	return out;
+}
+
+static enum rs_unit unit_of(const json_t *answer)
+{
+	const char *u = json_string_value(json_object_get(answer, "unit"));
+
+	if (u != NULL && strcmp(u, "fraction") == 0)
+		return RS_UNIT_FRACTION;
+	if (u != NULL && strcmp(u, "percent") == 0)
+		return RS_UNIT_PERCENT;
+	return RS_UNIT_COUNT;
+}
+
+static int build_rows(const struct series *s, size_t n, struct rowset *rs, bool long_span)
+{
+	uint64_t *t = NULL;
+	size_t nt = bucket_times(s, n, &t), i, k, j;
+	int col_time, col_t;
+
+	col_time = rowset_add_column(rs, "time", "TIME", RS_UNIT_NONE);
+	col_t = rowset_add_column(rs, "t_ns", "T_NS", RS_UNIT_NONE);
+	rowset_hide_in_table(rs, col_t);
+	for (k = 0; k < n; k++) {
+		char cov[96];
+
+		rowset_add_column(rs, s[k].name, s[k].name, unit_of(s[k].answer));
+		snprintf(cov, sizeof(cov), "%.63s_coverage", s[k].name);
+		rowset_hide_in_table(rs, rowset_add_column(rs, cov, "COV", RS_UNIT_FRACTION));
+	}
+	for (i = 0; i < nt; i++) {
+		time_t secs = (time_t)(t[i] / 1000000000ULL);
+		char when[32];
+		struct tm tm;
+		int row = rowset_add_row(rs);
+
+		if (row < 0) {
+			free(t);
+			return -ENOMEM;
+		}
+		strftime(when, sizeof(when), long_span ? "%m-%d %H:%M:%S" : "%H:%M:%S",
+			 localtime_r(&secs, &tm));
+		if (rowset_set_text(rs, (size_t)row, col_time, when) < 0) {
+			free(t);
+			return -ENOMEM;
+		}
+		rowset_set_int(rs, (size_t)row, col_t, (int64_t)t[i]);
+		for (k = 0; k < n; k++) {
+			const json_t *p;
+
+			json_array_foreach(json_object_get(s[k].answer, "points"), j, p) {
+				if ((uint64_t)json_integer_value(json_object_get(p, "t_ns")) != t[i])
+					continue;
+				if (json_is_number(json_object_get(p, "value")))
+					rowset_set_double(rs, (size_t)row, (int)(2 + 2 * k),
+							  json_number_value(json_object_get(p, "value")));
+				rowset_set_double(rs, (size_t)row, (int)(3 + 2 * k),
+						  json_number_value(json_object_get(p, "coverage")));
+			}
+		}
+	}
+	free(t);
+	return 0;
+}
+
+/* One line of ▁..█ per figure, scaled from its minimum to its maximum. */
+static void print_sparklines(const struct rowset *rs, size_t n)
+{
+	static const char *const levels[] = { "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█" };
+	size_t k, r;
+
+	putchar('\n');
+	for (k = 0; k < n; k++) {
+		int col = (int)(2 + 2 * k);
+		double lo = INFINITY, hi = -INFINITY;
+
+		for (r = 0; r < rs->n_rows; r++) {
+			const struct rs_cell *c = &rs->cells[r * rs->n_cols + (size_t)col];
+			double v = c->type == RS_INT ? (double)c->i : c->d;
+
+			if (c->type == RS_NULL)
+				continue;
+			lo = fmin(lo, v);
+			hi = fmax(hi, v);
+		}
+		printf("%-22s ", rs->cols[col].name);
+		for (r = 0; r < rs->n_rows; r++) {
+			const struct rs_cell *c = &rs->cells[r * rs->n_cols + (size_t)col];
+			double v = c->type == RS_INT ? (double)c->i : c->d;
+
+			if (c->type == RS_NULL)
+				putchar(' ');
+			else
+				fputs(levels[hi - lo > 1e-9 * fmax(fabs(hi), 1e-300) ?
+					     (int)lround((v - lo) / (hi - lo) * 7) : 0], stdout);
+		}
+		if (isfinite(lo)) {
+			char a[32], b[32];
+			struct rs_cell cl = { .type = RS_DOUBLE, .d = lo }, ch = { .type = RS_DOUBLE, .d = hi };
+			struct rowset one = { .cols = &rs->cols[col], .n_cols = 1, .cells = &cl, .n_rows = 1 };
+
+			rowset_format_cell(&one, 0, 0, a, sizeof(a));
+			one.cells = &ch;
+			rowset_format_cell(&one, 0, 0, b, sizeof(b));
+			printf("  %s .. %s", a, b);
+		}
+		putchar('\n');
+	}
+}
+
+static int fetch(struct source *src, const char *kind, const char *name, const char *metric,
+		 uint64_t since, uint64_t until, uint64_t step, json_t **ret, char *err,
+		 size_t errlen)
+{
+	char target[1200], who[400], num[32];
+
+	snprintf(who, sizeof(who), "%s:%s", kind, name);
+	snprintf(target, sizeof(target), "/api/v1/series");
+	source_add_param(target, sizeof(target), "who", who);
+	source_add_param(target, sizeof(target), "metric", metric);
+	duration_format(since, num, sizeof(num));
+	source_add_param(target, sizeof(target), "from", num);
+	if (until > 0) {
+		duration_format(until, num, sizeof(num));
+		source_add_param(target, sizeof(target), "to", num);
+	}
+	duration_format(step, num, sizeof(num));
+	source_add_param(target, sizeof(target), "step", num);
+	return source_get(src, target, ret, err, errlen);
+}
+
+int verb_history(int argc, char **argv)
+{
+	static const struct option options[] = {
+		SOURCE_OPTIONS,
+		{ "since", required_argument, NULL, OPT_SINCE },
+		{ "until", required_argument, NULL, OPT_UNTIL },
+		{ "step", required_argument, NULL, OPT_STEP },
+		{ "metric", required_argument, NULL, OPT_METRIC },
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "csv", no_argument, NULL, OPT_CSV },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *url = NULL, *db = NULL, *metrics = NULL, *kind, *name;
+	uint64_t since = 3600ULL * 1000000000ULL, until = 0, step = 0;
+	struct series s[MAX_METRICS];
+	enum rs_format fmt = RS_TABLE;
+	char err[1024], list[1024], *save = NULL, *m;
+	struct source src;
+	struct rowset rs;
+	size_t n = 0, k;
+	int c, r = 0;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
+		switch (c) {
+		case OPT_SOURCE_DB:
+			db = optarg;
+			break;
+		case OPT_SOURCE_URL:
+			url = optarg;
+			break;
+		case OPT_SINCE:
+			if (cli_parse_duration("history", "--since", optarg, &since) < 0)
+				return EXIT_USAGE;
+			break;
+		case OPT_UNTIL:
+			if (duration_parse(optarg, &until) < 0) {
+				cli_error("history", "invalid --until '%s' (a duration such as 10m)", optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case OPT_STEP:
+			if (cli_parse_duration("history", "--step", optarg, &step) < 0)
+				return EXIT_USAGE;
+			break;
+		case OPT_METRIC:
+			metrics = optarg;
+			break;
+		case OPT_JSON:
+			fmt = RS_JSON;
+			break;
+		case OPT_CSV:
+			fmt = RS_CSV;
+			break;
+		case 'h':
+			help();
+			return EXIT_SUCCESS;
+		default:
+			return cli_bad_option("history", c, argv);
+		}
+	}
+	if (optind >= argc) {
+		cli_error("history", "which process? give a pid, command name or unit "
+			  "(e.g. stackctl history nginx --since 1h)");
+		return EXIT_USAGE;
+	}
+	if (optind + 1 < argc || target_parse(argv[optind], &kind, &name) < 0) {
+		cli_error("history", optind + 1 < argc ? "unexpected argument '%s'" :
+			  "invalid target '%s' (a pid, command name or unit)",
+			  argv[optind + (optind + 1 < argc)]);
+		return EXIT_USAGE;
+	}
+	if (until >= since) {
+		cli_error("history", "--until must be less far back than --since");
+		return EXIT_USAGE;
+	}
+	if (step == 0)
+		step = (since - until) / DEFAULT_ROWS > 1000000000ULL ?
+		       (since - until) / DEFAULT_ROWS : 1000000000ULL;
+	r = source_open(&src, url, db, err, sizeof(err));
+	if (r < 0) {
+		cli_error("history", "%s", err);
+		return EXIT_FAILURE;
+	}
+	snprintf(list, sizeof(list), "%s", metrics ? metrics : DEFAULT_METRICS);
+	for (m = strtok_r(list, ",", &save); m != NULL && r >= 0; m = strtok_r(NULL, ",", &save)) {
+		if (n == MAX_METRICS) {
+			cli_error("history", "at most %d figures at a time", MAX_METRICS);
+			r = -E2BIG;
+			break;
+		}
+		r = fetch(&src, kind, name, m, since, until, step, &s[n].answer, err, sizeof(err));
+		/* The default list names Top-Down figures a model may lack. */
+		if (r == -EINVAL && metrics == NULL && strstr(err, "unknown metric") != NULL) {
+			r = 0;
+			continue;
+		}
+		if (r < 0)
+			cli_error("history", "%s", err);
+		else
+			snprintf(s[n++].name, sizeof(s[0].name), "%s", m);
+	}
+	source_close(&src);
+	if (r < 0) {
+		for (k = 0; k < n; k++)
+			json_decref(s[k].answer);
+		return r == -E2BIG ? EXIT_USAGE : cli_exit_for(r);
+	}
+	rowset_init(&rs);
+	r = build_rows(s, n, &rs, since - until > 86400ULL * 1000000000ULL);
+	if (r == 0 && rs.n_rows == 0 && fmt == RS_TABLE)
+		printf("%s %s did not run between %s and %s before the newest data\n", kind, name,
+		       (duration_format(since, list, sizeof(list)), list),
+		       until ? (duration_format(until, err, sizeof(err)), err) : "0s");
+	else if (r == 0)
+		rowset_print(&rs, fmt, 0, stdout);
+	if (r == 0 && fmt == RS_TABLE && rs.n_rows > 0) {
+		printf("\n%s %s, one row per %s, from stored %s", kind, name,
+		       (duration_format(step, list, sizeof(list)), list),
+		       json_string_value(json_object_get(s[0].answer, "source")));
+		print_sparklines(&rs, n);
+	}
+	rowset_done(&rs);
+	for (k = 0; k < n; k++)
+		json_decref(s[k].answer);
+	if (r < 0) {
+		cli_error("history", "out of memory");
+		return EXIT_FAILURE;
+	}
+	return EXIT_SUCCESS;
+}

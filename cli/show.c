@@ -1,0 +1,420 @@
+/*
+ * show.c - `stackctl show TARGET`: the stacks of one process, command or
+ * unit over a window, as horizontal bars: Top-Down level 1 with its
+ * level-2 children indented, frontend delivery, FLOPS, the CPI stack,
+ * two-stage estimates as ranges, then the scalar figures; each with the
+ * share of the target's time its counters measured (coverage).
+ * --json / --csv print the same figures as rows (name, value, unit,
+ * coverage, stack, parent, core_scoped, help).
+ */
+#include "cli.h"
+#include "source.h"
+#include "target.h"
+#include "term.h"
+#include "lib/duration.h"
+#include "lib/rowset.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define BAR_WIDTH 30
+#define NAME_WIDTH 22
+
+enum { OPT_WINDOW = 0x100, OPT_JSON, OPT_CSV, OPT_NO_COLOR };
+
+static void help(void)
+{
+	printf("Usage: stackctl show TARGET [OPTIONS]\n"
+	       "\n"
+	       "The stacks of one target over the last window, as bars: Top-Down level 1\n"
+	       "with its level-2 children, frontend delivery (DSB/MITE/LSD/MS), FLOPS, CPI\n"
+	       "stack, two-stage ranges, then single figures; each with its coverage (the\n"
+	       "share of the target's CPU time the counters behind it were measuring).\n"
+	       "\n"
+	       "TARGET is a process id, a command name, or a systemd unit (a name ending\n"
+	       "in .service, .scope, .slice...); pid:N, comm:NAME or unit:NAME say which.\n"
+	       "A command or unit sums all its processes.\n"
+	       "\n"
+	       "  --window DUR     how far back from the newest data (default 60s)\n"
+	       "  --json, --csv    the figures as rows for scripts\n"
+	       "  --no-color       no colour (also: $NO_COLOR)\n"
+	       SOURCE_HELP
+	       "  -h, --help       this help\n");
+}
+
+/* TARGET -> "/api/v1/processes/N" and the like. */
+static int target_path(const char *t, char *buf, size_t len)
+{
+	const char *kind, *name;
+	char enc[800] = "";
+
+	if (target_parse(t, &kind, &name) < 0)
+		return -EINVAL;
+	/* The name is a path segment: encode it, then drop the '?x=' the
+	 * query helper puts in front. */
+	source_add_param(enc, sizeof(enc), "x", name);
+	snprintf(buf, len, "/api/v1/%s/%s", strcmp(kind, "pid") == 0 ? "processes" :
+		 strcmp(kind, "unit") == 0 ? "units" : "comms", enc + 3);
+	return 0;
+}
+
+static const char *color_of(const char *node)
+{
+	static const struct { const char *name, *sgr; } colors[] = {
+		{ "retiring", "32" }, { "bad_speculation", "31" }, { "frontend_bound", "35" },
+		{ "backend_bound", "34" },
+	};
+	size_t i;
+
+	for (i = 0; node != NULL && i < sizeof(colors) / sizeof(colors[0]); i++)
+		if (strcmp(node, colors[i].name) == 0)
+			return colors[i].sgr;
+	return "36";
+}
+
+/* A bar of share (0..1) in eighths of a character. */
+static void print_bar(double share, const char *sgr, bool color)
+{
+	static const char *const eighths[] = { "", "▏", "▎", "▍", "▌", "▋", "▊", "▉" };
+	int units = (int)lround((share < 0 ? 0 : share > 1 ? 1 : share) * BAR_WIDTH * 8), i;
+
+	if (color)
+		printf("\033[%sm", sgr);
+	for (i = 0; i < units / 8; i++)
+		fputs("█", stdout);
+	fputs(eighths[units % 8], stdout);
+	if (color)
+		fputs("\033[0m", stdout);
+	for (i = units / 8 + (units % 8 != 0); i < BAR_WIDTH; i++)
+		putchar(' ');
+}
+
+static const char *mstr(const json_t *m, const char *key)
+{
+	return json_string_value(json_object_get(m, key));
+}
+
+static bool streq(const char *a, const char *b)
+{
+	return a != NULL && b != NULL && strcmp(a, b) == 0;
+}
+
+static void format_value(const json_t *m, char *buf, size_t len)
+{
+	const char *unit = mstr(m, "unit");
+	const json_t *v = json_object_get(m, "value");
+	double x = json_number_value(v);
+
+	if (!json_is_number(v))
+		snprintf(buf, len, "-");
+	else if (streq(unit, "fraction"))
+		snprintf(buf, len, "%.1f%%", 100.0 * x);
+	else if (streq(unit, "per_second"))
+		snprintf(buf, len, "%.3g/s", x);
+	else
+		snprintf(buf, len, "%.3g", x);
+}
+
+static void print_line(const json_t *m, int depth, double scale, const char *sgr, bool color)
+{
+	char value[32], name[64];
+	const json_t *cov = json_object_get(m, "coverage");
+
+	format_value(m, value, sizeof(value));
+	snprintf(name, sizeof(name), "%*s%s", 2 + 2 * depth, "", mstr(m, "name"));
+	printf("%-*s ", NAME_WIDTH + 2, name);
+	print_bar(scale > 0 ? json_number_value(json_object_get(m, "value")) / scale : 0, sgr,
+		  color);
+	printf(" %8s  %5.0f%%%s\n", value, 100.0 * json_number_value(cov),
+	       json_is_true(json_object_get(m, "core_scoped")) ? "  (whole core)" : "");
+}
+
+static void print_children(const json_t *metrics, const char *parent, int depth, double scale,
+			   const char *sgr, bool color)
+{
+	const json_t *m;
+	size_t i;
+
+	json_array_foreach(metrics, i, m) {
+		if (!streq(mstr(m, "parent"), parent))
+			continue;
+		print_line(m, depth, scale, sgr, color);
+		if (depth < 4)
+			print_children(metrics, mstr(m, "name"), depth + 1, scale, sgr, color);
+	}
+}
+
+static const char *stack_title(const char *stack)
+{
+	if (streq(stack, "topdown"))
+		return "Top-Down: share of issue slots";
+	if (streq(stack, "frontend"))
+		return "Frontend delivery";
+	if (streq(stack, "flops"))
+		return "FLOPS";
+	if (streq(stack, "cpi"))
+		return "CPI stack: cycles per instruction";
+	return stack;
+}
+
+static void print_stack(const json_t *metrics, const char *stack, bool color)
+{
+	const json_t *m;
+	double total = 0;
+	bool fractions = true;
+	size_t i;
+
+	json_array_foreach(metrics, i, m)
+		if (streq(mstr(m, "stack"), stack) && mstr(m, "parent") == NULL) {
+			total += json_number_value(json_object_get(m, "value"));
+			fractions &= streq(mstr(m, "unit"), "fraction");
+		}
+	printf("\n%s%-*s %-*s %8s  %s\n", "", NAME_WIDTH + 2, stack_title(stack), BAR_WIDTH, "",
+	       "value", "coverage");
+	json_array_foreach(metrics, i, m) {
+		const char *name = mstr(m, "name");
+
+		if (!streq(mstr(m, "stack"), stack) || mstr(m, "parent") != NULL)
+			continue;
+		/* Fractions against 1; other stacks (CPI) against their total. */
+		print_line(m, 0, fractions ? 1.0 : total, color_of(streq(stack, "topdown") ? name :
+								   NULL), color);
+		print_children(metrics, name, 1, fractions ? 1.0 : total,
+			       color_of(streq(stack, "topdown") ? name : NULL), color);
+	}
+}
+
+static const json_t *find_metric(const json_t *metrics, const char *name)
+{
+	const json_t *m;
+	size_t i;
+
+	json_array_foreach(metrics, i, m)
+		if (streq(mstr(m, "name"), name))
+			return m;
+	return NULL;
+}
+
+/* name_low / name_high pairs: shown once, as a range. */
+static bool is_range_part(const json_t *metrics, const char *name)
+{
+	size_t n = strlen(name);
+	char other[128];
+
+	if (n > 4 && strcmp(name + n - 4, "_low") == 0)
+		snprintf(other, sizeof(other), "%.*s_high", (int)(n - 4), name);
+	else if (n > 5 && strcmp(name + n - 5, "_high") == 0)
+		snprintf(other, sizeof(other), "%.*s_low", (int)(n - 5), name);
+	else
+		return false;
+	return find_metric(metrics, other) != NULL;
+}
+
+static void print_ranges_and_scalars(const json_t *metrics)
+{
+	const json_t *m;
+	bool header = false, figures = false;
+	size_t i;
+
+	json_array_foreach(metrics, i, m) {
+		const char *name = mstr(m, "name");
+		size_t n = strlen(name);
+		char base[128], hi_name[160], lo[32], hi[32];
+		const json_t *h;
+
+		if (n <= 4 || strcmp(name + n - 4, "_low") != 0 || !is_range_part(metrics, name))
+			continue;
+		snprintf(base, sizeof(base), "%.*s", (int)(n - 4), name);
+		snprintf(hi_name, sizeof(hi_name), "%s_high", base);
+		h = find_metric(metrics, hi_name);
+		if (!header)
+			printf("\nRanges: the same loss measured at two pipeline stages\n");
+		header = true;
+		format_value(m, lo, sizeof(lo));
+		format_value(h, hi, sizeof(hi));
+		printf("  %-*s %s .. %s  %*s%5.0f%%\n", NAME_WIDTH, base, lo, hi,
+		       (int)(BAR_WIDTH - strlen(lo) - strlen(hi) - 4 > 0 ?
+			     BAR_WIDTH - strlen(lo) - strlen(hi) - 4 : 0), "",
+		       100.0 * json_number_value(json_object_get(m, "coverage")));
+	}
+	json_array_foreach(metrics, i, m) {
+		char value[32];
+
+		if (mstr(m, "stack") != NULL || is_range_part(metrics, mstr(m, "name")))
+			continue;
+		if (!figures)
+			printf("\n%-*s %8s  %s\n", NAME_WIDTH + 2, "Figures", "value", "coverage");
+		figures = true;
+		format_value(m, value, sizeof(value));
+		printf("  %-*s %8s  %5.0f%%  %s\n", NAME_WIDTH, mstr(m, "name"), value,
+		       100.0 * json_number_value(json_object_get(m, "coverage")), mstr(m, "help"));
+	}
+}
+
+static void print_bars(const json_t *a, const char *window, bool color)
+{
+	const json_t *metrics = json_object_get(a, "metrics"), *who = json_object_get(a, "who");
+	const json_t *p, *m;
+	static const char *const keys[] = { "pid", "comm", "unit" };
+	const char *stacks[16];
+	size_t i, n_stacks = 0, k;
+
+	for (k = 0; k < 3; k++)
+		if (json_is_string(json_object_get(who, keys[k])))
+			printf("%s %s", keys[k], json_string_value(json_object_get(who, keys[k])));
+	printf(": %" PRId64 " process%s, CPU %.1f%%, model %s, last %s\n",
+	       (int64_t)json_integer_value(json_object_get(a, "process_count")),
+	       json_integer_value(json_object_get(a, "process_count")) == 1 ? "" : "es",
+	       json_number_value(json_object_get(a, "cpu_percent")),
+	       json_string_value(json_object_get(a, "model")), window);
+	json_array_foreach(json_object_get(a, "processes"), i, p) {
+		if (i == 5) {
+			printf("  ...\n");
+			break;
+		}
+		printf("  pid %-7" PRId64 " %s\n", (int64_t)json_integer_value(json_object_get(p, "pid")),
+		       mstr(p, "cmdline") ? mstr(p, "cmdline") : mstr(p, "comm"));
+	}
+	json_array_foreach(metrics, i, m) {
+		const char *s = mstr(m, "stack");
+
+		for (k = 0; s != NULL && k < n_stacks && !streq(stacks[k], s); k++)
+			;
+		if (s != NULL && k == n_stacks && n_stacks < 16)
+			stacks[n_stacks++] = s;
+	}
+	for (k = 0; k < n_stacks; k++)
+		print_stack(metrics, stacks[k], color);
+	print_ranges_and_scalars(metrics);
+}
+
+static int print_rows(const json_t *a, enum rs_format fmt)
+{
+	static const char *const names[] = { "name", "value", "unit", "coverage", "stack", "parent",
+					      "core_scoped", "help" };
+	struct rowset rs;
+	const json_t *m;
+	size_t i, k;
+
+	rowset_init(&rs);
+	for (k = 0; k < sizeof(names) / sizeof(names[0]); k++)
+		if (rowset_add_column(&rs, names[k], names[k], RS_UNIT_NONE) < 0)
+			goto oom;
+	json_array_foreach(json_object_get(a, "metrics"), i, m) {
+		int row = rowset_add_row(&rs);
+
+		if (row < 0)
+			goto oom;
+		for (k = 0; k < sizeof(names) / sizeof(names[0]); k++) {
+			const json_t *v = json_object_get(m, names[k]);
+
+			if (json_is_string(v) && rowset_set_text(&rs, (size_t)row, (int)k,
+								  json_string_value(v)) < 0)
+				goto oom;
+			if (json_is_number(v))
+				rowset_set_double(&rs, (size_t)row, (int)k, json_number_value(v));
+			if (json_is_boolean(v))
+				rowset_set_int(&rs, (size_t)row, (int)k, json_is_true(v));
+		}
+	}
+	rowset_print(&rs, fmt, 0, stdout);
+	rowset_done(&rs);
+	return EXIT_SUCCESS;
+oom:
+	rowset_done(&rs);
+	cli_error("show", "out of memory");
+	return EXIT_FAILURE;
+}
+
+int verb_show(int argc, char **argv)
+{
+	static const struct option options[] = {
+		SOURCE_OPTIONS,
+		{ "window", required_argument, NULL, OPT_WINDOW },
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "csv", no_argument, NULL, OPT_CSV },
+		{ "no-color", no_argument, NULL, OPT_NO_COLOR },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *url = NULL, *db = NULL;
+	uint64_t window_ns = 60ULL * 1000000000ULL;
+	enum rs_format fmt = RS_TABLE;
+	bool no_color = false;
+	char err[1024], target[1024], window[32];
+	struct source src;
+	json_t *a = NULL;
+	int c, r;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
+		switch (c) {
+		case OPT_SOURCE_DB:
+			db = optarg;
+			break;
+		case OPT_SOURCE_URL:
+			url = optarg;
+			break;
+		case OPT_WINDOW:
+			if (cli_parse_window("show", optarg, &window_ns) < 0)
+				return EXIT_USAGE;
+			break;
+		case OPT_JSON:
+			fmt = RS_JSON;
+			break;
+		case OPT_CSV:
+			fmt = RS_CSV;
+			break;
+		case OPT_NO_COLOR:
+			no_color = true;
+			break;
+		case 'h':
+			help();
+			return EXIT_SUCCESS;
+		default:
+			return cli_bad_option("show", c, argv);
+		}
+	}
+	if (optind >= argc) {
+		cli_error("show", "which process? give a pid, command name or unit "
+			  "(e.g. stackctl show nginx)");
+		return EXIT_USAGE;
+	}
+	if (optind + 1 < argc) {
+		cli_error("show", "unexpected argument '%s' (one target at a time)", argv[optind + 1]);
+		return EXIT_USAGE;
+	}
+	if (target_path(argv[optind], target, sizeof(target) - 40) < 0) {
+		cli_error("show", "invalid target '%s' (a pid, command name or unit; pid:N, "
+			  "comm:NAME, unit:NAME)", argv[optind]);
+		return EXIT_USAGE;
+	}
+	duration_format(window_ns, window, sizeof(window));
+	source_add_param(target, sizeof(target), "window", window);
+	r = source_open(&src, url, db, err, sizeof(err));
+	if (r < 0) {
+		cli_error("show", "%s", err);
+		return EXIT_FAILURE;
+	}
+	r = source_get(&src, target, &a, err, sizeof(err));
+	source_close(&src);
+	if (r < 0) {
+		cli_error("show", "%s", err);
+		return cli_exit_for(r);
+	}
+	if (fmt == RS_TABLE) {
+		print_bars(a, window, term_color_wanted(STDOUT_FILENO, no_color));
+		r = EXIT_SUCCESS;
+	} else {
+		r = print_rows(a, fmt);
+	}
+	json_decref(a);
+	return r;
+}

@@ -1,0 +1,21 @@
+/*
+ * term.h - the terminal: is colour wanted, how big is it, and the raw mode
+ * the live `top` view runs in (restored on every way out, signals too).
+ */
+#ifndef STACKCTL_TERM_H
+#define STACKCTL_TERM_H
+
+#include <stdbool.h>
+
+/* Colour on fd: a terminal, not TERM=dumb, no $NO_COLOR, not --no-color. */
+bool term_color_wanted(int fd, bool no_color_flag);
+
+/* Rows and columns of the terminal on fd; 24 x 80 when it cannot tell
+ * ($LINES / $COLUMNS override). */
+void term_size(int fd, int *rows, int *cols);
+
+/* Raw keys, no echo, alternate screen, cursor hidden; 0 or -errno. */
+int term_raw_enter(void);
+void term_raw_leave(void);   /* idempotent */
+
+#endif

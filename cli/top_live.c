@@ -1,0 +1,345 @@
+/*
+ * top_live.c - see top_live.h.  Each frame is printed to memory first and
+ * then written in one go, clipped to the terminal, so the screen never
+ * shows half a frame.
+ */
+#include "cli.h"
+#include "term.h"
+#include "top_live.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <pwd.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define HEADER_LINES 4   /* header, plus the key line at the bottom */
+
+static volatile sig_atomic_t stop_requested, resized;
+
+static void on_stop(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+static void on_winch(int sig)
+{
+	(void)sig;
+	resized = 1;
+}
+
+struct live {
+	struct source *src;
+	struct top_request *req;
+	char sort[64], by[16], family[16], comm[256], unit[256];
+	bool paused, color;
+	char message[512];       /* shown in the key line until the next key */
+	struct top_view view;
+	bool have_view;
+	char err[1024];
+};
+
+static size_t utf8_cut(const char *s, size_t len, size_t max_chars)
+{
+	size_t i = 0, chars = 0;
+
+	while (i < len && chars < max_chars) {
+		i++;
+		while (i < len && ((unsigned char)s[i] & 0xC0) == 0x80)
+			i++;
+		chars++;
+	}
+	return i;
+}
+
+/* Write text line by line, each cut to cols, at most max_lines. */
+static void put_clipped(const char *text, int cols, int max_lines, int *used)
+{
+	const char *p = text;
+
+	while (*p != '\0' && *used < max_lines) {
+		size_t len = strcspn(p, "\n");
+
+		fwrite(p, 1, utf8_cut(p, len, (size_t)cols), stdout);
+		fputs("\033[K\n", stdout);
+		(*used)++;
+		p += len;
+		if (*p == '\n')
+			p++;
+	}
+}
+
+static void draw(struct live *l)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	int rows, cols, used = 0;
+	FILE *f;
+
+	term_size(STDOUT_FILENO, &rows, &cols);
+	f = open_memstream(&buf, &len);
+	if (f == NULL)
+		return;
+	if (l->have_view) {
+		top_view_print_header(&l->view, l->src, f);
+		rowset_print(&l->view.rs, RS_TABLE, 0, f);
+	} else {
+		fprintf(f, "stackctl top: %s\n", l->err);
+	}
+	fclose(f);
+	fputs("\033[H", stdout);
+	if (buf != NULL)
+		put_clipped(buf, cols, rows - 1, &used);
+	free(buf);
+	fputs("\033[J", stdout);
+	printf("\033[%d;1H%s%.*s%s", rows, l->color ? "\033[7m" : "", cols,
+	       l->message[0] ? l->message :
+	       l->paused ? "PAUSED - space resumes, q quits" :
+	       "f/b/s/r sort by FE/BE/badspec/retiring slots  i IPC  F FLOPS  c CPU  t family  "
+	       "g group  u/m/o filter  x clear  space pause  q quit",
+	       l->color ? "\033[0m" : "");
+	fflush(stdout);
+}
+
+static void fetch(struct live *l)
+{
+	int rows, cols;
+
+	term_size(STDOUT_FILENO, &rows, &cols);
+	if (l->have_view)
+		top_view_done(&l->view);
+	l->have_view = false;
+	l->req->sort = l->sort[0] ? l->sort : NULL;
+	l->req->by = l->by;
+	l->req->family = l->family[0] ? l->family : NULL;
+	l->req->comm = l->comm[0] ? l->comm : NULL;
+	l->req->unit = l->unit[0] ? l->unit : NULL;
+	if (top_view_fetch(l->src, l->req, &l->view, l->err, sizeof(l->err)) == 0) {
+		l->have_view = true;
+		snprintf(l->family, sizeof(l->family), "%s", l->view.family);
+	}
+}
+
+/* Read a line at the bottom of the screen: Enter takes it, Esc cancels. */
+static bool prompt(struct live *l, const char *label, char *buf, size_t len)
+{
+	size_t n = 0;
+	int rows, cols;
+
+	term_size(STDOUT_FILENO, &rows, &cols);
+	buf[0] = '\0';
+	fputs("\033[?25h", stdout);
+	for (;;) {
+		unsigned char ch;
+
+		printf("\033[%d;1H\033[K%s: %s", rows, label, buf);
+		fflush(stdout);
+		if (read(STDIN_FILENO, &ch, 1) != 1) {
+			struct pollfd p = { .fd = STDIN_FILENO, .events = POLLIN };
+
+			if (stop_requested)
+				break;
+			poll(&p, 1, 200);
+			continue;
+		}
+		if (ch == '\r' || ch == '\n') {
+			fputs("\033[?25l", stdout);
+			return true;
+		}
+		if (ch == 27)
+			break;
+		if ((ch == 127 || ch == 8) && n > 0)
+			buf[--n] = '\0';
+		else if (ch >= 32 && ch != 127 && n + 1 < len) {
+			buf[n++] = (char)ch;
+			buf[n] = '\0';
+		}
+	}
+	(void)l;
+	fputs("\033[?25l", stdout);
+	return false;
+}
+
+static bool has_column(const struct live *l, const char *name)
+{
+	return l->have_view && rowset_find_column(&l->view.rs, name) >= 0;
+}
+
+static void set_sort(struct live *l, const char *column, const char *what)
+{
+	if (l->have_view && !has_column(l, column)) {
+		snprintf(l->message, sizeof(l->message), "model %s measures no %s",
+			 l->view.answer ? json_string_value(json_object_get(l->view.answer, "model"))
+					: "?", what);
+		return;
+	}
+	snprintf(l->sort, sizeof(l->sort), "%s", column);
+}
+
+static void next_grouping(struct live *l)
+{
+	static const char *const order[] = { "process", "comm", "unit", "user" };
+	size_t i;
+
+	for (i = 0; i < 4; i++)
+		if (strcmp(l->by, order[i]) == 0)
+			break;
+	snprintf(l->by, sizeof(l->by), "%s", order[(i + 1) % 4]);
+	/* A sort by pid or user name may not exist in the new grouping. */
+	if (strcmp(l->sort, "pid") == 0 || strcmp(l->sort, "cmdline") == 0)
+		l->sort[0] = '\0';
+}
+
+/* Returns false to quit; *refetch when the data asked for changed. */
+static bool key(struct live *l, int ch, bool *refetch)
+{
+	static const struct { int key; const char *column, *what; } sorts[] = {
+		{ 'f', "frontend_bound_slots", "frontend-bound slots" },
+		{ 'b', "backend_bound_slots", "backend-bound slots" },
+		{ 's', "bad_speculation_slots", "bad-speculation slots" },
+		{ 'r', "retiring_slots", "retiring slots" },
+		{ 'i', "ipc", "IPC" }, { 'F', "gflops", "FLOPS" }, { 'c', "task_clock_ns", "CPU time" },
+	};
+	char input[256];
+	size_t i;
+
+	l->message[0] = '\0';
+	*refetch = true;
+	for (i = 0; i < sizeof(sorts) / sizeof(sorts[0]); i++)
+		if (ch == sorts[i].key) {
+			set_sort(l, sorts[i].column, sorts[i].what);
+			return true;
+		}
+	switch (ch) {
+	case 'q':
+	case 'Q':
+		return false;
+	case ' ':
+	case 'p':
+		l->paused = !l->paused;
+		*refetch = !l->paused;
+		return true;
+	case 't':
+		if (l->have_view)
+			snprintf(l->family, sizeof(l->family), "%s", top_view_next_family(&l->view));
+		return true;
+	case 'g':
+		next_grouping(l);
+		return true;
+	case 'u':
+		if (prompt(l, "show only user (empty: all)", input, sizeof(input))) {
+			struct passwd *pw = getpwnam(input);
+			char *end;
+			long uid = strtol(input, &end, 10);
+
+			if (input[0] == '\0')
+				l->req->uid = -1;
+			else if (pw != NULL)
+				l->req->uid = pw->pw_uid;
+			else if (*end == '\0' && uid >= 0)
+				l->req->uid = uid;
+			else
+				snprintf(l->message, sizeof(l->message), "unknown user '%s'", input);
+		}
+		return true;
+	case 'm':
+		if (prompt(l, "show only unit (empty: all)", input, sizeof(input)))
+			snprintf(l->unit, sizeof(l->unit), "%s", input);
+		return true;
+	case 'o':
+		if (prompt(l, "show only command (empty: all)", input, sizeof(input)))
+			snprintf(l->comm, sizeof(l->comm), "%s", input);
+		return true;
+	case 'x':
+		l->req->uid = -1;
+		l->unit[0] = l->comm[0] = '\0';
+		return true;
+	default:
+		snprintf(l->message, sizeof(l->message), "unknown key - see stackctl top --help");
+		*refetch = false;
+		return true;
+	}
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+int top_live(struct source *src, struct top_request *req, long limit, long iterations,
+	     uint64_t delay_ns, bool color)
+{
+	struct sigaction sa = { .sa_handler = on_stop };
+	struct live l;
+	long frames = 0;
+	uint64_t next;
+	int rows, cols, r;
+
+	memset(&l, 0, sizeof(l));
+	l.src = src;
+	l.req = req;
+	l.color = color;
+	snprintf(l.sort, sizeof(l.sort), "%s", req->sort ? req->sort : "");
+	snprintf(l.by, sizeof(l.by), "%s", req->by ? req->by : "process");
+	snprintf(l.family, sizeof(l.family), "%s", req->family ? req->family : "");
+	snprintf(l.comm, sizeof(l.comm), "%s", req->comm ? req->comm : "");
+	snprintf(l.unit, sizeof(l.unit), "%s", req->unit ? req->unit : "");
+	sigaction(SIGINT, &sa, NULL);
+	sa.sa_handler = on_winch;
+	sigaction(SIGWINCH, &sa, NULL);
+	r = term_raw_enter();
+	if (r < 0) {
+		cli_error("top", "cannot use the terminal: %s (try --batch)", strerror(-r));
+		return EXIT_FAILURE;
+	}
+	for (;;) {
+		term_size(STDOUT_FILENO, &rows, &cols);
+		req->limit = limit >= 0 ? (size_t)limit : (size_t)(rows > HEADER_LINES + 3 ?
+								  rows - HEADER_LINES - 2 : 1);
+		if (!l.paused) {
+			fetch(&l);
+			frames++;
+		}
+		draw(&l);
+		if (iterations > 0 && frames >= iterations)
+			break;
+		next = now_ns() + delay_ns;
+		for (;;) {
+			struct pollfd p = { .fd = STDIN_FILENO, .events = POLLIN };
+			uint64_t now = now_ns();
+			unsigned char ch;
+			bool refetch = false;
+
+			if (stop_requested)
+				goto out;
+			if (resized) {
+				resized = 0;
+				break;
+			}
+			if (now >= next)
+				break;
+			if (poll(&p, 1, (int)((next - now) / 1000000ULL) + 1) <= 0)
+				continue;
+			if (read(STDIN_FILENO, &ch, 1) != 1)
+				continue;
+			if (!key(&l, ch, &refetch))
+				goto out;
+			if (refetch)
+				break;
+			draw(&l);
+		}
+	}
+out:
+	term_raw_leave();
+	if (l.have_view)
+		top_view_done(&l.view);
+	return EXIT_SUCCESS;
+}

@@ -1,0 +1,184 @@
+/*
+ * top_view.c - see top_view.h.
+ */
+#include "top_view.h"
+#include "json_rowset.h"
+#include "lib/duration.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* "l2": the Top-Down level-2 nodes; the others are stacks by name; "all":
+ * every metric (the software model has no stacks); "none". */
+const char *const top_families[] = { "l2", "frontend", "flops", "cpi", "all", "none", NULL };
+
+static bool in_family(const struct rs_column *c, const char *family)
+{
+	if (!c->metric || strcmp(family, "none") == 0)
+		return false;
+	if (strcmp(family, "all") == 0)
+		return true;
+	if (strcmp(family, "l2") == 0)
+		return strcmp(c->stack, "topdown") == 0 && c->parent[0] != '\0';
+	/* achieved GFLOP/s and share of peak belong with the FLOPS stack */
+	if (strcmp(family, "flops") == 0 &&
+	    (strcmp(c->name, "gflops") == 0 || strcmp(c->name, "flop_peak_fraction") == 0))
+		return true;
+	return strcmp(c->stack, family) == 0;
+}
+
+static bool has_family(const struct rowset *rs, const char *family)
+{
+	size_t c;
+
+	for (c = 0; c < rs->n_cols; c++)
+		if (in_family(&rs->cols[c], family))
+			return true;
+	return strcmp(family, "none") == 0;
+}
+
+static bool is_l1(const struct rs_column *c)
+{
+	return c->metric && strcmp(c->stack, "topdown") == 0 && c->parent[0] == '\0' &&
+	       c->unit == RS_UNIT_FRACTION;
+}
+
+static void choose_columns(struct top_view *v)
+{
+	static const char *const always[] = { "pid", "user", "uid", "comm", "unit", "processes",
+					      "cpu_percent", "ipc" };
+	struct rowset *rs = &v->rs;
+	bool have_l1 = false;
+	size_t c, i;
+
+	for (c = 0; c < rs->n_cols; c++)
+		have_l1 |= is_l1(&rs->cols[c]);
+	for (c = 0; c < rs->n_cols; c++) {
+		struct rs_column *col = &rs->cols[c];
+		bool show = is_l1(col) || in_family(col, v->family) ||
+			    strcmp(col->name, v->sort) == 0 || strcmp(col->name, "cmdline") == 0;
+
+		for (i = 0; !show && i < sizeof(always) / sizeof(always[0]); i++)
+			show = strcmp(col->name, always[i]) == 0;
+		/* by=process rows carry unit and uid too: the table keeps to USER */
+		if (rowset_find_column(rs, "pid") >= 0 &&
+		    (strcmp(col->name, "unit") == 0 || strcmp(col->name, "uid") == 0))
+			show = strcmp(col->name, v->sort) == 0;
+		if (!have_l1 && (strcmp(col->name, "task_clock_ns") == 0 ||
+				 strcmp(col->name, "context_switches") == 0))
+			show = true;
+		col->table_hidden = !show;
+	}
+}
+
+int top_view_fetch(struct source *src, const struct top_request *req, struct top_view *v,
+		   char *err, size_t errlen)
+{
+	char target[2048], num[32];
+	const char *sort;
+	int r;
+
+	memset(v, 0, sizeof(*v));
+	rowset_init(&v->rs);
+	snprintf(target, sizeof(target), "/api/v1/top");
+	duration_format(req->window_ns, num, sizeof(num));
+	source_add_param(target, sizeof(target), "window", num);
+	snprintf(num, sizeof(num), "%zu", req->limit);
+	source_add_param(target, sizeof(target), "limit", num);
+	if (req->sort != NULL)
+		source_add_param(target, sizeof(target), "sort", req->sort);
+	if (req->by != NULL)
+		source_add_param(target, sizeof(target), "by", req->by);
+	if (req->comm != NULL)
+		source_add_param(target, sizeof(target), "comm", req->comm);
+	if (req->unit != NULL)
+		source_add_param(target, sizeof(target), "unit", req->unit);
+	if (req->uid >= 0) {
+		snprintf(num, sizeof(num), "%" PRId64, req->uid);
+		source_add_param(target, sizeof(target), "user", num);
+	}
+	if (req->all)
+		source_add_param(target, sizeof(target), "all", "1");
+	r = source_get(src, target, &v->answer, err, errlen);
+	if (r < 0)
+		return r;
+	r = json_rowset_load(json_object_get(v->answer, "columns"),
+			     json_object_get(v->answer, "rows"), &v->rs, err, errlen);
+	if (r < 0) {
+		top_view_done(v);
+		return r == -ENOMEM ? r : -EIO;
+	}
+	sort = json_string_value(json_object_get(v->answer, "sort"));
+	snprintf(v->sort, sizeof(v->sort), "%s", sort ? sort : "");
+	v->total_rows = (size_t)json_integer_value(json_object_get(v->answer, "total_rows"));
+	/* Point at our own table, never at the caller's buffer. */
+	v->family = NULL;
+	for (size_t i = 0; req->family != NULL && top_families[i] != NULL; i++)
+		if (strcmp(top_families[i], req->family) == 0)
+			v->family = top_families[i];
+	if (v->family == NULL || !has_family(&v->rs, v->family))
+		v->family = has_family(&v->rs, "l2") ? "l2" : "all";
+	choose_columns(v);
+	return 0;
+}
+
+void top_view_done(struct top_view *v)
+{
+	rowset_done(&v->rs);
+	json_decref(v->answer);
+	v->answer = NULL;
+}
+
+const char *top_view_next_family(const struct top_view *v)
+{
+	size_t i, start = 0, k;
+
+	for (i = 0; top_families[i] != NULL; i++)
+		if (strcmp(top_families[i], v->family) == 0)
+			start = i;
+	for (k = 1; k <= i; k++) {
+		const char *f = top_families[(start + k) % i];
+
+		if (has_family(&v->rs, f))
+			return f;
+	}
+	return v->family;
+}
+
+static uint64_t u64(const json_t *o, const char *key)
+{
+	return (uint64_t)json_integer_value(json_object_get(o, key));
+}
+
+void top_view_print_header(const struct top_view *v, const struct source *src, FILE *f)
+{
+	const json_t *a = v->answer, *win = json_object_get(a, "window");
+	const json_t *col = json_object_get(a, "collector"), *g;
+	uint64_t to_ns = u64(win, "to_ns"), from_ns = u64(win, "from_ns");
+	char span[32], at[32], where[600];
+	time_t t = (time_t)(to_ns / 1000000000ULL);
+	struct tm tm;
+	size_t i;
+
+	duration_format_approx((double)(to_ns - from_ns), span, sizeof(span));
+	strftime(at, sizeof(at), "%H:%M:%S", localtime_r(&t, &tm));
+	source_describe(src, where, sizeof(where));
+	fprintf(f, "%s - model %s, last %s to %s, %" PRIu64 " CPUs - %s\n",
+		json_string_value(json_object_get(a, "host")),
+		json_string_value(json_object_get(a, "model")), span, at, u64(win, "ncpus"), where);
+	fputs("families:", f);
+	json_array_foreach(json_object_get(a, "groups"), i, g)
+		fprintf(f, " %s %.0f%%", json_string_value(json_object_get(g, "name")),
+			100.0 * json_number_value(json_object_get(g, "coverage")));
+	fprintf(f, "  |  lost %" PRIu64 " samples, %" PRIu64 " throttled, %" PRIu64
+		" unattributed, %" PRIu64 " unschedulable\n", u64(col, "lost_samples"),
+		u64(col, "throttles"), u64(col, "unattributed_spans"), u64(col, "unschedulable"));
+	fprintf(f, "by %s, sorted by %s, family %s: %zu of %zu rows\n",
+		json_string_value(json_object_get(a, "by")), v->sort, v->family, v->rs.n_rows,
+		v->total_rows);
+	if (src->note[0] != '\0')
+		fprintf(f, "note: %s\n", src->note);
+}

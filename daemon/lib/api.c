@@ -1,0 +1,225 @@
+/*
+ * api.c - see api.h: routing, and the helpers the endpoint files share
+ * (api_out.h).  Every answer is JSON; a failure is {"error": "..."} with a
+ * 4xx or 5xx status.
+ */
+#include "api_out.h"
+#include "duration.h"
+#include "rowset.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int api_out_open(struct api_out *o)
+{
+	o->buf = NULL;
+	o->len = 0;
+	o->f = open_memstream(&o->buf, &o->len);
+	return o->f == NULL ? -ENOMEM : 0;
+}
+
+int api_out_finish(struct api_out *o, int status, bool cacheable, struct api_response *resp)
+{
+	if (fclose(o->f) != 0) {
+		free(o->buf);
+		return -ENOMEM;
+	}
+	resp->status = status;
+	resp->body = o->buf;
+	resp->len = o->len;
+	resp->content_type = "application/json";
+	resp->cacheable = cacheable;
+	return 0;
+}
+
+void api_out_abort(struct api_out *o)
+{
+	fclose(o->f);
+	free(o->buf);
+}
+
+int api_error(struct api_response *resp, int status, const char *fmt, ...)
+{
+	char msg[1024];
+	struct api_out o;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (api_out_open(&o) < 0)
+		return -ENOMEM;
+	fputs("{\"error\": ", o.f);
+	json_print_string(o.f, msg);
+	fputs("}\n", o.f);
+	return api_out_finish(&o, status, false, resp);
+}
+
+void json_double(FILE *f, double v)
+{
+	if (isfinite(v))
+		fprintf(f, "%.9g", v);
+	else
+		fputs("null", f);
+}
+
+void json_string_or_null(FILE *f, const char *s)
+{
+	if (s != NULL)
+		json_print_string(f, s);
+	else
+		fputs("null", f);
+}
+
+const char *api_metric_unit(enum metric_unit u)
+{
+	switch (u) {
+	case METRIC_FRACTION:
+		return "fraction";
+	case METRIC_RATIO:
+		return "ratio";
+	case METRIC_RATE:
+		return "per_second";
+	default:
+		return "count";
+	}
+}
+
+int api_parse_time(const struct http_query *q, const char *key, uint64_t newest,
+		   uint64_t *ret, char *err, size_t errlen)
+{
+	const char *v = http_query_get(q, key);
+	uint64_t ns;
+
+	if (v == NULL)
+		return 1;
+	if (v[0] == '@') {
+		char *end;
+		double secs = strtod(v + 1, &end);
+
+		if (end == v + 1 || *end != '\0' || !(secs > 0) || secs > 1e11) {
+			snprintf(err, errlen, "parameter '%s': '%s' is not @UNIX-SECONDS", key, v);
+			return -EINVAL;
+		}
+		*ret = (uint64_t)(secs * 1e9);
+		return 0;
+	}
+	if (duration_parse(v, &ns) < 0) {
+		snprintf(err, errlen, "parameter '%s': '%s' is neither a duration back from the "
+			 "newest data (e.g. 1h) nor @UNIX-SECONDS", key, v);
+		return -EINVAL;
+	}
+	/* Further back than the data goes: from the beginning. */
+	*ret = ns < newest ? newest - ns : 0;
+	return 0;
+}
+
+const char *api_who_key(enum query_who who)
+{
+	return who == WHO_PID ? "pid" : who == WHO_COMM ? "comm" : "unit";
+}
+
+int api_parse_who(const char *v, enum query_who *who, const char **what, char *err,
+		  size_t errlen)
+{
+	static const struct { const char *prefix; enum query_who who; } kinds[] = {
+		{ "pid:", WHO_PID }, { "comm:", WHO_COMM }, { "unit:", WHO_UNIT },
+	};
+	size_t i;
+
+	for (i = 0; v != NULL && i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		if (strncmp(v, kinds[i].prefix, strlen(kinds[i].prefix)) == 0 &&
+		    v[strlen(kinds[i].prefix)] != '\0') {
+			char *end;
+
+			*who = kinds[i].who;
+			*what = v + strlen(kinds[i].prefix);
+			if (*who == WHO_PID && (strtol(*what, &end, 10) <= 0 || *end != '\0'))
+				break;
+			return 0;
+		}
+	snprintf(err, errlen, "parameter 'who': %s%s%s (expected pid:N, comm:NAME or unit:NAME)",
+		 v ? "'" : "", v ? v : "missing", v ? "' is not valid" : "");
+	return -EINVAL;
+}
+
+void api_host(struct db *db, char *buf, size_t len)
+{
+	if (query_meta(db, "host", buf, len) == 0)
+		return;
+	buf[0] = '\0';
+	gethostname(buf, len - 1);
+	buf[len - 1] = '\0';
+}
+
+void api_print_window_health(FILE *f, const struct window *w)
+{
+	double cpu_span = (double)(w->to_ns - w->from_ns) * (double)(w->ncpus ? w->ncpus : 1);
+	unsigned g;
+
+	fprintf(f, "\"window\": {\"from_ns\": %" PRIu64 ", \"to_ns\": %" PRIu64
+		", \"intervals\": %u, \"ncpus\": %u},\n \"groups\": [", w->from_ns, w->to_ns,
+		w->n_intervals, w->ncpus);
+	for (g = 0; g < w->n_groups; g++) {
+		fprintf(f, "%s{\"name\": ", g ? ", " : "");
+		json_print_string(f, w->groups[g].name);
+		fprintf(f, ", \"enabled_ns\": %" PRIu64 ", \"coverage\": ", w->groups[g].enabled_ns);
+		json_double(f, cpu_span > 0 ? (double)w->groups[g].enabled_ns / cpu_span : NAN);
+		fputc('}', f);
+	}
+	fprintf(f, "],\n \"collector\": {\"samples\": %" PRIu64 ", \"lost_records\": %" PRIu64
+		", \"lost_samples\": %" PRIu64 ", \"throttles\": %" PRIu64
+		", \"unsampled_switches\": %" PRIu64 ", \"unattributed_spans\": %" PRIu64
+		", \"straddles\": %" PRIu64 ", \"late_cpus\": %" PRIu64 ", \"dropped\": %" PRIu64
+		", \"unschedulable\": %" PRIu64 ", \"max_cpu_switch_rate\": %" PRIu64
+		", \"busiest_cpu\": %d}", w->samples, w->lost_records, w->lost_samples, w->throttles,
+		w->unsampled_switches, w->unattributed_spans, w->straddles, w->late_cpus, w->dropped,
+		w->unschedulable, w->max_cpu_switch_rate, w->busiest_cpu);
+}
+
+int api_handle(const struct api_info *info, struct db *db, const char *db_err,
+	       const char *method, const char *path, const char *query,
+	       const struct api_access *acc, struct api_response *resp)
+{
+	static const struct { const char *prefix; enum query_who who; } targets[] = {
+		{ "/api/v1/processes/", WHO_PID },
+		{ "/api/v1/comms/", WHO_COMM },
+		{ "/api/v1/units/", WHO_UNIT },
+	};
+	size_t i;
+
+	memset(resp, 0, sizeof(*resp));
+	if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0)
+		return api_error(resp, 405, "method %s not allowed (GET only)", method);
+	if (strncmp(path, "/api/v1/", 8) != 0)
+		return api_error(resp, 404, "no such endpoint: %s", path);
+	if (db == NULL)
+		return api_error(resp, 503, "the database cannot be read: %s", db_err);
+	if (strcmp(path, "/api/v1/top") == 0)
+		return api_top(db, query, acc, resp);
+	if (strcmp(path, "/api/v1/series") == 0)
+		return api_series(db, query, acc, resp);
+	if (strcmp(path, "/api/v1/export") == 0)
+		return api_export(db, query, acc, resp);
+	if (strcmp(path, "/api/v1/system") == 0)
+		return api_system(info, db, query, resp);
+	for (i = 0; i < sizeof(targets) / sizeof(targets[0]); i++) {
+		size_t n = strlen(targets[i].prefix);
+
+		char name[HTTP_QUERY_MAX_VALUE];
+
+		if (strncmp(path, targets[i].prefix, n) != 0 || path[n] == '\0' ||
+		    strchr(path + n, '/') != NULL)
+			continue;
+		if (http_path_segment_decode(path + n, name, sizeof(name)) <= 0)
+			return api_error(resp, 400, "'%s' is not a valid name (bad %%-escape, "
+					 "control character or too long)", path + n);
+		return api_target(db, targets[i].who, name, query, acc, resp);
+	}
+	return api_error(resp, 404, "no such endpoint: %s (see docs/api.md)", path);
+}

@@ -1,0 +1,156 @@
+/*
+ * api_export.c - GET /api/v1/export: the stored sample rows themselves,
+ * for notebooks, one page at a time.  A row is one counter group's counts
+ * for one process over one interval; its counts go to columns named as
+ * the events (every event any stored group has: empty where the row's
+ * group did not count it).  "next" resumes after the page's last row.
+ */
+#include "api_out.h"
+#include "rowset.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define EXPORT_DEFAULT_ROWS 10000
+#define EXPORT_MAX_COLUMNS 256
+
+struct export_page {
+	struct rowset rs;
+	int first_event_col;
+	struct export_cursor last;
+};
+
+static const char *const fixed_columns[] = {
+	"interval_start_ns", "interval_end_ns", "pid", "start_ns", "comm", "uid", "unit",
+	"model", "group", "task_clock_ns", "context_switches",
+};
+#define N_FIXED (sizeof(fixed_columns) / sizeof(fixed_columns[0]))
+
+static int add_row(const struct export_row *row, void *arg)
+{
+	struct export_page *p = arg;
+	struct rowset *rs = &p->rs;
+	int r = rowset_add_row(rs);
+	size_t i;
+	unsigned k;
+
+	if (r < 0)
+		return r;
+	i = (size_t)r;
+	rowset_set_int(rs, i, 0, (int64_t)row->interval_start_ns);
+	rowset_set_int(rs, i, 1, (int64_t)row->interval_end_ns);
+	rowset_set_int(rs, i, 2, row->pid);
+	rowset_set_int(rs, i, 3, (int64_t)row->start_ns);
+	if (row->uid >= 0)
+		rowset_set_int(rs, i, 5, row->uid);
+	rowset_set_int(rs, i, 9, (int64_t)row->task_clock_ns);
+	rowset_set_int(rs, i, 10, (int64_t)row->context_switches);
+	if (rowset_set_text(rs, i, 4, row->comm) < 0 || rowset_set_text(rs, i, 6, row->unit) < 0 ||
+	    rowset_set_text(rs, i, 7, row->model) < 0 || rowset_set_text(rs, i, 8, row->group) < 0)
+		return -ENOMEM;
+	for (k = 0; k < row->n_values; k++) {
+		int col = rowset_find_column(rs, row->columns[k]);
+
+		if (col >= p->first_event_col)
+			rowset_set_int(rs, i, col, (int64_t)row->v[k]);
+	}
+	p->last = row->key;
+	return 0;
+}
+
+static int parse_cursor(const char *text, struct export_cursor *c)
+{
+	char tail;
+
+	if (text == NULL)
+		return 0;
+	if (sscanf(text, "%" SCNd64 ".%" SCNd64 ".%" SCNd64 "%c", &c->interval_id, &c->process_id,
+		   &c->group_id, &tail) != 3 || c->interval_id < 0 || c->process_id < 0 ||
+	    c->group_id < 0)
+		return -EINVAL;
+	return 0;
+}
+
+static int build_columns(struct db *db, struct export_page *p)
+{
+	char (*names)[64] = calloc(EXPORT_MAX_COLUMNS, sizeof(*names));
+	int n, i, r = 0;
+	size_t c;
+
+	if (names == NULL)
+		return -ENOMEM;
+	n = query_event_columns(db, names, EXPORT_MAX_COLUMNS);
+	for (c = 0; r >= 0 && c < N_FIXED; c++)
+		r = rowset_add_column(&p->rs, fixed_columns[c], fixed_columns[c], RS_UNIT_NONE);
+	p->first_event_col = (int)N_FIXED;
+	for (i = 0; r >= 0 && i < n; i++)
+		if (rowset_find_column(&p->rs, names[i]) < 0)
+			r = rowset_add_column(&p->rs, names[i], names[i], RS_UNIT_COUNT);
+	free(names);
+	return n < 0 ? -EIO : r < 0 ? -ENOMEM : 0;
+}
+
+int api_export(struct db *db, const char *query, const struct api_access *acc,
+	       struct api_response *resp)
+{
+	static const char *const keys[] = { "from", "to", "who", "after", "limit", NULL };
+	uint64_t oldest, newest, from, to, limit = EXPORT_DEFAULT_ROWS;
+	struct export_cursor after = { 0, 0, 0 };
+	enum query_who who = WHO_PID;
+	const char *what = NULL;
+	struct export_page page;
+	struct http_query q;
+	struct api_out o;
+	char err[1024];
+	int n;
+
+	if (http_query_parse(query, keys, &q, err, sizeof(err)) < 0 ||
+	    http_query_uint(&q, "limit", API_MAX_EXPORT_ROWS, &limit, err, sizeof(err)) < 0)
+		return api_error(resp, 400, "%s", err);
+	if (http_query_get(&q, "who") != NULL &&
+	    api_parse_who(http_query_get(&q, "who"), &who, &what, err, sizeof(err)) < 0)
+		return api_error(resp, 400, "%s", err);
+	if (parse_cursor(http_query_get(&q, "after"), &after) < 0)
+		return api_error(resp, 400, "parameter 'after': '%s' is not a cursor from \"next\"",
+				 http_query_get(&q, "after"));
+	if (limit == 0)
+		limit = EXPORT_DEFAULT_ROWS;
+	if (query_span(db, &oldest, &newest) < 0)
+		return api_error(resp, 503, "no data yet: stackd has not stored an interval");
+	from = newest > 3600 * API_NS ? newest - 3600 * API_NS : 0;
+	to = newest;
+	if (api_parse_time(&q, "from", newest, &from, err, sizeof(err)) < 0 ||
+	    api_parse_time(&q, "to", newest, &to, err, sizeof(err)) < 0)
+		return api_error(resp, 400, "%s", err);
+	if (to <= from)
+		return api_error(resp, 400, "parameter 'from' must be before 'to'");
+
+	memset(&page, 0, sizeof(page));
+	rowset_init(&page.rs);
+	if (build_columns(db, &page) < 0) {
+		rowset_done(&page.rs);
+		return api_error(resp, 500, "cannot read the counter groups");
+	}
+	n = query_export(db, from, to, who, what, acc->full ? -1 : acc->uid, &after, limit,
+			 add_row, &page, err, sizeof(err));
+	if (n < 0 || api_out_open(&o) < 0) {
+		rowset_done(&page.rs);
+		return n == -ENOMEM || n >= 0 ? -ENOMEM : api_error(resp, 500, "%s", err);
+	}
+	fprintf(o.f, "{\"from_ns\": %" PRIu64 ", \"to_ns\": %" PRIu64 ", \"row_count\": %d,"
+		" \"next\": ", from, to, n);
+	if ((uint64_t)n == limit)
+		fprintf(o.f, "\"%" PRId64 ".%" PRId64 ".%" PRId64 "\"", page.last.interval_id,
+			page.last.process_id, page.last.group_id);
+	else
+		fputs("null", o.f);
+	fputs(",\n \"columns\": ", o.f);
+	rowset_print_columns_json(&page.rs, o.f);
+	fputs(",\n \"rows\": ", o.f);
+	rowset_print(&page.rs, RS_JSON, 0, o.f);
+	fputs("}\n", o.f);
+	rowset_done(&page.rs);
+	return api_out_finish(&o, 200, true, resp);
+}

@@ -1,0 +1,61 @@
+/*
+ * api_out.h - what the api_*.c endpoint files share: a response being
+ * written to memory, JSON helpers, the query forms every endpoint parses
+ * the same way.  Internal to the API.
+ */
+#ifndef STACKD_API_OUT_H
+#define STACKD_API_OUT_H
+
+#include "api.h"
+#include "http_query.h"
+#include "rowset.h"
+
+#include <stdio.h>
+
+#define API_NS 1000000000ULL
+#define API_DEFAULT_WINDOW_NS (60ULL * API_NS)
+
+struct api_out {
+	FILE *f;
+	char *buf;
+	size_t len;
+};
+
+int api_out_open(struct api_out *o);
+/* Close o and hand its text to resp; returns 0 or -ENOMEM. */
+int api_out_finish(struct api_out *o, int status, bool cacheable, struct api_response *resp);
+void api_out_abort(struct api_out *o);
+
+void json_double(FILE *f, double v);          /* null when not finite */
+void json_string_or_null(FILE *f, const char *s);
+const char *api_metric_unit(enum metric_unit u);
+
+/* "1h" (that long before newest) or "@1700000000" (Unix seconds) into
+ * *ret; 1 when key was not given, -EINVAL with err. */
+int api_parse_time(const struct http_query *q, const char *key, uint64_t newest,
+		   uint64_t *ret, char *err, size_t errlen);
+/* "pid:N", "comm:NAME", "unit:NAME"; -EINVAL with err. */
+int api_parse_who(const char *v, enum query_who *who, const char **what, char *err,
+		  size_t errlen);
+const char *api_who_key(enum query_who who);
+
+/* The measured host's name: as the daemon recorded it, else this host's. */
+void api_host(struct db *db, char *buf, size_t len);
+
+/* "window": {...}, "groups": [...], "collector": {...}: what a header
+ * above any table needs (coverage of each family, losses). */
+void api_print_window_health(FILE *f, const struct window *w);
+
+/* The endpoints. */
+int api_top(struct db *db, const char *query, const struct api_access *acc,
+	    struct api_response *resp);
+int api_target(struct db *db, enum query_who who, const char *what, const char *query,
+	       const struct api_access *acc, struct api_response *resp);
+int api_series(struct db *db, const char *query, const struct api_access *acc,
+	       struct api_response *resp);
+int api_export(struct db *db, const char *query, const struct api_access *acc,
+	       struct api_response *resp);
+int api_system(const struct api_info *info, struct db *db, const char *query,
+	       struct api_response *resp);
+
+#endif

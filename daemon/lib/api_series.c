@@ -1,0 +1,106 @@
+/*
+ * api_series.c - GET /api/v1/series: one metric of one target over time,
+ * in buckets summed from the stored intervals.
+ */
+#include "api_out.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int api_series(struct db *db, const char *query, const struct api_access *acc,
+		      struct api_response *resp)
+{
+	static const char *const keys[] = { "who", "metric", "from", "to", "step", NULL };
+	uint64_t oldest, newest, from, to, step = 0;
+	struct series_bucket *b;
+	const struct model *m = NULL;
+	enum query_who who = WHO_PID;
+	const char *what = NULL, *metric;
+	struct http_query q;
+	struct api_out o;
+	char err[1024];
+	int n, i, mi = -1;
+
+	if (http_query_parse(query, keys, &q, err, sizeof(err)) < 0 ||
+	    api_parse_who(http_query_get(&q, "who"), &who, &what, err, sizeof(err)) < 0)
+		return api_error(resp, 400, "%s", err);
+	metric = http_query_get(&q, "metric");
+	if (metric == NULL)
+		return api_error(resp, 400, "parameter 'metric' is missing (e.g. metric=cpu_percent)");
+	if (query_span(db, &oldest, &newest) < 0)
+		return api_error(resp, 503, "no data yet: stackd has not stored an interval");
+	from = newest > 3600 * API_NS ? newest - 3600 * API_NS : 0;
+	to = newest;
+	if (api_parse_time(&q, "from", newest, &from, err, sizeof(err)) < 0 ||
+	    api_parse_time(&q, "to", newest, &to, err, sizeof(err)) < 0 ||
+	    http_query_duration(&q, "step", API_MAX_WINDOW_NS, &step, err, sizeof(err)) < 0)
+		return api_error(resp, 400, "%s", err);
+	if (to <= from)
+		return api_error(resp, 400, "parameter 'from' must be before 'to'");
+	if (step == 0)
+		step = (to - from + API_MAX_POINTS / 4 - 1) / (API_MAX_POINTS / 4);
+	if (step < API_NS / 1000)
+		step = API_NS / 1000;
+	if ((to - from) / step > API_MAX_POINTS)
+		return api_error(resp, 400, "parameter 'step': %" PRIu64 " points would exceed the limit "
+			    "of %d; use a longer step", (to - from) / step, API_MAX_POINTS);
+	b = calloc(API_MAX_POINTS + 1, sizeof(*b));
+	if (b == NULL)
+		return -ENOMEM;
+	n = query_series(db, who, what, acc->full ? -1 : acc->uid, from, to, step, b,
+			 API_MAX_POINTS + 1, &m, err, sizeof(err));
+	if (n < 0) {
+		free(b);
+		return api_error(resp, 500, "%s", err);
+	}
+	if (strcmp(metric, "cpu_percent") != 0 && (m == NULL || (mi = model_metric_index(m, metric)) < 0)) {
+		char list[1024] = "";
+		size_t used = 0;
+		unsigned k;
+
+		for (k = 0; m != NULL && k < m->n_metrics && used < sizeof(list); k++)
+			used += (size_t)snprintf(list + used, sizeof(list) - used, ", %s",
+						 m->metrics[k].name);
+		free(b);
+		return api_error(resp, 400, "parameter 'metric': unknown metric '%s' (one of: "
+			    "cpu_percent%s)", metric, list);
+	}
+	if (api_out_open(&o) < 0) {
+		free(b);
+		return -ENOMEM;
+	}
+	fprintf(o.f, "{\"who\": {\"%s\": ", api_who_key(who));
+	json_print_string(o.f, what);
+	fprintf(o.f, "}, \"metric\": \"%s\", \"unit\": \"%s\", \"source\": \"intervals\","
+		" \"from_ns\": %" PRIu64 ", \"to_ns\": %" PRIu64 ", \"step_ns\": %" PRIu64
+		",\n \"points\": [", metric, mi >= 0 ? api_metric_unit(m->metrics[mi].unit) : "percent",
+		from, to, step);
+	for (i = 0; i < n; i++) {
+		double v, cov = 1.0;
+
+		if (mi < 0) {
+			v = b[i].span_ns > 0 ? (double)b[i].task_clock_ns * 100.0 /
+			    (double)b[i].span_ns : NAN;
+		} else {
+			struct metric_value mv[MODEL_MAX_METRICS];
+			struct model_context ctx = { false, NULL };
+
+			memset(mv, 0, sizeof(mv));
+			m->compute(m, b[i].sums, &ctx, mv);
+			v = mv[mi].valid ? mv[mi].value : NAN;
+			cov = mv[mi].valid ? mv[mi].coverage : 0;
+		}
+		fprintf(o.f, "%s\n  {\"t_ns\": %" PRIu64 ", \"value\": ", i ? "," : "", b[i].start_ns);
+		json_double(o.f, v);
+		fputs(", \"coverage\": ", o.f);
+		json_double(o.f, cov);
+		fputc('}', o.f);
+	}
+	fputs("]}\n", o.f);
+	free(b);
+	return api_out_finish(&o, 200, true, resp);
+}
+

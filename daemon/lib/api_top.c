@@ -1,0 +1,122 @@
+/*
+ * api_top.c - GET /api/v1/top: the processes (or comms, units, users) of
+ * the last window, sorted, with the columns that describe them and the
+ * window's health, so a client can draw `stackctl top` from this alone.
+ */
+#include "api_out.h"
+#include "top_rows.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DEFAULT_TOP_LIMIT 20
+
+static int parse_filter(const struct http_query *q, const struct api_access *acc,
+			struct top_filter *f, char *err, size_t errlen)
+{
+	const char *user = http_query_get(q, "user");
+	int r;
+
+	*f = (struct top_filter)TOP_FILTER_ALL;
+	f->comm = http_query_get(q, "comm");
+	f->unit = http_query_get(q, "unit");
+	r = http_query_bool(q, "all", &f->include_idle, err, errlen);
+	if (r < 0)
+		return r;
+	if (user != NULL) {
+		uint64_t uid;
+
+		if (http_query_uint(q, "user", INT32_MAX, &uid, err, errlen) < 0) {
+			snprintf(err, errlen, "parameter 'user': '%s' is not a numeric uid", user);
+			return -EINVAL;
+		}
+		f->uid = (int64_t)uid;
+	}
+	if (!acc->full) {
+		if (f->uid >= 0 && f->uid != acc->uid) {
+			snprintf(err, errlen, "parameter 'user': you may see your own processes only "
+				 "(uid %" PRId64 ")", acc->uid);
+			return -EPERM;
+		}
+		f->uid = acc->uid;
+		f->include_idle = false;
+	}
+	return 0;
+}
+
+static int print_top(struct db *db, const struct window *w, enum top_by by, const char *sort,
+		     const struct rowset *rs, uint64_t limit, struct api_response *resp)
+{
+	struct api_out o;
+	char host[256];
+
+	if (api_out_open(&o) < 0)
+		return -ENOMEM;
+	api_host(db, host, sizeof(host));
+	fputs("{\"host\": ", o.f);
+	json_print_string(o.f, host);
+	fputs(", \"model\": ", o.f);
+	json_print_string(o.f, w->model_name);
+	fputs(", \"model_description\": ", o.f);
+	json_string_or_null(o.f, w->model ? w->model->description : NULL);
+	fprintf(o.f, ", \"by\": \"%s\", \"sort\": \"%s\", \"total_rows\": %zu,\n ",
+		top_by_name(by), sort, rs->n_rows);
+	api_print_window_health(o.f, w);
+	fputs(",\n \"columns\": ", o.f);
+	rowset_print_columns_json(rs, o.f);
+	fputs(",\n \"rows\": ", o.f);
+	rowset_print(rs, RS_JSON, (size_t)limit, o.f);
+	fputs("}\n", o.f);
+	return api_out_finish(&o, 200, true, resp);
+}
+
+int api_top(struct db *db, const char *query, const struct api_access *acc,
+	    struct api_response *resp)
+{
+	static const char *const keys[] = { "window", "sort", "limit", "user", "unit", "comm",
+					    "all", "by", NULL };
+	uint64_t window_ns = API_DEFAULT_WINDOW_NS, limit = DEFAULT_TOP_LIMIT;
+	enum top_by by = TOP_BY_PROCESS;
+	struct top_filter filter;
+	struct http_query q;
+	const char *sort;
+	struct rowset rs;
+	struct window w;
+	char err[1024];
+	int r, col;
+
+	if (http_query_parse(query, keys, &q, err, sizeof(err)) < 0 ||
+	    http_query_duration(&q, "window", API_MAX_WINDOW_NS, &window_ns, err, sizeof(err)) < 0 ||
+	    http_query_uint(&q, "limit", API_MAX_LIMIT, &limit, err, sizeof(err)) < 0)
+		return api_error(resp, 400, "%s", err);
+	if (http_query_get(&q, "by") != NULL && top_by_parse(http_query_get(&q, "by"), &by) < 0)
+		return api_error(resp, 400, "parameter 'by': '%s' is not one of process, comm, "
+				 "unit, user", http_query_get(&q, "by"));
+	r = parse_filter(&q, acc, &filter, err, sizeof(err));
+	if (r < 0)
+		return api_error(resp, r == -EPERM ? 403 : 400, "%s", err);
+	r = query_window(db, window_ns, &w, err, sizeof(err));
+	if (r < 0)
+		return api_error(resp, r == -ENODATA ? 503 : 500, "%s", err);
+	rowset_init(&rs);
+	r = top_rows_build(&w, &filter, by, &rs);
+	if (r < 0)
+		goto out;
+	sort = http_query_get(&q, "sort") ? top_rows_sort_column(http_query_get(&q, "sort")) :
+	       top_rows_default_sort(&rs);
+	col = rowset_find_column(&rs, sort);
+	if (col < 0) {
+		top_rows_list_columns(&rs, err, sizeof(err));
+		r = api_error(resp, 400, "parameter 'sort': unknown column '%s' (one of: cpu, %s)",
+			      http_query_get(&q, "sort"), err);
+		goto out;
+	}
+	rowset_sort(&rs, col);
+	r = print_top(db, &w, by, sort, &rs, limit, resp);
+out:
+	rowset_done(&rs);
+	window_done(&w);
+	return r;
+}

@@ -1,0 +1,136 @@
+/*
+ * query_export.c - raw sample rows, page by page (see query.h).  Pages
+ * follow the sample table's primary key, so each page is one index range
+ * scan however large the database, and a reader never holds a read
+ * transaction open across pages (the daemon's checkpoints go on).
+ */
+#include "query.h"
+#include "db_private.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Split "a,b,c" (counter_group.events) into row->columns. */
+static void split_columns(const char *events, struct export_row *row)
+{
+	const char *p = events ? events : "";
+	unsigned n = 0;
+
+	while (*p != '\0' && n < MODEL_MAX_EVENTS) {
+		size_t len = strcspn(p, ",");
+
+		snprintf(row->columns[n++], sizeof(row->columns[0]), "%.*s", (int)len, p);
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+	row->n_values = n;
+}
+
+static const char *text(sqlite3_stmt *st, int col)
+{
+	return (const char *)sqlite3_column_text(st, col);
+}
+
+int query_export(struct db *db, uint64_t from_ns, uint64_t to_ns, enum query_who who,
+		 const char *what, int64_t uid, const struct export_cursor *after, size_t limit,
+		 int (*fn)(const struct export_row *row, void *arg), void *arg, char *err,
+		 size_t errlen)
+{
+	static const char *const match[] = {
+		[WHO_PID] = "p.pid = CAST(?6 AS INTEGER)",
+		[WHO_COMM] = "p.comm = ?6",
+		[WHO_UNIT] = "p.unit = ?6",
+	};
+	struct export_row row;
+	int64_t last_group = -1;
+	sqlite3_stmt *st;
+	char sql[1600];
+	size_t n = 0;
+	int rc = SQLITE_DONE, r = 0, k;
+
+	snprintf(sql, sizeof(sql),
+		 "SELECT s.interval_id, s.process_id, s.group_id, i.start_ns, i.end_ns, p.pid,"
+		 " p.start_ns, p.comm, p.unit, p.uid, g.model, g.name, g.events, s.task_clock_ns,"
+		 " s.context_switches, s.v0, s.v1, s.v2, s.v3, s.v4, s.v5, s.v6, s.v7, s.v8, s.v9,"
+		 " s.v10, s.v11, s.v12, s.v13, s.v14, s.v15"
+		 " FROM sample AS s JOIN interval AS i ON i.id = s.interval_id"
+		 " JOIN process AS p ON p.id = s.process_id"
+		 " JOIN counter_group AS g ON g.id = s.group_id"
+		 " WHERE s.interval_id BETWEEN (SELECT min(id) FROM interval WHERE end_ns > ?1"
+		 "  AND end_ns <= ?2) AND (SELECT max(id) FROM interval WHERE end_ns > ?1"
+		 "  AND end_ns <= ?2)"
+		 " AND (s.interval_id, s.process_id, s.group_id) > (?3, ?4, ?5)"
+		 " AND (?7 < 0 OR p.uid = ?7) %s%s"
+		 " ORDER BY s.interval_id, s.process_id, s.group_id LIMIT ?8",
+		 what != NULL ? "AND " : "", what != NULL ? match[who] : "");
+	if (sqlite3_prepare_v2(db->db, sql, -1, &st, NULL) != SQLITE_OK) {
+		snprintf(err, errlen, "cannot read samples: %s", sqlite3_errmsg(db->db));
+		return -EIO;
+	}
+	sqlite3_bind_int64(st, 1, (int64_t)from_ns);
+	sqlite3_bind_int64(st, 2, (int64_t)to_ns);
+	sqlite3_bind_int64(st, 3, after->interval_id);
+	sqlite3_bind_int64(st, 4, after->process_id);
+	sqlite3_bind_int64(st, 5, after->group_id);
+	if (what != NULL)
+		sqlite3_bind_text(st, 6, what, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 7, uid);
+	sqlite3_bind_int64(st, 8, (int64_t)limit);
+	memset(&row, 0, sizeof(row));
+	while (r >= 0 && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		row.key.interval_id = sqlite3_column_int64(st, 0);
+		row.key.process_id = sqlite3_column_int64(st, 1);
+		row.key.group_id = sqlite3_column_int64(st, 2);
+		row.interval_start_ns = (uint64_t)sqlite3_column_int64(st, 3);
+		row.interval_end_ns = (uint64_t)sqlite3_column_int64(st, 4);
+		row.pid = sqlite3_column_int(st, 5);
+		row.start_ns = (uint64_t)sqlite3_column_int64(st, 6);
+		row.comm = text(st, 7);
+		row.unit = text(st, 8);
+		row.uid = sqlite3_column_type(st, 9) == SQLITE_NULL ? -1 :
+			  sqlite3_column_int64(st, 9);
+		row.model = text(st, 10);
+		row.group = text(st, 11);
+		if (row.key.group_id != last_group) {
+			split_columns(text(st, 12), &row);
+			last_group = row.key.group_id;
+		}
+		row.task_clock_ns = (uint64_t)sqlite3_column_int64(st, 13);
+		row.context_switches = (uint64_t)sqlite3_column_int64(st, 14);
+		for (k = 0; k < MODEL_MAX_EVENTS; k++)
+			row.v[k] = (uint64_t)sqlite3_column_int64(st, 15 + k);
+		r = fn(&row, arg);
+		n++;
+	}
+	if (r >= 0 && rc != SQLITE_DONE && rc != SQLITE_ROW) {
+		snprintf(err, errlen, "cannot read samples: %s", sqlite3_errmsg(db->db));
+		r = -EIO;
+	}
+	sqlite3_finalize(st);
+	return r < 0 ? r : (int)n;
+}
+
+int query_event_columns(struct db *db, char (*names)[64], size_t max)
+{
+	struct export_row split;
+	sqlite3_stmt *st;
+	size_t n = 0, i;
+	unsigned k;
+
+	if (sqlite3_prepare_v2(db->db, "SELECT events FROM counter_group ORDER BY id", -1, &st,
+			       NULL) != SQLITE_OK)
+		return -EIO;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		split_columns(text(st, 0), &split);
+		for (k = 0; k < split.n_values; k++) {
+			for (i = 0; i < n && strcmp(names[i], split.columns[k]) != 0; i++)
+				;
+			if (i == n && n < max)
+				snprintf(names[n++], 64, "%s", split.columns[k]);
+		}
+	}
+	sqlite3_finalize(st);
+	return (int)n;
+}

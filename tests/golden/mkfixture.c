@@ -1,0 +1,177 @@
+/*
+ * mkfixture.c - writes the golden tests' database: two minutes of a
+ * constructed Skylake host (model skl, its eight groups rotating one per
+ * interval) with processes of known character - a frontend-bound JIT, two
+ * memory-bound stream copies, a branchy parser, a dgemm - through the
+ * daemon's own store code.  Counts are built from the shares wanted, so
+ * the expected stacks are known: jitserver 35% frontend bound, stream 55%
+ * backend bound, branchy 30% bad speculation, dgemm 70% retiring.
+ * Deterministic: same file, same outputs.
+ */
+#include "interval.h"
+#include "store.h"
+#include "lib/model.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SEC 1000000000ULL
+#define T0 1767225600ULL   /* 2026-01-01 00:00:00 UTC */
+#define N_INTERVALS 120
+
+struct profile {
+	int32_t pid;
+	const char *comm, *cmdline, *unit;
+	int64_t uid;
+	double cpu;                 /* share of one CPU */
+	double ipc, fe, bs, ret;    /* Top-Down level-1 shares; backend is the rest */
+	double flops_per_cycle;
+};
+
+static const struct profile procs[] = {
+	{ 1001, "jitserver", "/usr/bin/jitserver --port 8080", "jit.service", 0, 0.90,
+	  0.9, 0.35, 0.08, 0.22, 0.0 },
+	{ 1002, "stream", "./stream -n 100000000", "user@4242.service", 4242, 0.60,
+	  0.5, 0.05, 0.02, 0.38, 0.4 },
+	{ 1003, "stream", "./stream -n 50000000", "user@4242.service", 4242, 0.30,
+	  0.5, 0.05, 0.02, 0.38, 0.4 },
+	{ 1004, "branchy", "python3 parse.py big.json", "batch.slice", 4242, 0.10,
+	  1.1, 0.15, 0.30, 0.30, 0.0 },
+	{ 1005, "dgemm", "./dgemm 4096", "hpc.slice", 4343, 0.05, 2.6, 0.05, 0.02, 0.70, 12.0 },
+};
+#define N_PROCS (sizeof(procs) / sizeof(procs[0]))
+
+/* The counts of group g for a process running tc ns with profile p. */
+static void counts(const struct profile *p, unsigned g, uint64_t tc, uint64_t *v)
+{
+	double cycles = (double)tc * 3.0, slots = 4.0 * cycles;
+
+	v[0] = (uint64_t)cycles;
+	v[1] = (uint64_t)(cycles * p->ipc);
+	switch (g) {
+	case 0:   /* uops_issued retire_slots idq_not_delivered recovery_cycles */
+		v[3] = (uint64_t)(p->ret * slots);
+		v[2] = v[3] + (uint64_t)(0.5 * p->bs * slots);
+		v[4] = (uint64_t)(p->fe * slots);
+		v[5] = (uint64_t)(0.125 * p->bs * slots);
+		break;
+	case 1:   /* idq_not_delivered idq_0_uops_cycles br_misp_retired machine_clears */
+		v[2] = (uint64_t)(p->fe * slots);
+		v[3] = (uint64_t)(0.6 * p->fe * cycles);
+		v[4] = (uint64_t)(p->bs * cycles / 25.0);
+		v[5] = (uint64_t)(p->bs * cycles / 400.0);
+		break;
+	case 2: { /* stalls_mem_any bound_on_stores stalls_total ports_util_1 */
+		double be = 1.0 - p->fe - p->bs - p->ret;
+
+		v[2] = (uint64_t)(0.7 * be * cycles);
+		v[3] = (uint64_t)(0.05 * be * cycles);
+		v[4] = (uint64_t)(be * cycles);
+		v[5] = (uint64_t)(0.1 * cycles);
+		break;
+	}
+	case 3:   /* ports_util_2 retire_slots macro_fused rs_empty_cycles */
+		v[2] = (uint64_t)(0.1 * cycles);
+		v[3] = (uint64_t)(p->ret * slots);
+		v[4] = (uint64_t)(0.05 * cycles * p->ipc);
+		v[5] = (uint64_t)(0.8 * p->fe * cycles);
+		break;
+	case 4:   /* dsb_uops mite_uops ms_uops dsb_cycles */
+		v[2] = (uint64_t)(p->ret * slots * (p->fe > 0.3 ? 0.4 : 0.85));
+		v[3] = (uint64_t)(p->ret * slots * (p->fe > 0.3 ? 0.5 : 0.12));
+		v[4] = (uint64_t)(p->ret * slots * (p->fe > 0.3 ? 0.1 : 0.03));
+		v[5] = (uint64_t)(0.5 * cycles);
+		break;
+	case 5:   /* mite_cycles dsb2mite_penalty_cycles icache_stall_cycles itlb_stall_cycles */
+		v[2] = (uint64_t)(0.3 * cycles);
+		v[3] = (uint64_t)(0.2 * p->fe * cycles);
+		v[4] = (uint64_t)(0.4 * p->fe * cycles);
+		v[5] = (uint64_t)(0.1 * p->fe * cycles);
+		break;
+	case 6:   /* fp_scalar_dp fp_scalar_sp fp_128_dp fp_128_sp */
+		v[2] = (uint64_t)(0.1 * p->flops_per_cycle * cycles);
+		v[4] = (uint64_t)(0.05 * p->flops_per_cycle * cycles / 2.0);
+		break;
+	case 7:   /* fp_256_dp fp_256_sp */
+		v[2] = (uint64_t)(0.85 * p->flops_per_cycle * cycles / 4.0);
+		break;
+	}
+}
+
+static struct interval_data *make_interval(unsigned i)
+{
+	struct interval_data *iv = calloc(1, sizeof(*iv));
+	unsigned g = i % model_skl.n_groups, k;
+
+	if (iv == NULL)
+		exit(1);
+	iv->start_ns = (T0 + i) * SEC;
+	iv->end_ns = (T0 + i + 1) * SEC;
+	iv->ncpus = 2;
+	iv->n_groups = model_skl.n_groups;
+	iv->enabled_ns[g] = 2 * SEC;
+	iv->st.samples = 900;
+	iv->st.max_cpu_switch_rate = 450;
+	iv->st.busiest_cpu = 1;
+	iv->st.lost_samples = i == 60 ? 3 : 0;
+	iv->st.lost_records = i == 60 ? 1 : 0;
+	iv->n_procs = N_PROCS;
+	iv->procs = calloc(N_PROCS, sizeof(*iv->procs));
+	iv->rows = calloc(N_PROCS, sizeof(*iv->rows));
+	if (iv->procs == NULL || iv->rows == NULL)
+		exit(1);
+	for (k = 0; k < N_PROCS; k++) {
+		const struct profile *p = &procs[k];
+		/* stream ramps up in the second minute: history has a shape */
+		double share = p->cpu * (p->pid == 1002 && i >= 60 ? 1.5 : 1.0);
+		uint64_t tc = (uint64_t)(share * (double)SEC);
+
+		iv->procs[k] = (struct iv_proc){ .pid = p->pid, .start_ns = 1000 * SEC + k,
+						 .uid = p->uid, .cmdline = strdup(p->cmdline),
+						 .unit = strdup(p->unit) };
+		snprintf(iv->procs[k].comm, sizeof(iv->procs[k].comm), "%s", p->comm);
+		iv->rows[k] = (struct iv_row){ .proc = k, .group = (uint16_t)g, .task_clock_ns = tc,
+					       .context_switches = 100 + k };
+		counts(p, g, tc, iv->rows[k].v);
+	}
+	iv->n_rows = N_PROCS;
+	return iv;
+}
+
+int main(int argc, char **argv)
+{
+	static const char *const kv[] = {
+		"version", "fixture", "host", "fixture-host", "pid", "0",
+		"started_ns", "1767225600000000000", "interval", "1s", "rotate_period", "100ms",
+		"model_reason", "constructed for the golden tests", "smt", "off",
+		"switch_event", "member",
+	};
+	struct store *s = NULL;
+	char err[1024];
+	unsigned i;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: mkfixture DB\n");
+		return 2;
+	}
+	remove(argv[1]);
+	if (store_open(argv[1], &s, err, sizeof(err)) < 0 ||
+	    store_register(s, &model_skl, "fixture-boot", T0 * SEC - 3600 * SEC, err,
+			   sizeof(err)) < 0 ||
+	    store_set_meta(s, kv, sizeof(kv) / sizeof(kv[0]) / 2, err, sizeof(err)) < 0) {
+		fprintf(stderr, "mkfixture: %s\n", err);
+		return 1;
+	}
+	for (i = 0; i < N_INTERVALS; i++) {
+		struct interval_data *iv = make_interval(i);
+
+		if (store_write_intervals(s, iv, err, sizeof(err)) < 0) {
+			fprintf(stderr, "mkfixture: %s\n", err);
+			return 1;
+		}
+		interval_free(iv);
+	}
+	store_close(s);
+	return 0;
+}

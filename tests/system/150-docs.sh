@@ -1,0 +1,74 @@
+#!/bin/sh
+# What users read agrees with what the programs do: every option of every
+# verb's --help is in stackctl(1) and in the bash completion (and the
+# completion offers nothing --help lacks); stackd --help and stackd(8) name
+# the same options; stackd.conf(5) names every key `stackd -n` prints; the
+# man pages format without a warning; the completion completes under bash;
+# `make install` puts pages and completion where man and bash look.
+. "$(dirname "$0")/lib.sh"
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+MAN=$ROOT/docs/man
+COMP=$ROOT/packaging/bash-completion/stackctl
+command -v groff >/dev/null || skip "no groff"
+
+# long options a --help text or a man page names
+opts_of_help() { grep -oE -- '--[a-z][a-z-]*' | sort -u; }
+opts_of_man() { grep -oE -- '\\-\\-[a-z][a-z\\-]*' | sed 's/\\//g' | sort -u; }
+
+for verb in top show history status export analyze; do
+	"$STACKCTL" "$verb" --help | opts_of_help >"$TMP/help-$verb"
+	# the verb's section of the man page: from ".SS verb" to the next .SS/.SH
+	awk -v v="$verb" '/^\.S[SH] /{on = ($2 == v)} on' "$MAN/stackctl.1" >"$TMP/man-$verb"
+	sed -n '/^\.SH COMMON OPTIONS/,/^\.SH VERBS/p' "$MAN/stackctl.1" >>"$TMP/man-$verb"
+	opts_of_man <"$TMP/man-$verb" >"$TMP/manopts-$verb"
+	missing=$(comm -23 "$TMP/help-$verb" "$TMP/manopts-$verb" | tr '\n' ' ')
+	[ -z "$missing" ] || fail "stackctl.1 does not describe $verb's $missing"
+	bash -c ". '$COMP'; _stackctl_options $verb" | tr -s ' \t' '\n' | grep . | sort -u >"$TMP/comp-$verb"
+	diff "$TMP/help-$verb" "$TMP/comp-$verb" >"$TMP/d" ||
+		fail "completion and --help differ for $verb: $(cat "$TMP/d" | tr '\n' ' ')"
+done
+note "stackctl: every verb's options in --help, stackctl.1 and the completion"
+
+"$STACKD" --help | sed -n '/^Options/,/^Config file keys/p' | opts_of_help >"$TMP/stackd-help"
+opts_of_man <"$MAN/stackd.8" >"$TMP/stackd-man"
+diff "$TMP/stackd-help" "$TMP/stackd-man" >"$TMP/d" || fail "stackd --help and stackd.8 differ: $(tr '\n' ' ' <"$TMP/d")"
+"$STACKD" --config /dev/null -n 2>/dev/null | sed 's/ =.*//' | sort >"$TMP/keys"
+[ "$(wc -l <"$TMP/keys")" -ge 10 ] || fail "stackd -n printed $(wc -l <"$TMP/keys") keys"
+sed -n '/^\.SH KEYS/,/^\.SH EXAMPLE/{/^\.TP/{n;s/^\.B //p}}' "$MAN/stackd.conf.5" | sort >"$TMP/mankeys"
+diff "$TMP/keys" "$TMP/mankeys" >"$TMP/d" || fail "stackd -n keys and stackd.conf.5 differ: $(tr '\n' ' ' <"$TMP/d")"
+note "stackd: options in --help = stackd.8, $(wc -l <"$TMP/keys") config keys in stackd.conf.5"
+
+for page in stackctl.1 stackd.8 stackd.conf.5; do
+	LC_ALL=C.UTF-8 groff -man -ww -z "$MAN/$page" >"$TMP/groff" 2>&1
+	[ ! -s "$TMP/groff" ] || fail "$page: $(cat "$TMP/groff")"
+done
+
+# the completion under bash, with bash-completion's own helpers loaded
+complete_words() {  # complete_words "stackctl top --by " -> the candidates
+	bash -c '
+		[ -f /usr/share/bash-completion/bash_completion ] && . /usr/share/bash-completion/bash_completion
+		. "$1"
+		line=$2
+		read -ra COMP_WORDS <<<"$line"
+		[ "${line: -1}" = " " ] && COMP_WORDS+=("")
+		COMP_CWORD=$(( ${#COMP_WORDS[@]} - 1 ))
+		COMP_LINE=$line COMP_POINT=${#line}
+		_stackctl
+		printf "%s\n" "${COMPREPLY[@]}"' _ "$COMP" "$1" | sort | tr '\n' ' '
+}
+[ "$(complete_words "stackctl to")" = "top " ] || fail "verb: $(complete_words "stackctl to")"
+[ "$(complete_words "stackctl top --by ")" = "comm process unit user " ] || fail "--by: $(complete_words "stackctl top --by ")"
+[ "$(complete_words "stackctl export --fo")" = "--format " ] || fail "--fo: $(complete_words "stackctl export --fo")"
+PATH="$BUILD:$PATH" complete_words "stackctl analyze --model " | grep -q "skl" || fail "--model values"
+note "completion: verbs, options, values"
+
+make -C "$ROOT" --no-print-directory install DESTDIR="$TMP/dest" PREFIX=/usr BUILD="$BUILD" >"$TMP/install.log" 2>&1 ||
+	{ cat "$TMP/install.log"; fail "make install"; }
+for f in usr/bin/stackctl usr/sbin/stackd usr/share/man/man1/stackctl.1 usr/share/man/man8/stackd.8 \
+	usr/share/man/man5/stackd.conf.5 usr/share/bash-completion/completions/stackctl \
+	usr/share/stackd/web/index.html; do
+	[ -f "$TMP/dest/$f" ] || fail "make install did not install /$f"
+done
+MANPATH=$TMP/dest/usr/share/man man -w stackctl >/dev/null 2>&1 || command -v man >/dev/null ||
+	note "man not installed; the page's place is checked above"
+exit 0
