@@ -23,15 +23,15 @@ static int open_db(struct source *s, const char *path, char *err, size_t errlen)
 	return db_open(path, &s->db, err, errlen);
 }
 
-/* Is a daemon answering at url?  The cheapest endpoint tells. */
+/* Is a daemon answering at url?  Any HTTP answer says so; an unknown API
+ * path costs it no database work. */
 static int probe(const char *url, char *err, size_t errlen)
 {
 	char *body = NULL;
 	size_t len;
 	int status, r;
 
-	r = http_get(url, "/api/v1/system?window=1s", SOURCE_PROBE_TIMEOUT_MS, &status, &body,
-		     &len, err, errlen);
+	r = http_get(url, "/api/v1/", SOURCE_PROBE_TIMEOUT_MS, &status, &body, &len, err, errlen);
 	free(body);
 	return r;
 }

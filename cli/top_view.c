@@ -114,6 +114,11 @@ int top_view_fetch(struct source *src, const struct top_request *req, struct top
 	sort = json_string_value(json_object_get(v->answer, "sort"));
 	snprintf(v->sort, sizeof(v->sort), "%s", sort ? sort : "");
 	v->total_rows = (size_t)json_integer_value(json_object_get(v->answer, "total_rows"));
+	snprintf(v->filters, sizeof(v->filters), "%s%s%s%s%s%s",
+		 req->comm ? ", comm " : "", req->comm ? req->comm : "",
+		 req->unit ? ", unit " : "", req->unit ? req->unit : "",
+		 req->uid >= 0 ? ", uid " : "", req->uid >= 0 ? (snprintf(num, sizeof(num), "%" PRId64,
+								   req->uid), num) : "");
 	/* Point at our own table, never at the caller's buffer. */
 	v->family = NULL;
 	for (size_t i = 0; req->family != NULL && top_families[i] != NULL; i++)
@@ -176,9 +181,9 @@ void top_view_print_header(const struct top_view *v, const struct source *src, F
 	fprintf(f, "  |  lost %" PRIu64 " samples, %" PRIu64 " throttled, %" PRIu64
 		" unattributed, %" PRIu64 " unschedulable\n", u64(col, "lost_samples"),
 		u64(col, "throttles"), u64(col, "unattributed_spans"), u64(col, "unschedulable"));
-	fprintf(f, "by %s, sorted by %s, family %s: %zu of %zu rows\n",
+	fprintf(f, "by %s, sorted by %s, family %s: %zu of %zu rows%s%s\n",
 		json_string_value(json_object_get(a, "by")), v->sort, v->family, v->rs.n_rows,
-		v->total_rows);
+		v->total_rows, v->filters[0] ? " - only" : "", v->filters[0] ? v->filters + 1 : "");
 	if (src->note[0] != '\0')
 		fprintf(f, "note: %s\n", src->note);
 }

@@ -30,6 +30,7 @@ struct top_view {
 	struct rowset rs;
 	const char *family;      /* the one shown */
 	char sort[64];
+	char filters[512];       /* "user 1000, comm nginx" or "" */
 	size_t total_rows;
 };
 

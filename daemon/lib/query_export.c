@@ -50,7 +50,9 @@ int query_export(struct db *db, uint64_t from_ns, uint64_t to_ns, enum query_who
 	size_t n = 0;
 	int rc = SQLITE_DONE, r = 0, k;
 
-	snprintf(sql, sizeof(sql),
+	/* The intervals by time (their ids need not follow it), and only from
+	 * the cursor's on: SQLite seeks on the plain "id >=" but not on the
+	 * row value, which alone would make every page rescan the window. */	snprintf(sql, sizeof(sql),
 		 "SELECT s.interval_id, s.process_id, s.group_id, i.start_ns, i.end_ns, p.pid,"
 		 " p.start_ns, p.comm, p.unit, p.uid, g.model, g.name, g.events, s.task_clock_ns,"
 		 " s.context_switches, s.v0, s.v1, s.v2, s.v3, s.v4, s.v5, s.v6, s.v7, s.v8, s.v9,"
@@ -58,9 +60,8 @@ int query_export(struct db *db, uint64_t from_ns, uint64_t to_ns, enum query_who
 		 " FROM sample AS s JOIN interval AS i ON i.id = s.interval_id"
 		 " JOIN process AS p ON p.id = s.process_id"
 		 " JOIN counter_group AS g ON g.id = s.group_id"
-		 " WHERE s.interval_id BETWEEN (SELECT min(id) FROM interval WHERE end_ns > ?1"
-		 "  AND end_ns <= ?2) AND (SELECT max(id) FROM interval WHERE end_ns > ?1"
-		 "  AND end_ns <= ?2)"
+		 " WHERE s.interval_id IN (SELECT id FROM interval WHERE end_ns > ?1"
+		 "  AND end_ns <= ?2 AND id >= ?3)"
 		 " AND (s.interval_id, s.process_id, s.group_id) > (?3, ?4, ?5)"
 		 " AND (?7 < 0 OR p.uid = ?7) %s%s"
 		 " ORDER BY s.interval_id, s.process_id, s.group_id LIMIT ?8",

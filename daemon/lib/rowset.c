@@ -190,7 +190,17 @@ void json_print_string(FILE *f, const char *s)
 	const unsigned char *p = (const unsigned char *)s;
 
 	fputc('"', f);
-	for (; *p != '\0'; p++) {
+	while (*p != '\0') {
+		const unsigned char *run = p;
+
+		/* Copy runs of plain characters in one write: exports print
+		 * millions of strings. */
+		while (*p >= 0x20 && *p != '"' && *p != '\\' && *p != 0x7f)
+			p++;
+		if (p > run)
+			fwrite(run, 1, (size_t)(p - run), f);
+		if (*p == '\0')
+			break;
 		switch (*p) {
 		case '"':
 			fputs("\\\"", f);
@@ -208,11 +218,9 @@ void json_print_string(FILE *f, const char *s)
 			fputs("\\r", f);
 			break;
 		default:
-			if (*p < 0x20 || *p == 0x7f)
-				fprintf(f, "\\u%04x", *p);
-			else
-				fputc(*p, f);
+			fprintf(f, "\\u%04x", *p);
 		}
+		p++;
 	}
 	fputc('"', f);
 }

@@ -61,6 +61,19 @@ static struct interval_data *make_interval(uint64_t end_s, uint64_t spin_tc, uin
 	return iv;
 }
 
+static int count_row(const struct export_row *row, void *arg)
+{
+	CHECK(row->interval_end_ns > 98 * SEC && row->interval_end_ns <= 103 * SEC);
+	(*(size_t *)arg)++;
+	return 0;
+}
+
+static int remember_row(const struct export_row *row, void *arg)
+{
+	*(struct export_cursor *)arg = row->key;
+	return 0;
+}
+
 static const struct window_proc *find(const struct window *w, int32_t pid)
 {
 	size_t i;
@@ -154,6 +167,37 @@ int main(void)
 	CHECK(store_write_intervals(s, a, err, sizeof(err)) == 0);
 	CHECK(scalar(path, "SELECT count(*) FROM interval") == 3);
 	interval_free(a);
+
+	/* The clock stepped back: interval 4 ends at 50 s, interval 5 at
+	 * 103 s.  A window selects intervals by time, not by an id range
+	 * (ids 1..5 would take in the one at 50 s). */
+	a = make_interval(50, 10000, 0);
+	b = make_interval(103, 200, 0);
+	a->next = b;
+	CHECK(store_write_intervals(s, a, err, sizeof(err)) == 0);
+	interval_free(a);
+	interval_free(b);
+	CHECK(query_window(db, 5 * SEC, &w, err, sizeof(err)) == 0);
+	CHECK_EQ_U(w.n_intervals, 4);
+	CHECK_EQ_U(find(&w, 100)->task_clock_ns, 800 + 600 + 100 + 200);
+	CHECK_EQ_U(w.groups[0].enabled_ns, 4 * SEC);
+	window_done(&w);
+	{
+		struct export_cursor from_start = { 0, 0, 0 }, half = { 0, 0, 0 };
+		size_t rows = 0;
+
+		CHECK(query_export(db, 98 * SEC, 103 * SEC, WHO_PID, NULL, -1, &from_start, 100,
+				   count_row, &rows, err, sizeof(err)) == 12);
+		CHECK_EQ_U(rows, 12);
+		/* pages: 5 rows, then from the fifth row's key, the other 7 */
+		rows = 0;
+		CHECK(query_export(db, 98 * SEC, 103 * SEC, WHO_PID, NULL, -1, &from_start, 5,
+				   remember_row, &half, err, sizeof(err)) == 5);
+		CHECK(query_export(db, 98 * SEC, 103 * SEC, WHO_PID, NULL, -1, &half, 100,
+				   count_row, &rows, err, sizeof(err)) == 7);
+		CHECK(query_export(db, 98 * SEC, 103 * SEC, WHO_COMM, "spin", -1, &from_start, 100,
+				   count_row, &rows, err, sizeof(err)) == 8);
+	}
 	store_close(s);
 
 	/* reopening applies nothing twice */
