@@ -162,8 +162,10 @@ run: deps
 	@echo
 	@echo "stackd is starting in the foreground (Ctrl-C stops it)."
 	@echo "Look at the data from another terminal with:"
-	@echo "    $(CURDIR)/$(BUILD)/stackctl top"
+	@echo "    $(CURDIR)/$(BUILD)/stackctl top          (live; q quits, see --help for keys)"
+	@echo "    $(CURDIR)/$(BUILD)/stackctl show COMMAND (one process's stacks)"
 	@echo "    $(CURDIR)/$(BUILD)/stackctl status"
+	@echo "stackctl asks the daemon on /run/stackd/stackd.sock (man docs/man/stackctl.1)."
 	@echo "The dashboard and the HTTP API: http://127.0.0.1:9466/ (loopback only;"
 	@echo "from another host: ssh -L 9466:127.0.0.1:9466 THIS-HOST). Metrics: /metrics."
 	@echo "The database is /var/lib/stackd/stackd.db."

@@ -7,6 +7,7 @@
 #ifndef STACKCTL_CLI_H
 #define STACKCTL_CLI_H
 
+#include "source.h"
 #include "lib/rowset.h"
 
 #include <stdint.h>
@@ -38,5 +39,33 @@ int verb_analyze(int argc, char **argv);
 /* The exit status for a source_get error: EXIT_USAGE for a request the
  * API called wrong (-EINVAL), else EXIT_FAILURE. */
 int cli_exit_for(int err);
+
+/* --json and --csv, as every tabular verb takes them. */
+enum { OPT_FORMAT_JSON = 0x210, OPT_FORMAT_CSV };
+#define FORMAT_OPTIONS \
+	{ "json", no_argument, NULL, OPT_FORMAT_JSON }, \
+	{ "csv", no_argument, NULL, OPT_FORMAT_CSV }
+
+/* c is getopt's value: true when it was --json or --csv (now in *fmt). */
+bool cli_format_option(int c, enum rs_format *fmt);
+
+/* --url and --db, as every data verb takes them (SOURCE_OPTIONS). */
+struct cli_source {
+	const char *url, *db;
+};
+
+/* c is getopt's value: true when it was --url or --db (now remembered). */
+bool cli_source_option(struct cli_source *flags, int c, const char *arg);
+
+/* Open the source; on failure print one line and return EXIT_FAILURE. */
+int cli_open(const char *verb, const struct cli_source *flags, struct source *src);
+
+/* GET target into *ret; on failure print one line and return the exit
+ * status (cli_exit_for), else 0. */
+int cli_get(const char *verb, struct source *src, const char *target, json_t **ret);
+
+/* A duration option that may be 0 (--until): -EINVAL after printing. */
+int cli_parse_offset(const char *verb, const char *option, const char *text,
+		     uint64_t *ret_ns);
 
 #endif

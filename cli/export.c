@@ -20,7 +20,7 @@
 #define EXPORT_PAGE_ROWS 10000
 #define EXPORT_MAX_PAGE_ROWS 20000   /* the API's cap */
 
-enum { OPT_SINCE = 0x100, OPT_UNTIL, OPT_WHO, OPT_FORMAT, OPT_JSON, OPT_CSV, OPT_PAGE_ROWS };
+enum { OPT_SINCE = 0x100, OPT_UNTIL, OPT_WHO, OPT_FORMAT, OPT_PAGE_ROWS };
 
 static void help(void)
 {
@@ -139,15 +139,15 @@ int verb_export(int argc, char **argv)
 		{ "until", required_argument, NULL, OPT_UNTIL },
 		{ "who", required_argument, NULL, OPT_WHO },
 		{ "format", required_argument, NULL, OPT_FORMAT },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "csv", no_argument, NULL, OPT_CSV },
+		FORMAT_OPTIONS,
 		{ "output", required_argument, NULL, 'o' },
 		{ "page-rows", required_argument, NULL, OPT_PAGE_ROWS },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct export_job job = { .since = 3600ULL * 1000000000ULL, .page_rows = EXPORT_PAGE_ROWS };
-	const char *url = NULL, *db = NULL, *output = NULL, *who = NULL;
+	struct cli_source flags = { NULL, NULL };
+	const char *output = NULL, *who = NULL;
 	enum rs_format fmt = RS_CSV;
 	char err[1024], tmp[4200];
 	struct source src;
@@ -157,22 +157,16 @@ int verb_export(int argc, char **argv)
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, ":ho:", options, NULL)) != -1) {
+		if (cli_source_option(&flags, c, optarg) || cli_format_option(c, &fmt))
+			continue;
 		switch (c) {
-		case OPT_SOURCE_DB:
-			db = optarg;
-			break;
-		case OPT_SOURCE_URL:
-			url = optarg;
-			break;
 		case OPT_SINCE:
 			if (cli_parse_duration("export", "--since", optarg, &job.since) < 0)
 				return EXIT_USAGE;
 			break;
 		case OPT_UNTIL:
-			if (duration_parse(optarg, &job.until) < 0) {
-				cli_error("export", "invalid --until '%s' (a duration such as 10m)", optarg);
+			if (cli_parse_offset("export", "--until", optarg, &job.until) < 0)
 				return EXIT_USAGE;
-			}
 			break;
 		case OPT_WHO:
 			who = optarg;
@@ -183,12 +177,6 @@ int verb_export(int argc, char **argv)
 				return EXIT_USAGE;
 			}
 			fmt = optarg[0] == 'c' ? RS_CSV : RS_JSON;
-			break;
-		case OPT_JSON:
-			fmt = RS_JSON;
-			break;
-		case OPT_CSV:
-			fmt = RS_CSV;
 			break;
 		case 'o':
 			output = optarg;
@@ -222,11 +210,8 @@ int verb_export(int argc, char **argv)
 		cli_error("export", "--until must be less far back than --since");
 		return EXIT_USAGE;
 	}
-	r = source_open(&src, url, db, err, sizeof(err));
-	if (r < 0) {
-		cli_error("export", "%s", err);
+	if (cli_open("export", &flags, &src) != 0)
 		return EXIT_FAILURE;
-	}
 	if (output != NULL) {
 		snprintf(tmp, sizeof(tmp), "%s.partial", output);
 		f = fopen(tmp, "we");

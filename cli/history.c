@@ -22,7 +22,7 @@
 #define DEFAULT_ROWS 30
 #define DEFAULT_METRICS "cpu_percent,frontend_bound,bad_speculation,backend_bound,retiring"
 
-enum { OPT_SINCE = 0x100, OPT_UNTIL, OPT_STEP, OPT_METRIC, OPT_JSON, OPT_CSV };
+enum { OPT_SINCE = 0x100, OPT_UNTIL, OPT_STEP, OPT_METRIC };
 
 static void help(void)
 {
@@ -214,12 +214,12 @@ int verb_history(int argc, char **argv)
 		{ "until", required_argument, NULL, OPT_UNTIL },
 		{ "step", required_argument, NULL, OPT_STEP },
 		{ "metric", required_argument, NULL, OPT_METRIC },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "csv", no_argument, NULL, OPT_CSV },
+		FORMAT_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *url = NULL, *db = NULL, *metrics = NULL, *kind, *name;
+	struct cli_source flags = { NULL, NULL };
+	const char *metrics = NULL, *kind, *name;
 	uint64_t since = 3600ULL * 1000000000ULL, until = 0, step = 0;
 	struct series s[MAX_METRICS];
 	enum rs_format fmt = RS_TABLE;
@@ -232,22 +232,16 @@ int verb_history(int argc, char **argv)
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
+		if (cli_source_option(&flags, c, optarg) || cli_format_option(c, &fmt))
+			continue;
 		switch (c) {
-		case OPT_SOURCE_DB:
-			db = optarg;
-			break;
-		case OPT_SOURCE_URL:
-			url = optarg;
-			break;
 		case OPT_SINCE:
 			if (cli_parse_duration("history", "--since", optarg, &since) < 0)
 				return EXIT_USAGE;
 			break;
 		case OPT_UNTIL:
-			if (duration_parse(optarg, &until) < 0) {
-				cli_error("history", "invalid --until '%s' (a duration such as 10m)", optarg);
+			if (cli_parse_offset("history", "--until", optarg, &until) < 0)
 				return EXIT_USAGE;
-			}
 			break;
 		case OPT_STEP:
 			if (cli_parse_duration("history", "--step", optarg, &step) < 0)
@@ -255,12 +249,6 @@ int verb_history(int argc, char **argv)
 			break;
 		case OPT_METRIC:
 			metrics = optarg;
-			break;
-		case OPT_JSON:
-			fmt = RS_JSON;
-			break;
-		case OPT_CSV:
-			fmt = RS_CSV;
 			break;
 		case 'h':
 			help();
@@ -287,11 +275,8 @@ int verb_history(int argc, char **argv)
 	if (step == 0)
 		step = (since - until) / DEFAULT_ROWS > 1000000000ULL ?
 		       (since - until) / DEFAULT_ROWS : 1000000000ULL;
-	r = source_open(&src, url, db, err, sizeof(err));
-	if (r < 0) {
-		cli_error("history", "%s", err);
+	if (cli_open("history", &flags, &src) != 0)
 		return EXIT_FAILURE;
-	}
 	snprintf(list, sizeof(list), "%s", metrics ? metrics : DEFAULT_METRICS);
 	for (m = strtok_r(list, ",", &save); m != NULL && r >= 0; m = strtok_r(NULL, ",", &save)) {
 		if (n == MAX_METRICS) {

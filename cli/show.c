@@ -26,7 +26,7 @@
 #define BAR_WIDTH 30
 #define NAME_WIDTH 22
 
-enum { OPT_WINDOW = 0x100, OPT_JSON, OPT_CSV, OPT_NO_COLOR };
+enum { OPT_WINDOW = 0x100, OPT_NO_COLOR };
 
 static void help(void)
 {
@@ -337,17 +337,16 @@ int verb_show(int argc, char **argv)
 	static const struct option options[] = {
 		SOURCE_OPTIONS,
 		{ "window", required_argument, NULL, OPT_WINDOW },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "csv", no_argument, NULL, OPT_CSV },
+		FORMAT_OPTIONS,
 		{ "no-color", no_argument, NULL, OPT_NO_COLOR },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *url = NULL, *db = NULL;
+	struct cli_source flags = { NULL, NULL };
 	uint64_t window_ns = 60ULL * 1000000000ULL;
 	enum rs_format fmt = RS_TABLE;
 	bool no_color = false;
-	char err[1024], target[1024], window[32];
+	char target[1024], window[32];
 	struct source src;
 	json_t *a = NULL;
 	int c, r;
@@ -355,22 +354,12 @@ int verb_show(int argc, char **argv)
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
+		if (cli_source_option(&flags, c, optarg) || cli_format_option(c, &fmt))
+			continue;
 		switch (c) {
-		case OPT_SOURCE_DB:
-			db = optarg;
-			break;
-		case OPT_SOURCE_URL:
-			url = optarg;
-			break;
 		case OPT_WINDOW:
 			if (cli_parse_window("show", optarg, &window_ns) < 0)
 				return EXIT_USAGE;
-			break;
-		case OPT_JSON:
-			fmt = RS_JSON;
-			break;
-		case OPT_CSV:
-			fmt = RS_CSV;
 			break;
 		case OPT_NO_COLOR:
 			no_color = true;
@@ -398,17 +387,12 @@ int verb_show(int argc, char **argv)
 	}
 	duration_format(window_ns, window, sizeof(window));
 	source_add_param(target, sizeof(target), "window", window);
-	r = source_open(&src, url, db, err, sizeof(err));
-	if (r < 0) {
-		cli_error("show", "%s", err);
+	if (cli_open("show", &flags, &src) != 0)
 		return EXIT_FAILURE;
-	}
-	r = source_get(&src, target, &a, err, sizeof(err));
+	r = cli_get("show", &src, target, &a);
 	source_close(&src);
-	if (r < 0) {
-		cli_error("show", "%s", err);
-		return cli_exit_for(r);
-	}
+	if (r != 0)
+		return r;
 	if (fmt == RS_TABLE) {
 		print_bars(a, window, term_color_wanted(STDOUT_FILENO, no_color));
 		r = EXIT_SUCCESS;

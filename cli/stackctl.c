@@ -83,6 +83,61 @@ int cli_exit_for(int err)
 	return err == -EINVAL ? EXIT_USAGE : EXIT_FAILURE;
 }
 
+bool cli_format_option(int c, enum rs_format *fmt)
+{
+	if (c == OPT_FORMAT_JSON)
+		*fmt = RS_JSON;
+	else if (c == OPT_FORMAT_CSV)
+		*fmt = RS_CSV;
+	else
+		return false;
+	return true;
+}
+
+bool cli_source_option(struct cli_source *flags, int c, const char *arg)
+{
+	if (c == OPT_SOURCE_DB)
+		flags->db = arg;
+	else if (c == OPT_SOURCE_URL)
+		flags->url = arg;
+	else
+		return false;
+	return true;
+}
+
+int cli_open(const char *verb, const struct cli_source *flags, struct source *src)
+{
+	char err[1024];
+
+	if (source_open(src, flags->url, flags->db, err, sizeof(err)) < 0) {
+		cli_error(verb, "%s", err);
+		return EXIT_FAILURE;
+	}
+	return 0;
+}
+
+int cli_get(const char *verb, struct source *src, const char *target, json_t **ret)
+{
+	char err[1024];
+	int r = source_get(src, target, ret, err, sizeof(err));
+
+	if (r < 0) {
+		cli_error(verb, "%s", err);
+		return cli_exit_for(r);
+	}
+	return 0;
+}
+
+int cli_parse_offset(const char *verb, const char *option, const char *text,
+		     uint64_t *ret_ns)
+{
+	if (duration_parse(text, ret_ns) < 0) {
+		cli_error(verb, "invalid %s '%s' (a duration such as 10m)", option, text);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static void help(void)
 {
 	size_t i;

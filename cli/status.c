@@ -118,9 +118,9 @@ int verb_status(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *url = NULL, *db = NULL;
+	struct cli_source flags = { NULL, NULL };
 	uint64_t window_ns = 60ULL * 1000000000ULL;
-	char err[1024], target[128], num[32];
+	char target[128], num[32];
 	struct source src;
 	bool json = false;
 	json_t *a = NULL;
@@ -129,13 +129,9 @@ int verb_status(int argc, char **argv)
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
+		if (cli_source_option(&flags, c, optarg))
+			continue;
 		switch (c) {
-		case OPT_SOURCE_DB:
-			db = optarg;
-			break;
-		case OPT_SOURCE_URL:
-			url = optarg;
-			break;
 		case OPT_WINDOW:
 			if (cli_parse_window("status", optarg, &window_ns) < 0)
 				return EXIT_USAGE;
@@ -152,18 +148,14 @@ int verb_status(int argc, char **argv)
 	}
 	if (cli_no_arguments("status", argc, argv) != 0)
 		return EXIT_USAGE;
-	r = source_open(&src, url, db, err, sizeof(err));
-	if (r < 0) {
-		cli_error("status", "%s", err);
+	if (cli_open("status", &flags, &src) != 0)
 		return EXIT_FAILURE;
-	}
 	duration_format(window_ns, num, sizeof(num));
 	snprintf(target, sizeof(target), "/api/v1/system?window=%s", num);
-	r = source_get(&src, target, &a, err, sizeof(err));
-	if (r < 0) {
-		cli_error("status", "%s", err);
+	r = cli_get("status", &src, target, &a);
+	if (r != 0) {
 		source_close(&src);
-		return cli_exit_for(r);
+		return r;
 	}
 	if (json) {
 		json_dumpf(a, stdout, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9));

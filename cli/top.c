@@ -65,7 +65,7 @@ static void help(void)
 }
 
 enum { OPT_WINDOW = 0x100, OPT_SORT, OPT_BY, OPT_FAMILY, OPT_USER, OPT_UNIT, OPT_COMM,
-       OPT_ALL, OPT_LIMIT, OPT_JSON, OPT_CSV, OPT_NO_COLOR };
+       OPT_ALL, OPT_LIMIT, OPT_NO_COLOR };
 
 /* A user name or a numeric uid. */
 static int parse_user(const char *text, int64_t *uid)
@@ -159,32 +159,26 @@ int verb_top(int argc, char **argv)
 		{ "iterations", required_argument, NULL, 'n' },
 		{ "delay", required_argument, NULL, 'd' },
 		{ "batch", no_argument, NULL, 'b' },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "csv", no_argument, NULL, OPT_CSV },
+		FORMAT_OPTIONS,
 		{ "no-color", no_argument, NULL, OPT_NO_COLOR },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct top_request req = { .window_ns = TOP_DEFAULT_WINDOW_NS, .uid = -1 };
-	const char *url = NULL, *db = NULL;
+	struct cli_source flags = { NULL, NULL };
 	uint64_t delay_ns = TOP_DEFAULT_DELAY_NS;
 	enum rs_format fmt = RS_TABLE;
 	long limit = -1, iterations = -1;
 	bool batch = false, no_color = false;
 	struct source src;
-	char err[1024];
 	int c, r;
 
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, ":hbn:d:", options, NULL)) != -1) {
+		if (cli_source_option(&flags, c, optarg) || cli_format_option(c, &fmt))
+			continue;
 		switch (c) {
-		case OPT_SOURCE_DB:
-			db = optarg;
-			break;
-		case OPT_SOURCE_URL:
-			url = optarg;
-			break;
 		case OPT_WINDOW:
 			if (cli_parse_window("top", optarg, &req.window_ns) < 0)
 				return EXIT_USAGE;
@@ -231,12 +225,6 @@ int verb_top(int argc, char **argv)
 		case 'b':
 			batch = true;
 			break;
-		case OPT_JSON:
-			fmt = RS_JSON;
-			break;
-		case OPT_CSV:
-			fmt = RS_CSV;
-			break;
 		case OPT_NO_COLOR:
 			no_color = true;
 			break;
@@ -254,11 +242,8 @@ int verb_top(int argc, char **argv)
 		cli_error("top", "invalid --by '%s' (one of: process, comm, unit, user)", req.by);
 		return EXIT_USAGE;
 	}
-	r = source_open(&src, url, db, err, sizeof(err));
-	if (r < 0) {
-		cli_error("top", "%s", err);
+	if (cli_open("top", &flags, &src) != 0)
 		return EXIT_FAILURE;
-	}
 	if (fmt == RS_TABLE && !batch && isatty(STDOUT_FILENO) && isatty(STDIN_FILENO)) {
 		r = top_live(&src, &req, limit, iterations < 0 ? 0 : iterations, delay_ns,
 			     term_color_wanted(STDOUT_FILENO, no_color));
