@@ -82,7 +82,6 @@ function renderTop(rows) {
       if (c === "comm" || c === "unit" || c === "cmdline") td.className = "text";
       if (c === "cmdline") td.title = row[c] || "";
     }
-    r.addEventListener("click", () => select(row.pid));
   }
 }
 
@@ -244,6 +243,12 @@ function schedule() {
   state.timer = setInterval(() => { if (!$("pause").checked) refresh(); }, 2000);
 }
 
+// One listener on the table body, which outlives its rows: a click that
+// lands while a refresh replaces the rows still selects the process.
+$("top").tBodies[0].addEventListener("click", (e) => {
+  const tr = e.target.closest("tr");
+  if (tr && tr.dataset.pid) select(Number(tr.dataset.pid));
+});
 $("window").addEventListener("change", refresh);
 $("filter").addEventListener("change", refresh);
 $("series-metric").addEventListener("change", loadSeries);

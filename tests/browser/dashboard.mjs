@@ -20,8 +20,21 @@ try {
   const headers = await page.locator("#top thead th").allTextContents();
   if (!headers.includes("cpu_percent")) throw new Error("no cpu_percent column: " + headers);
   await page.locator("#top thead th", { hasText: "cpu_percent" }).click();
-  await row.click();
-  await page.locator("#detail:not([hidden]) #stacks > *").first().waitFor({ timeout: 10000 });
+  // The table refreshes every 2 s and after the sort click: try the click
+  // again if it raced a refresh, rather than fail on the page's timing.
+  const stacks = page.locator("#detail:not([hidden]) #stacks > *").first();
+  for (let attempt = 1; ; attempt++) {
+    await row.click();
+    try {
+      await stacks.waitFor({ timeout: 3000 });
+      break;
+    } catch (e) {
+      if (attempt === 4) {
+        const status = await page.locator("#status").textContent().catch(() => "?");
+        throw new Error(`no stack view after ${attempt} clicks (page status: ${status}): ${e.message}`);
+      }
+    }
+  }
   await page.locator("#chart polyline").waitFor({ timeout: 10000 });
   const title = await page.locator("#detail-title").textContent();
   if (!title.includes(comm)) throw new Error("detail shows " + title);
