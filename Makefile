@@ -41,7 +41,7 @@ LIB_SRCS := daemon/lib/duration.c daemon/lib/models.c daemon/lib/model_software.
 	daemon/lib/api_system.c
 
 STACKD_SRCS := daemon/main.c daemon/run.c daemon/config.c daemon/log.c daemon/http_server.c \
-	daemon/prom.c daemon/peer.c \
+	daemon/prom.c daemon/peer.c daemon/notify.c \
 	daemon/collector.c daemon/cpulist.c daemon/event_encode.c daemon/sysfs_event.c \
 	daemon/ring.c daemon/perf_record.c daemon/worker.c daemon/attrib.c daemon/cpuacc.c \
 	daemon/u64map.c daemon/proctab.c daemon/procinfo.c daemon/flush.c daemon/store.c
@@ -218,6 +218,10 @@ install: all
 	install -D -m 0644 docs/man/stackd.conf.5 $(DESTDIR)$(PREFIX)/share/man/man5/stackd.conf.5
 	install -D -m 0644 packaging/bash-completion/stackctl \
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/stackctl
+	install -d $(DESTDIR)$(PREFIX)/lib/systemd/system
+	sed 's|^ExecStart=/usr/sbin/stackd$$|ExecStart=$(PREFIX)/sbin/stackd --web-dir $(PREFIX)/share/stackd/web|' \
+		systemd/stackd.service >$(DESTDIR)$(PREFIX)/lib/systemd/system/stackd.service
+	install -D -m 0644 systemd/stackd.sysusers $(DESTDIR)$(PREFIX)/lib/sysusers.d/stackd.conf
 
 clean:
 	rm -rf $(BUILD)

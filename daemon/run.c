@@ -15,6 +15,7 @@
 #include "http_server.h"
 #include "log.h"
 #include "proctab.h"
+#include "notify.h"
 #include "prom.h"
 #include "store.h"
 #include "worker.h"
@@ -60,6 +61,7 @@ struct daemon {
 	int sfd, tfd;
 	struct prom *prom;
 	struct http_server *http;
+	struct notifier notify;
 };
 
 int stackd_pick_model(const char *name, const struct model **ret, char *why, size_t len)
@@ -294,6 +296,7 @@ static void write_pending(struct daemon *d)
 static void flush(struct daemon *d, bool final)
 {
 	struct interval_data *iv = NULL;
+	size_t ran;
 	int r;
 
 	r = flusher_run(&d->fl, final, &iv);
@@ -310,7 +313,11 @@ static void flush(struct daemon *d, bool final)
 		d->pending = iv;
 	d->pending_tail = iv;
 	d->n_pending++;
+	ran = iv->n_procs;   /* iv is freed once written */
 	write_pending(d);
+	notify_send(&d->notify, "STATUS=model %s: %zu processes ran in the last interval; "
+		    "%" PRIu64 " intervals written%s", d->model->name, ran, d->written,
+		    d->n_pending > 0 ? ", some waiting: the database cannot be written" : "");
 }
 
 /* The API, /metrics and the dashboard, in their own threads. */
@@ -368,8 +375,10 @@ static void reload(struct daemon *d)
 	struct config n;
 	char err[2048];
 
+	notify_send(&d->notify, "RELOADING=1");
 	if (d->reload(&n, err, sizeof(err)) < 0) {
 		log_error("reload: %s; keeping the running configuration", err);
+		notify_send(&d->notify, "READY=1\nSTATUS=reload failed: %s", err);
 		return;
 	}
 	if (strcmp(n.database, d->cfg.database) != 0 || strcmp(n.model, d->cfg.model) != 0 ||
@@ -394,6 +403,7 @@ static void reload(struct daemon *d)
 	}
 	write_meta(d);
 	log_info("configuration reloaded");
+	notify_send(&d->notify, "READY=1");
 }
 
 static int start_workers(struct daemon *d)
@@ -466,7 +476,11 @@ static int loop(struct daemon *d)
 	struct pollfd pfd[2] = { { d->sfd, POLLIN, 0 }, { d->tfd, POLLIN, 0 } };
 
 	for (;;) {
-		if (poll(pfd, 2, -1) < 0) {
+		/* The watchdog hears from this loop, so a stuck loop stops the pings. */
+		int n = poll(pfd, 2, notify_poll_timeout_ms(&d->notify, monotonic_ns()));
+
+		notify_watchdog(&d->notify, monotonic_ns());
+		if (n < 0) {
 			if (errno == EINTR)
 				continue;
 			return log_error_r(-errno, "poll");
@@ -488,6 +502,7 @@ static int loop(struct daemon *d)
 			}
 			log_info("%s: writing the interval in flight and stopping",
 				 strsignal((int)si.ssi_signo));
+			notify_send(&d->notify, "STOPPING=1");
 			return 0;
 		}
 	}
@@ -514,6 +529,7 @@ static void cleanup(struct daemon *d)
 	collector_close(d->col);
 	if (d->pt_ready)
 		proctab_done(&d->pt);
+	notify_done(&d->notify);
 	if (d->sfd >= 0)
 		close(d->sfd);
 	if (d->tfd >= 0)
@@ -534,6 +550,10 @@ int stackd_run(const struct config *cfg, config_reload_fn reload_fn)
 	d.cfg = *cfg;
 	d.reload = reload_fn;
 	d.sfd = d.tfd = -1;
+	r = notify_init(&d.notify);
+	if (r < 0)
+		log_warning("NOTIFY_SOCKET='%s' cannot be used (%s); not telling systemd",
+			    getenv("NOTIFY_SOCKET"), strerror(-r));
 
 	r = stackd_pick_model(cfg->model, &d.model, d.model_why, sizeof(d.model_why));
 	if (r < 0) {
@@ -617,6 +637,9 @@ int stackd_run(const struct config *cfg, config_reload_fn reload_fn)
 		log_info("collecting on %zu CPUs: model '%s', %u counter groups rotating every "
 			 "%s, one interval every %s, into %s", d.n_workers, d.model->name,
 			 d.model->n_groups, rotate, interval, cfg->database);
+		/* Ready: counters open, store written to, API listening. */
+		notify_send(&d.notify, "READY=1\nSTATUS=collecting on %zu CPUs: model %s, %u "
+			    "counter groups", d.n_workers, d.model->name, d.model->n_groups);
 	}
 
 	r = loop(&d);

@@ -66,9 +66,11 @@ make -C "$ROOT" --no-print-directory install DESTDIR="$TMP/dest" PREFIX=/usr BUI
 	{ cat "$TMP/install.log"; fail "make install"; }
 for f in usr/bin/stackctl usr/sbin/stackd usr/share/man/man1/stackctl.1 usr/share/man/man8/stackd.8 \
 	usr/share/man/man5/stackd.conf.5 usr/share/bash-completion/completions/stackctl \
-	usr/share/stackd/web/index.html; do
+	usr/share/stackd/web/index.html usr/lib/systemd/system/stackd.service usr/lib/sysusers.d/stackd.conf; do
 	[ -f "$TMP/dest/$f" ] || fail "make install did not install /$f"
 done
+grep -q "^ExecStart=/usr/sbin/stackd --web-dir /usr/share/stackd/web$" "$TMP/dest/usr/lib/systemd/system/stackd.service" ||
+	fail "installed unit does not start the installed stackd: $(grep ExecStart "$TMP/dest/usr/lib/systemd/system/stackd.service")"
 MANPATH=$TMP/dest/usr/share/man man -w stackctl >/dev/null 2>&1 || command -v man >/dev/null ||
 	note "man not installed; the page's place is checked above"
 exit 0
