@@ -5,6 +5,7 @@
 # use) and build/asan (AddressSanitizer + UBSan, what the tests use).
 
 PREFIX  ?= /usr/local
+SYSCONFDIR ?= /etc
 DESTDIR ?=
 BUILD   ?= build
 CC      ?= cc
@@ -208,7 +209,12 @@ cppcheck:
 bench: deps all $(HELPER_BINS)
 	@BUILD=$(CURDIR)/$(BUILD) sh tests/bench/run
 
-install: all
+# The shipped config: every key commented out at its default, from the
+# daemon's own key table (stackd --help).
+$(BUILD)/stackd.conf: $(BUILD)/stackd packaging/gen-conf.sh
+	sh packaging/gen-conf.sh $(BUILD)/stackd >$@
+
+install: all $(BUILD)/stackd.conf
 	install -D -m 0755 $(BUILD)/stackd $(DESTDIR)$(PREFIX)/sbin/stackd
 	install -D -m 0755 $(BUILD)/stackctl $(DESTDIR)$(PREFIX)/bin/stackctl
 	install -d $(DESTDIR)$(PREFIX)/share/stackd/web
@@ -222,6 +228,9 @@ install: all
 	sed 's|^ExecStart=/usr/sbin/stackd$$|ExecStart=$(PREFIX)/sbin/stackd --web-dir $(PREFIX)/share/stackd/web|' \
 		systemd/stackd.service >$(DESTDIR)$(PREFIX)/lib/systemd/system/stackd.service
 	install -D -m 0644 systemd/stackd.sysusers $(DESTDIR)$(PREFIX)/lib/sysusers.d/stackd.conf
+	@# an administrator's edited config is never overwritten
+	[ -e $(DESTDIR)$(SYSCONFDIR)/stackd/stackd.conf ] || \
+		install -D -m 0644 $(BUILD)/stackd.conf $(DESTDIR)$(SYSCONFDIR)/stackd/stackd.conf
 
 clean:
 	rm -rf $(BUILD)

@@ -69,6 +69,14 @@ for f in usr/bin/stackctl usr/sbin/stackd usr/share/man/man1/stackctl.1 usr/shar
 	usr/share/stackd/web/index.html usr/lib/systemd/system/stackd.service usr/lib/sysusers.d/stackd.conf; do
 	[ -f "$TMP/dest/$f" ] || fail "make install did not install /$f"
 done
+conf=$TMP/dest/etc/stackd/stackd.conf
+[ -f "$conf" ] || fail "make install did not install /etc/stackd/stackd.conf"
+"$STACKD" -n --config "$conf" >"$TMP/conf-effective" 2>/dev/null || fail "stackd -n rejects the shipped config"
+[ "$(grep -c '^#[a-z_]* = ' "$conf")" -eq "$(wc -l <"$TMP/keys")" ] ||
+	fail "the shipped config does not list every key"
+echo "interval = 5s" >>"$conf"
+make -C "$ROOT" --no-print-directory install DESTDIR="$TMP/dest" PREFIX=/usr BUILD="$BUILD" >/dev/null 2>&1 || fail "make install again"
+grep -q "^interval = 5s$" "$conf" || fail "make install overwrote an edited config"
 grep -q "^ExecStart=/usr/sbin/stackd --web-dir /usr/share/stackd/web$" "$TMP/dest/usr/lib/systemd/system/stackd.service" ||
 	fail "installed unit does not start the installed stackd: $(grep ExecStart "$TMP/dest/usr/lib/systemd/system/stackd.service")"
 MANPATH=$TMP/dest/usr/share/man man -w stackctl >/dev/null 2>&1 || command -v man >/dev/null ||
