@@ -73,7 +73,7 @@ HELPER_SRCS := $(sort $(wildcard tests/helpers/*.c))
 HELPER_BINS := $(patsubst tests/helpers/%.c,$(BUILD)/helpers/%,$(HELPER_SRCS))
 
 .PHONY: all run test unit system cppcheck bench deps clean install check-deps fuzz fuzz-short \
-	golden golden-update
+	golden golden-update deb package-test
 
 # The query-string fuzzer (clang libFuzzer): briefly in `make test`, as long
 # as you like with `make fuzz FUZZ_SECONDS=600`.
@@ -232,7 +232,27 @@ install: all $(BUILD)/stackd.conf
 	[ -e $(DESTDIR)$(SYSCONFDIR)/stackd/stackd.conf ] || \
 		install -D -m 0644 $(BUILD)/stackd.conf $(DESTDIR)$(SYSCONFDIR)/stackd/stackd.conf
 
+# --- packages -------------------------------------------------------------------
+VERSION := $(shell sed -n 's/.*STACKD_VERSION "\(.*\)"/\1/p' daemon/lib/version.h)
+DEB_DIR := $(BUILD)/deb
+
+# A .deb from the tracked files (packaging/debian becomes debian/), checked
+# by lintian: any error fails.
+deb:
+	rm -rf $(DEB_DIR)
+	mkdir -p $(DEB_DIR)/stackd-$(VERSION)
+	git ls-files -z | xargs -0 tar -cf - | tar -xf - -C $(DEB_DIR)/stackd-$(VERSION)
+	cp -r packaging/debian $(DEB_DIR)/stackd-$(VERSION)/debian
+	cd $(DEB_DIR)/stackd-$(VERSION) && dpkg-buildpackage -us -uc -b >../build.log 2>&1 || \
+		{ tail -40 ../build.log; exit 1; }
+	lintian --fail-on error --suppress-tags initial-upload-closes-no-bugs \
+		$(DEB_DIR)/stackd_$(VERSION)-1_*.deb
+
+# Install the .deb on this machine, check it, purge it (root; `make test`).
+package-test: deb
+	sh tests/package/deb-test $(DEB_DIR)/stackd_$(VERSION)-1_*.deb
+
 clean:
 	rm -rf $(BUILD)
 
--include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+-include $(shell find $(BUILD) -path $(BUILD)/deb -prune -o -name '*.d' -type f -print 2>/dev/null)
