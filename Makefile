@@ -73,7 +73,7 @@ HELPER_SRCS := $(sort $(wildcard tests/helpers/*.c))
 HELPER_BINS := $(patsubst tests/helpers/%.c,$(BUILD)/helpers/%,$(HELPER_SRCS))
 
 .PHONY: all run test unit system cppcheck bench deps clean install check-deps fuzz fuzz-short \
-	golden golden-update deb package-test
+	golden golden-update deb package-test dist rpm
 
 # The query-string fuzzer (clang libFuzzer): briefly in `make test`, as long
 # as you like with `make fuzz FUZZ_SECONDS=600`.
@@ -248,11 +248,30 @@ deb:
 	lintian --fail-on error --suppress-tags initial-upload-closes-no-bugs \
 		$(DEB_DIR)/stackd_$(VERSION)-1_*.deb
 
-# Install the .deb on this machine, check it, purge it (root; `make test`).
-package-test: deb
+# The source tarball of the tracked files: stackd-VERSION.tar.gz.
+DIST := $(BUILD)/stackd-$(VERSION).tar.gz
+dist:
+	@mkdir -p $(BUILD)
+	git ls-files | tar -czf $(DIST) --transform 's,^,stackd-$(VERSION)/,' -T -
+	@echo "$(DIST)"
+
+# An RPM from that tarball (on Debian: --nodeps, the build dependencies
+# are Debian packages there).
+RPM_DIR := $(CURDIR)/$(BUILD)/rpm
+rpm: dist
+	rm -rf $(RPM_DIR) && mkdir -p $(RPM_DIR)/SOURCES
+	cp $(DIST) $(RPM_DIR)/SOURCES/
+	rpmbuild -bb --nodeps --define "_topdir $(RPM_DIR)" packaging/rpm/stackd.spec \
+		>$(RPM_DIR)/build.log 2>&1 || { tail -40 $(RPM_DIR)/build.log; exit 1; }
+	@ls $(RPM_DIR)/RPMS/*/stackd-$(VERSION)-*.rpm
+
+# Install the .deb on this machine, check it, purge it (root); check what
+# the RPM holds.  .ci/run runs it after `make test`.
+package-test: deb rpm
 	sh tests/package/deb-test $(DEB_DIR)/stackd_$(VERSION)-1_*.deb
+	sh tests/package/rpm-test $(RPM_DIR)/RPMS/*/stackd-$(VERSION)-*.rpm
 
 clean:
 	rm -rf $(BUILD)
 
--include $(shell find $(BUILD) -path $(BUILD)/deb -prune -o -name '*.d' -type f -print 2>/dev/null)
+-include $(shell find $(BUILD) \( -path $(BUILD)/deb -o -path $(BUILD)/rpm \) -prune -o -name '*.d' -type f -print 2>/dev/null)

@@ -17,7 +17,7 @@ TEST_PKGS="$TEST_PKGS curl iproute2 prometheus chromium clang wrk"
 # lint), bash-completion (the completion script under bash's own helpers)
 TEST_PKGS="$TEST_PKGS tmux groff bash-completion"
 # package tests: build the .deb, lint it (make deb, make package-test)
-TEST_PKGS="$TEST_PKGS debhelper dpkg-dev fakeroot lintian git"
+TEST_PKGS="$TEST_PKGS debhelper dpkg-dev fakeroot lintian git rpm"
 
 missing=""
 for p in $BUILD_PKGS $TEST_PKGS; do
