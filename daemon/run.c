@@ -58,6 +58,7 @@ struct daemon {
 	bool write_failing;
 	uint64_t warned_write, warned_lost, warned_rate, warned_late, warned_straddle;
 	uint64_t started_ns;
+	uint64_t next_prune_ns;          /* CLOCK_MONOTONIC */
 	int sfd, tfd;
 	struct prom *prom;
 	struct http_server *http;
@@ -293,6 +294,31 @@ static void write_pending(struct daemon *d)
 	}
 }
 
+#define PRUNE_EVERY_NS (60ULL * NSEC_PER_SEC)
+#define PRUNE_BATCH_INTERVALS 60
+
+/* Retention in small steps: once a minute, or at every flush while a
+ * backlog is left (a lowered retention, a database over its cap). */
+static void prune(struct daemon *d)
+{
+	uint64_t now = monotonic_ns(), real = clock_ns(CLOCK_REALTIME);
+	char err[1024];
+	int n;
+
+	if (now < d->next_prune_ns || d->n_pending > 0)
+		return;
+	n = store_prune(d->store, real > d->cfg.retention_ns ? real - d->cfg.retention_ns : 0,
+			(uint64_t)d->cfg.max_database_mb << 20, PRUNE_BATCH_INTERVALS, err,
+			sizeof(err));
+	if (n < 0) {
+		log_warning("retention: %s; trying again in a minute", err);
+		n = 0;
+	} else if (n > 0) {
+		log_debug("retention: %d old intervals deleted", n);
+	}
+	d->next_prune_ns = n == PRUNE_BATCH_INTERVALS ? now : now + PRUNE_EVERY_NS;
+}
+
 static void flush(struct daemon *d, bool final)
 {
 	struct interval_data *iv = NULL;
@@ -315,6 +341,8 @@ static void flush(struct daemon *d, bool final)
 	d->n_pending++;
 	ran = iv->n_procs;   /* iv is freed once written */
 	write_pending(d);
+	if (!final)
+		prune(d);
 	notify_send(&d->notify, "STATUS=model %s: %zu processes ran in the last interval; "
 		    "%" PRIu64 " intervals written%s", d->model->name, ran, d->written,
 		    d->n_pending > 0 ? ", some waiting: the database cannot be written" : "");
@@ -388,6 +416,9 @@ static void reload(struct daemon *d)
 	d->cfg.log_level = n.log_level;
 	log_set_level(n.log_level);
 	d->cfg.retry_buffer = n.retry_buffer;
+	d->cfg.retention_ns = n.retention_ns;
+	d->cfg.max_database_mb = n.max_database_mb;
+	d->next_prune_ns = 0;
 	d->cfg.switch_rate_warning = n.switch_rate_warning;
 	if (n.rotate_period_ns != d->cfg.rotate_period_ns) {
 		size_t i;

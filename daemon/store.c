@@ -258,6 +258,14 @@ int store_open(const char *path, struct store **ret, char *err, size_t errlen)
 	r = check_version(s, path, err, errlen);
 	if (r < 0)
 		goto fail;
+	/* A new database hands pages freed by retention back to the
+	 * filesystem (store_prune); it can only be chosen before any table. */
+	if (!existed) {
+		r = exec_sql(s, "PRAGMA auto_vacuum = INCREMENTAL", "cannot set auto_vacuum", err,
+			     errlen);
+		if (r < 0)
+			goto fail;
+	}
 	r = exec_sql(s, "PRAGMA journal_mode = WAL", "cannot switch to WAL mode", err, errlen);
 	if (r < 0)
 		goto fail;
@@ -589,3 +597,113 @@ int store_set_meta(struct store *s, const char *const *kv, size_t n_pairs,
 	}
 	return exec_sql(s, "COMMIT", "cannot commit meta", err, errlen);
 }
+
+static int query_int64(struct store *s, const char *sql, int64_t *ret)
+{
+	sqlite3_stmt *st;
+	int rc = sqlite3_prepare_v2(s->db, sql, -1, &st, NULL);
+
+	if (rc != SQLITE_OK)
+		return errno_of(rc);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*ret = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? 0 : errno_of(rc);
+}
+
+int store_used_bytes(struct store *s, uint64_t *ret)
+{
+	int64_t pages = 0, free_pages = 0, page_size = 0;
+	int r = query_int64(s, "PRAGMA page_count", &pages);
+
+	if (r == 0)
+		r = query_int64(s, "PRAGMA freelist_count", &free_pages);
+	if (r == 0)
+		r = query_int64(s, "PRAGMA page_size", &page_size);
+	if (r == 0)
+		*ret = (uint64_t)((pages - free_pages) * page_size);
+	return r;
+}
+
+/* Delete up to limit intervals ending before cutoff, oldest first, with
+ * everything that hangs on them, in the open transaction. */
+static int delete_oldest(struct store *s, int64_t cutoff, unsigned limit, int *deleted)
+{
+	static const char *const steps[] = {
+		"DELETE FROM sample WHERE interval_id IN (SELECT id FROM doomed)",
+		"DELETE FROM interval_group WHERE interval_id IN (SELECT id FROM doomed)",
+		"DELETE FROM interval WHERE id IN (SELECT id FROM doomed)",
+		/* processes no sample names any more (sample_by_process: a probe each) */
+		"DELETE FROM process WHERE NOT EXISTS (SELECT 1 FROM sample WHERE process_id = process.id)",
+		"DROP TABLE doomed",
+	};
+	sqlite3_stmt *st;
+	size_t i;
+	int rc;
+
+	rc = sqlite3_prepare_v2(s->db, "CREATE TEMP TABLE doomed AS SELECT id FROM interval"
+				" WHERE end_ns < ?1 ORDER BY end_ns, id LIMIT ?2", -1, &st, NULL);
+	if (rc != SQLITE_OK)
+		return rc;
+	sqlite3_bind_int64(st, 1, cutoff);
+	sqlite3_bind_int(st, 2, (int)limit);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return rc;
+	rc = SQLITE_OK;
+	*deleted = -1;
+	for (i = 0; rc == SQLITE_OK && i < sizeof(steps) / sizeof(steps[0]); i++) {
+		rc = sqlite3_exec(s->db, steps[i], NULL, NULL, NULL);
+		if (i == 2 && rc == SQLITE_OK)
+			*deleted = sqlite3_changes(s->db);
+	}
+	return rc;
+}
+
+int store_prune(struct store *s, uint64_t keep_from_ns, uint64_t max_bytes,
+		unsigned max_intervals, char *err, size_t errlen)
+{
+	int64_t cutoff = (int64_t)keep_from_ns, newest_minute = 0;
+	uint64_t used = 0;
+	int deleted = 0, rc, r;
+
+	if (max_bytes > 0 && store_used_bytes(s, &used) == 0 && used > max_bytes &&
+	    query_int64(s, "SELECT end_ns FROM interval ORDER BY end_ns DESC LIMIT 1 OFFSET 60",
+		       &newest_minute) == 0 && newest_minute > cutoff)
+		cutoff = newest_minute;   /* over the cap: older than the last minute goes */
+	{
+		sqlite3_stmt *st;
+		bool any = false;
+
+		/* Most calls find nothing due: one index probe, no transaction. */
+		if (sqlite3_prepare_v2(s->db, "SELECT 1 FROM interval WHERE end_ns < ?1 LIMIT 1", -1,
+				       &st, NULL) == SQLITE_OK) {
+			sqlite3_bind_int64(st, 1, cutoff);
+			any = sqlite3_step(st) == SQLITE_ROW;
+			sqlite3_finalize(st);
+		}
+		if (!any)
+			return 0;
+	}
+	r = exec_sql(s, "BEGIN IMMEDIATE", "cannot start pruning", err, errlen);
+	if (r < 0)
+		return r;
+	rc = delete_oldest(s, cutoff, max_intervals, &deleted);
+	if (rc != SQLITE_OK) {
+		r = fail(s, rc, "cannot delete old intervals", err, errlen);
+		(void)sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+		(void)sqlite3_exec(s->db, "DROP TABLE IF EXISTS doomed", NULL, NULL, NULL);
+		return r;
+	}
+	r = exec_sql(s, "COMMIT", "cannot commit pruning", err, errlen);
+	if (r < 0)
+		return r;
+	/* A no-op on databases made before auto_vacuum was set: there the
+	 * freed pages are reused by new intervals instead. */
+	if (deleted > 0)
+		(void)sqlite3_exec(s->db, "PRAGMA incremental_vacuum", NULL, NULL, NULL);
+	return deleted;
+}
+

@@ -34,6 +34,19 @@ int store_write_intervals(struct store *s, const struct interval_data *iv,
  * with -EBUSY (default 5 s). */
 void store_set_busy_timeout(struct store *s, int ms);
 
+/* Retention, one bounded step (a flush calls it; the collector's workers
+ * never wait on it): delete the oldest intervals that ended before
+ * keep_from_ns, and, while the stored data outgrows max_bytes (0: no cap),
+ * the oldest intervals whatever their age (the newest minute stays), at
+ * most max_intervals in one transaction, with their samples and the
+ * processes no sample names any more; then hand freed pages back to the
+ * filesystem.  Returns the number of intervals deleted, or -errno with err. */
+int store_prune(struct store *s, uint64_t keep_from_ns, uint64_t max_bytes,
+		unsigned max_intervals, char *err, size_t errlen);
+
+/* Bytes the stored data takes (pages in use, not free ones). */
+int store_used_bytes(struct store *s, uint64_t *ret);
+
 /* key/value facts for `stackctl status`: version, model, started, ... */
 int store_set_meta(struct store *s, const char *const *kv, size_t n_pairs,
 		   char *err, size_t errlen);

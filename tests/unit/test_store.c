@@ -84,6 +84,57 @@ static const struct window_proc *find(const struct window *w, int32_t pid)
 	return NULL;
 }
 
+/* Retention: by age, in batches, by size (the newest minute stays);
+ * processes go with their last sample; freed pages go back to the file. */
+static void check_prune(const char *dir)
+{
+	char path[256], err[1024];
+	struct store *s = NULL;
+	uint64_t used_before, used_after;
+	int64_t pages_before;
+	unsigned i;
+
+	snprintf(path, sizeof(path), "%s/prune.db", dir);
+	CHECK(store_open(path, &s, err, sizeof(err)) == 0);
+	CHECK(scalar(path, "PRAGMA auto_vacuum") == 2);   /* incremental */
+	CHECK(store_register(s, &model_software, "boot-p", 1, err, sizeof(err)) == 0);
+	for (i = 0; i < 200; i++) {
+		struct interval_data *iv = make_interval(1000 + i, 500, 0);
+
+		if (i == 1)
+			iv->procs[0].pid = 200;   /* a process seen only in an old interval */
+		CHECK(store_write_intervals(s, iv, err, sizeof(err)) == 0);
+		interval_free(iv);
+	}
+	CHECK(scalar(path, "SELECT count(*) FROM process WHERE pid = 200") == 1);
+	/* nothing older than the cutoff: nothing to do */
+	CHECK(store_prune(s, 900 * SEC, 0, 1000, err, sizeof(err)) == 0);
+	/* by age: intervals ending before 1050 s */
+	CHECK(store_prune(s, 1050 * SEC, 0, 1000, err, sizeof(err)) == 50);
+	CHECK(scalar(path, "SELECT count(*) FROM interval") == 150);
+	CHECK(scalar(path, "SELECT min(end_ns) FROM interval") == (int64_t)(1050 * SEC));
+	CHECK(scalar(path, "SELECT count(*) FROM sample") == 150 * 3);
+	CHECK(scalar(path, "SELECT count(*) FROM interval_group") == 150 * 2);
+	CHECK(scalar(path, "SELECT count(*) FROM process WHERE pid = 200") == 0);
+	CHECK(scalar(path, "SELECT count(*) FROM process WHERE pid = 100") == 1);
+	/* in batches */
+	CHECK(store_prune(s, 1100 * SEC, 0, 20, err, sizeof(err)) == 20);
+	CHECK(store_prune(s, 1100 * SEC, 0, 20, err, sizeof(err)) == 20);
+	CHECK(store_prune(s, 1100 * SEC, 0, 20, err, sizeof(err)) == 10);
+	CHECK(scalar(path, "SELECT count(*) FROM interval") == 100);
+	/* by size: over any cap, all but the newest minute (61 intervals) go */
+	CHECK(store_used_bytes(s, &used_before) == 0 && used_before > 0);
+	pages_before = scalar(path, "PRAGMA page_count");
+	CHECK(store_prune(s, 0, 1, 1000, err, sizeof(err)) == 39);
+	CHECK(scalar(path, "SELECT count(*) FROM interval") == 61);
+	CHECK(scalar(path, "SELECT min(end_ns) FROM interval") == (int64_t)(1139 * SEC));
+	CHECK(store_used_bytes(s, &used_after) == 0 && used_after <= used_before);
+	CHECK(store_prune(s, 0, 1, 1000, err, sizeof(err)) == 0);   /* the minute stays */
+	store_close(s);
+	CHECK(scalar(path, "PRAGMA page_count") <= pages_before);
+	CHECK(scalar(path, "PRAGMA freelist_count") == 0);   /* handed back */
+}
+
 int main(void)
 {
 	char dir[] = "/tmp/stackd-unit-store.XXXXXX";
@@ -215,6 +266,8 @@ int main(void)
 	CHECK(store_open(path, &s, err, sizeof(err)) == -EPROTO);
 	CHECK(strstr(err, "newer than this stackd") != NULL);
 	CHECK(db_open(path, &db, err, sizeof(err)) == -EPROTO);
+
+	check_prune(dir);
 
 	/* a failed open of a new database leaves no file behind */
 	snprintf(path, sizeof(path), "%s/nodir/s.db", dir);
