@@ -42,7 +42,7 @@ LIB_SRCS := daemon/lib/duration.c daemon/lib/models.c daemon/lib/model_software.
 	daemon/lib/api_system.c
 
 STACKD_SRCS := daemon/main.c daemon/run.c daemon/config.c daemon/log.c daemon/http_server.c \
-	daemon/prom.c daemon/peer.c daemon/notify.c \
+	daemon/prom.c daemon/peer.c daemon/notify.c daemon/privilege.c \
 	daemon/collector.c daemon/cpulist.c daemon/event_encode.c daemon/sysfs_event.c \
 	daemon/ring.c daemon/perf_record.c daemon/worker.c daemon/attrib.c daemon/cpuacc.c \
 	daemon/u64map.c daemon/proctab.c daemon/procinfo.c daemon/flush.c daemon/store.c
@@ -171,7 +171,9 @@ run: deps
 	@echo "from another host: ssh -L 9466:127.0.0.1:9466 THIS-HOST). Metrics: /metrics."
 	@echo "The database is /var/lib/stackd/stackd.db."
 	@echo
-	$(BUILD)/stackd --web-dir $(CURDIR)/web
+	@echo "(make run keeps root: --user root.  Installed, stackd runs as the user"
+	@echo " stackd with CAP_PERFMON only - see README, Install on a host.)"
+	$(BUILD)/stackd --web-dir $(CURDIR)/web --user root
 
 test: deps tests/browser/node_modules/playwright-core
 	@$(MAKE) --no-print-directory all $(BUILD)/asan/stackd $(BUILD)/asan/stackctl \

@@ -109,6 +109,8 @@ static const struct config_key keys[] = {
 	{ "listen", TEXT(listen),
 	  "HTTP API addresses, comma-separated: 127.0.0.1:PORT, [::1]:PORT, unix:/PATH, or none",
 	  sizeof(((struct config *)0)->listen), check_listen },
+	{ "user", TEXT(user), "started as root: the user to run as, keeping only CAP_PERFMON "
+	  "(root: stay root)", sizeof(((struct config *)0)->user), NULL },
 	{ "web_dir", TEXT(web_dir), "directory of the web dashboard's files, or none",
 	  sizeof(((struct config *)0)->web_dir), check_web_dir },
 	{ "http_full_access", TEXT(http_full_access),
@@ -145,6 +147,7 @@ void config_defaults(struct config *c)
 		.switch_event = SWITCH_LEADER,
 		.log_level = LOG_LEVEL_INFO,
 		.retry_buffer = 600,
+		.user = "stackd",
 		.retention_ns = 7ULL * 86400 * NSEC_PER_SEC,
 		.max_database_mb = 4096,
 		.switch_rate_warning = 20000,

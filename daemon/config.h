@@ -35,6 +35,7 @@ struct config {
 	/* HTTP (http_server.h) */
 	char listen[1024];               /* comma-separated addresses, or "none" */
 	char web_dir[PATH_MAX];          /* the dashboard's files; "none": no page */
+	char user[64];                   /* started as root: become this user ("root": stay) */
 	char http_full_access[1024];     /* users (names or uids) who see every process */
 	char http_anonymous[8];          /* "none" or "all": peers that cannot be identified */
 	unsigned http_max_connections;
@@ -46,7 +47,7 @@ struct config {
 #define STACKD_DEFAULT_WEB_DIR "/usr/share/stackd/web"
 
 /* Keys that only take effect at start (SIGHUP cannot change them). */
-#define CONFIG_RESTART_KEYS "database, model, ring_pages, switch_event, listen, web_dir, http_*, prometheus_*"
+#define CONFIG_RESTART_KEYS "database, model, ring_pages, switch_event, listen, user, web_dir, http_*, prometheus_*"
 
 void config_defaults(struct config *c);
 

@@ -52,6 +52,8 @@ static void help(void)
 	       "  -l, --listen ADDRS       HTTP API and dashboard: 127.0.0.1:PORT, [::1]:PORT,\n"
 	       "                           unix:/PATH (comma-separated), or none (default %s)\n"
 	       "      --web-dir DIR        the dashboard's files (default %s)\n"
+	       "  -u, --user NAME          started as root, run as NAME with CAP_PERFMON only\n"
+	       "                           (default stackd; root: stay root)\n"
 	       "      --log-level LEVEL    error, warning, info or debug\n"
 	       "  -v, --verbose            same as --log-level debug\n"
 	       "  -n, --check              check the configuration, print it, and exit\n"
@@ -137,6 +139,7 @@ int main(int argc, char **argv)
 		{ "log-level", required_argument, NULL, OPT_LOG_LEVEL },
 		{ "listen", required_argument, NULL, 'l' },
 		{ "web-dir", required_argument, NULL, OPT_WEB_DIR },
+		{ "user", required_argument, NULL, 'u' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "check", no_argument, NULL, 'n' },
 		{ "list-models", no_argument, NULL, OPT_LIST_MODELS },
@@ -151,7 +154,7 @@ int main(int argc, char **argv)
 
 	arg_config = STACKD_DEFAULT_CONFIG;
 	opterr = 0;   /* our own one-line messages */
-	while ((c = getopt_long(argc, argv, ":c:d:i:r:m:l:vnhV", options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":c:d:i:r:m:l:u:vnhV", options, NULL)) != -1) {
 		switch (c) {
 		case 'c':
 			arg_config = optarg;
@@ -183,6 +186,9 @@ int main(int argc, char **argv)
 			break;
 		case OPT_WEB_DIR:
 			r = add_setting("web_dir", optarg, "--web-dir");
+			break;
+		case 'u':
+			r = add_setting("user", optarg, "--user");
 			break;
 		case 'v':
 			r = add_setting("log_level", "debug", "--verbose");

@@ -16,6 +16,7 @@
 #include "log.h"
 #include "proctab.h"
 #include "notify.h"
+#include "privilege.h"
 #include "prom.h"
 #include "store.h"
 #include "worker.h"
@@ -210,6 +211,34 @@ static void write_meta(struct daemon *d)
 				   sizeof(err)) < 0)
 			log_warning("cannot record daemon facts in the database: %s", err);
 	}
+}
+
+/* Everything that needs root is open: become cfg.user with CAP_PERFMON
+ * only.  Our state files (and the default directories we made) go with
+ * us, so the API's readers and the next start as that user can use them. */
+static int become_user(struct daemon *d)
+{
+	char wal[PATH_MAX + 8], shm[PATH_MAX + 8], err[1024];
+	const char *paths[8];
+	size_t n = 0;
+	int r;
+
+	snprintf(wal, sizeof(wal), "%s-wal", d->cfg.database);
+	snprintf(shm, sizeof(shm), "%s-shm", d->cfg.database);
+	paths[n++] = d->cfg.database;
+	paths[n++] = wal;
+	paths[n++] = shm;
+	if (strncmp(d->cfg.database, "/var/lib/stackd/", 16) == 0)
+		paths[n++] = "/var/lib/stackd";
+	if (strstr(d->cfg.listen, "unix:/run/stackd/") != NULL)
+		paths[n++] = "/run/stackd";
+	paths[n] = NULL;
+	r = privilege_drop(d->cfg.user, paths, err, sizeof(err));
+	if (r < 0)
+		log_error("%s", err);
+	else
+		log_info("running as %s with CAP_PERFMON only", d->cfg.user);
+	return r;
 }
 
 static bool due(uint64_t *last, uint64_t now)
@@ -575,7 +604,7 @@ int stackd_run(const struct config *cfg, config_reload_fn reload_fn)
 	long hz = sysconf(_SC_CLK_TCK);
 	int64_t boot_minus_mono;
 	uint64_t now_real;
-	int r, status = EXIT_FAILURE;
+	int r, drop, status = EXIT_FAILURE;
 
 	memset(&d, 0, sizeof(d));
 	d.cfg = *cfg;
@@ -591,6 +620,15 @@ int stackd_run(const struct config *cfg, config_reload_fn reload_fn)
 		log_error("model: %s", d.model_why);
 		goto out;
 	}
+
+	/* Started as root: make sure we can become the configured user before
+	 * anything is opened or written. */
+	drop = privilege_check(cfg->user, err, sizeof(err));
+	if (drop < 0) {
+		log_error("%s", err);
+		goto out;
+	}
+
 
 	check_counter_budget(d.model);
 	/* Counters first: a host where we may not count gets a clear error
@@ -657,8 +695,13 @@ int stackd_run(const struct config *cfg, config_reload_fn reload_fn)
 		goto oom;
 	d.fl_ready = true;
 	write_meta(&d);
+	if (drop > 0 && become_user(&d) < 0)
+		goto out;
 	/* Said only now, so a failed start prints its one error line alone. */
 	log_info("%s", d.model_why);
+	if (geteuid() == 0 && drop == 0)
+		log_warning("running as root with every capability (user = root); CAP_PERFMON "
+			    "alone is enough: see --user");
 	report_workers(&d);
 	{
 		char interval[32], rotate[32];

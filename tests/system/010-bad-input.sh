@@ -66,6 +66,7 @@ max_database_mb = 4096
 retry_buffer = 600
 switch_rate_warning = 20000
 listen = 127.0.0.1:9466,unix:/run/stackd/stackd.sock
+user = stackd
 web_dir = /usr/share/stackd/web
 http_full_access = 
 http_anonymous = none
@@ -80,24 +81,24 @@ diff -u "$TMP/effective" "$TMP/again" || fail "-n output does not round-trip"
 
 # --- database paths: clear error, nothing created ----------------------------
 expect_error "directory '$TMP/no-such-dir' does not exist" \
-	"$STACKD" --db "$TMP/no-such-dir/s.db"
+	"$STACKD" --user root --db "$TMP/no-such-dir/s.db"
 [ ! -e "$TMP/no-such-dir" ] || fail "created a directory"
 mkdir "$TMP/isdir.db"
-expect_error "database '$TMP/isdir.db' is a directory" "$STACKD" --db "$TMP/isdir.db"
+expect_error "database '$TMP/isdir.db' is a directory" "$STACKD" --user root --db "$TMP/isdir.db"
 head -c 4096 /dev/urandom >"$TMP/garbage.db"
 sum_before=$(md5sum <"$TMP/garbage.db")
-expect_error "is not a SQLite database" "$STACKD" --db "$TMP/garbage.db"
+expect_error "is not a SQLite database" "$STACKD" --user root --db "$TMP/garbage.db"
 [ "$(md5sum <"$TMP/garbage.db")" = "$sum_before" ] || fail "a foreign file was modified"
 [ ! -e "$TMP/garbage.db-wal" ] || fail "left a -wal file beside a foreign file"
 sqlite3 "$TMP/newer.db" "CREATE TABLE t(x); PRAGMA user_version = 99;"
 sum_before=$(md5sum <"$TMP/newer.db")
 expect_error "database schema version 99 is newer than this stackd knows" \
-	"$STACKD" --db "$TMP/newer.db"
+	"$STACKD" --user root --db "$TMP/newer.db"
 [ "$(md5sum <"$TMP/newer.db")" = "$sum_before" ] || fail "a newer database was modified"
 mkdir "$TMP/ro"
 if mount -t tmpfs -o ro,size=1m stackd-test "$TMP/ro" 2>/dev/null; then
 	expect_error "database '$TMP/ro/s.db': directory '$TMP/ro' is not writable" \
-		"$STACKD" --db "$TMP/ro/s.db"
+		"$STACKD" --user root --db "$TMP/ro/s.db"
 	umount "$TMP/ro"
 else
 	note "cannot mount a read-only tmpfs here: read-only directory case not run"
@@ -108,7 +109,7 @@ paranoid=$(cat /proc/sys/kernel/perf_event_paranoid)
 if [ "$paranoid" -gt 0 ]; then
 	mkdir -m 777 "$TMP/perm"
 	expect_error "needs CAP_PERFMON" setpriv --reuid=65534 --regid=65534 --clear-groups \
-		--inh-caps=-all "$STACKD" --db "$TMP/perm/s.db"
+		--inh-caps=-all "$STACKD" --user root --db "$TMP/perm/s.db"
 	grep -q "perf_event_paranoid=0 or lower (it is $paranoid)" "$TMP/err" ||
 		fail "the permission error does not name the sysctl fix"
 	[ ! -e "$TMP/perm/s.db" ] || fail "created a database although it could not count"

@@ -6,7 +6,7 @@ need_root
 
 DB=$TMP/s.db
 # A 60 s interval: nothing would be stored for a minute without SIGTERM's flush.
-"$STACKD" --db "$DB" --interval 60s >"$TMP/stackd.log" 2>&1 &
+"$STACKD" --user root --db "$DB" --interval 60s >"$TMP/stackd.log" 2>&1 &
 DAEMON_PID=$!
 sleep 3
 "$HELPERS/spin" 1 beforeterm >/dev/null
@@ -23,7 +23,7 @@ grep -q "writing the interval in flight and stopping" "$TMP/stackd.log" || fail 
 
 # SIGHUP: a shorter interval takes effect without a restart.
 printf 'interval = 1s\n' >"$TMP/stackd.conf"
-"$STACKD" --db "$DB" --config "$TMP/stackd.conf" >"$TMP/stackd.log" 2>&1 &
+"$STACKD" --user root --db "$DB" --config "$TMP/stackd.conf" >"$TMP/stackd.log" 2>&1 &
 DAEMON_PID=$!
 wait_more_intervals "$DB" 2 || fail "no intervals at 1s"
 printf 'interval = 250ms\n' >"$TMP/stackd.conf"

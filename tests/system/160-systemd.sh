@@ -35,7 +35,7 @@ grep -q "^AmbientCapabilities=CAP_PERFMON$" "$UNIT" && grep -q "^CapabilityBound
 LISTENER=$!
 sleep 0.3
 NOTIFY_SOCKET=$TMP/notify.sock WATCHDOG_USEC=1000000 \
-	"$STACKD" --db "$TMP/n.db" --listen none --interval 1s >"$TMP/stackd.log" 2>&1 &
+	"$STACKD" --user root --db "$TMP/n.db" --listen none --interval 1s >"$TMP/stackd.log" 2>&1 &
 DAEMON_PID=$!
 sleep 4
 kill -HUP "$DAEMON_PID"
@@ -62,7 +62,7 @@ note "notify: READY, STATUS, $pings watchdog pings, reload and stop seen"
 LISTENER=$!
 sleep 0.3
 NOTIFY_SOCKET=$TMP/notify2.sock WATCHDOG_USEC=1000000 WATCHDOG_PID=1 \
-	"$STACKD" --db "$TMP/n2.db" --listen none --interval 1s >"$TMP/stackd.log" 2>&1 &
+	"$STACKD" --user root --db "$TMP/n2.db" --listen none --interval 1s >"$TMP/stackd.log" 2>&1 &
 DAEMON_PID=$!
 sleep 2.5
 stop_daemon
@@ -95,4 +95,33 @@ n=$(sqlite3 -readonly "$TMP/cap.db" "SELECT count(*) FROM sample JOIN process p 
 [ "$n" -gt 0 ] || fail "nobody with CAP_PERFMON did not count root's process"
 [ "$(stat -c %U "$TMP/cap.db")" = nobody ] || fail "database not owned by the daemon's user"
 note "as nobody with only CAP_PERFMON: counted root's rootspin in $n rows"
+
+# started as root: refuse without the user, else open everything and become it
+rc=0
+"$STACKD" --db "$TMP/nouser.db" --listen none --user no-such-user-here >"$TMP/out" 2>"$TMP/err" || rc=$?
+[ "$rc" -eq 1 ] || fail "a missing user did not stop stackd (exit $rc)"
+one_line_error "$TMP/err"
+grep -q "useradd --system no-such-user-here" "$TMP/err" && grep -q "user root" "$TMP/err" ||
+	fail "the error does not say how to fix it: $(cat "$TMP/err")"
+[ ! -e "$TMP/nouser.db" ] || fail "a database was created before refusing"
+SOCK=$TMP/drop.sock
+"$HELPERS/spin" 8 dropspin >/dev/null &
+"$STACKD" --db "$TMP/drop.db" --listen "unix:$SOCK" --interval 1s --user nobody >"$TMP/stackd.log" 2>&1 &
+DAEMON_PID=$!
+wait_intervals "$TMP/drop.db" 3 20 || { cat "$TMP/stackd.log"; fail "no intervals after dropping to nobody"; }
+grep -q "running as nobody with CAP_PERFMON only" "$TMP/stackd.log" || fail "no drop reported"
+status=/proc/$DAEMON_PID/status
+uid=$(awk '/^Uid:/ { print $2, $3, $4, $5 }' "$status")
+[ "$uid" = "65534 65534 65534 65534" ] || fail "uids after the drop: $uid"
+for set in CapEff CapPrm CapBnd; do
+	v=$(awk -v s="$set:" '$1 == s { print $2 }' "$status")
+	[ "$v" = 0000004000000000 ] || fail "$set is $v, want CAP_PERFMON only (0000004000000000)"
+done
+[ "$(awk '/^CapInh:/ { print $2 }' "$status")" = 0000000000000000 ] || fail "inheritable capabilities left"
+[ "$(stat -c %U "$TMP/drop.db")" = nobody ] || fail "the database was not given to nobody"
+# root's process is counted, and the API (a new reader after the drop) works
+"$STACKCTL" top --url "unix:$SOCK" --comm dropspin --json >"$TMP/drop.json" || fail "API after the drop"
+[ "$(jq length "$TMP/drop.json")" = 1 ] || fail "dropspin not in the API after the drop: $(cat "$TMP/drop.json")"
+stop_daemon
+note "root -> nobody: uids 65534, CapEff/CapPrm/CapBnd = CAP_PERFMON only, API and counting work"
 exit 0

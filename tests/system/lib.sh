@@ -40,8 +40,9 @@ need_root() {
 start_daemon() {
 	db=$1
 	shift
-	# No HTTP unless the test asks (--listen later on the line wins).
-	"$STACKD" --db "$db" --interval 1s --listen none "$@" >"$TMP/stackd.log" 2>&1 &
+	# No HTTP unless the test asks (--listen later on the line wins); as
+	# root without dropping to a user (160-systemd tests the drop).
+	"$STACKD" --db "$db" --interval 1s --listen none --user root "$@" >"$TMP/stackd.log" 2>&1 &
 	DAEMON_PID=$!
 	wait_intervals "$db" 1 20 || { cat "$TMP/stackd.log"; fail "daemon stored no interval in 20s"; }
 }
