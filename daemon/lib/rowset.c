@@ -277,6 +277,8 @@ static void format_human(const struct rs_column *col, const struct rs_cell *c, c
 			snprintf(buf, len, "%.1fk", v / 1e3);
 		else if (c->type == RS_INT)
 			snprintf(buf, len, "%" PRId64, c->i);
+		else if (fabs(v) >= 100)
+			snprintf(buf, len, "%.0f", v);   /* 1450, not 1.45e+03 */
 		else
 			snprintf(buf, len, "%.3g", v);
 		return;

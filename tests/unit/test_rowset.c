@@ -77,5 +77,25 @@ int main(void)
 	CHECK_STR(out, "[]\n");
 	free(out);
 	rowset_done(&rs);
+	/* counts as people read them: no scientific notation below 10k */
+	{
+		static const struct { double v; const char *want; } cases[] = {
+			{ 1450.4, "1450" }, { 12.345, "12.3" }, { 0.5, "0.5" }, { 123456.0, "123.5k" },
+			{ 2.5e9, "2.5G" },
+		};
+		char buf[32];
+		size_t i;
+		int c;
+
+		rowset_init(&rs);
+		c = rowset_add_column(&rs, "x", "X", RS_UNIT_COUNT);
+		CHECK(rowset_add_row(&rs) == 0);
+		for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+			rowset_set_double(&rs, 0, c, cases[i].v);
+			rowset_format_cell(&rs, 0, c, buf, sizeof(buf));
+			CHECK_STR(buf, cases[i].want);
+		}
+		rowset_done(&rs);
+	}
 	return 0;
 }
