@@ -173,12 +173,9 @@ static void print_sparklines(const struct rowset *rs, size_t n)
 		}
 		if (isfinite(lo)) {
 			char a[32], b[32];
-			struct rs_cell cl = { .type = RS_DOUBLE, .d = lo }, ch = { .type = RS_DOUBLE, .d = hi };
-			struct rowset one = { .cols = &rs->cols[col], .n_cols = 1, .cells = &cl, .n_rows = 1 };
 
-			rowset_format_cell(&one, 0, 0, a, sizeof(a));
-			one.cells = &ch;
-			rowset_format_cell(&one, 0, 0, b, sizeof(b));
+			rs_format_number(rs->cols[col].unit, lo, a, sizeof(a));
+			rs_format_number(rs->cols[col].unit, hi, b, sizeof(b));
 			printf("  %s .. %s", a, b);
 		}
 		putchar('\n');

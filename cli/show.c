@@ -52,15 +52,13 @@ static void help(void)
 static int target_path(const char *t, char *buf, size_t len)
 {
 	const char *kind, *name;
-	char enc[800] = "";
+	char enc[800];
 
 	if (target_parse(t, &kind, &name) < 0)
 		return -EINVAL;
-	/* The name is a path segment: encode it, then drop the '?x=' the
-	 * query helper puts in front. */
-	source_add_param(enc, sizeof(enc), "x", name);
+	source_encode(name, enc, sizeof(enc));   /* a path segment */
 	snprintf(buf, len, "/api/v1/%s/%s", strcmp(kind, "pid") == 0 ? "processes" :
-		 strcmp(kind, "unit") == 0 ? "units" : "comms", enc + 3);
+		 strcmp(kind, "unit") == 0 ? "units" : "comms", enc);
 	return 0;
 }
 

@@ -153,20 +153,28 @@ int source_get(struct source *s, const char *target, json_t **ret, char *err, si
 	return 0;
 }
 
-void source_add_param(char *target, size_t len, const char *key, const char *value)
+void source_encode(const char *value, char *buf, size_t len)
 {
-	size_t used = strlen(target);
 	const unsigned char *p = (const unsigned char *)value;
+	size_t used = 0;
 
-	used += (size_t)snprintf(target + used, used < len ? len - used : 0, "%s%s=",
-				 strchr(target, '?') ? "&" : "?", key);
 	for (; *p != '\0' && used + 4 < len; p++) {
 		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
 		    strchr("-_.~:@", *p) != NULL)
-			target[used++] = (char)*p;
+			buf[used++] = (char)*p;
 		else
-			used += (size_t)snprintf(target + used, len - used, "%%%02X", *p);
+			used += (size_t)snprintf(buf + used, len - used, "%%%02X", *p);
 	}
+	if (len > 0)
+		buf[used < len ? used : len - 1] = '\0';
+}
+
+void source_add_param(char *target, size_t len, const char *key, const char *value)
+{
+	size_t used = strlen(target);
+
+	used += (size_t)snprintf(target + used, used < len ? len - used : 0, "%s%s=",
+				 strchr(target, '?') ? "&" : "?", key);
 	if (used < len)
-		target[used] = '\0';
+		source_encode(value, target + used, len - used);
 }

@@ -58,4 +58,7 @@ void source_describe(const struct source *s, char *buf, size_t len);
 /* Append "&key=value" (value %-encoded) to a target being built. */
 void source_add_param(char *target, size_t len, const char *key, const char *value);
 
+/* value %-encoded (letters, digits and -_.~:@ kept) into buf. */
+void source_encode(const char *value, char *buf, size_t len);
+
 #endif

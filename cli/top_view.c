@@ -114,11 +114,12 @@ int top_view_fetch(struct source *src, const struct top_request *req, struct top
 	sort = json_string_value(json_object_get(v->answer, "sort"));
 	snprintf(v->sort, sizeof(v->sort), "%s", sort ? sort : "");
 	v->total_rows = (size_t)json_integer_value(json_object_get(v->answer, "total_rows"));
-	snprintf(v->filters, sizeof(v->filters), "%s%s%s%s%s%s",
-		 req->comm ? ", comm " : "", req->comm ? req->comm : "",
-		 req->unit ? ", unit " : "", req->unit ? req->unit : "",
-		 req->uid >= 0 ? ", uid " : "", req->uid >= 0 ? (snprintf(num, sizeof(num), "%" PRId64,
-								   req->uid), num) : "");
+	num[0] = '\0';
+	if (req->uid >= 0)
+		snprintf(num, sizeof(num), ", uid %" PRId64, req->uid);
+	snprintf(v->filters, sizeof(v->filters), "%s%s%s%s%s", req->comm ? ", comm " : "",
+		 req->comm ? req->comm : "", req->unit ? ", unit " : "", req->unit ? req->unit : "",
+		 num);
 	/* Point at our own table, never at the caller's buffer. */
 	v->family = NULL;
 	for (size_t i = 0; req->family != NULL && top_families[i] != NULL; i++)

@@ -228,10 +228,10 @@ static int become_user(struct daemon *d)
 	paths[n++] = d->cfg.database;
 	paths[n++] = wal;
 	paths[n++] = shm;
-	if (strncmp(d->cfg.database, "/var/lib/stackd/", 16) == 0)
-		paths[n++] = "/var/lib/stackd";
-	if (strstr(d->cfg.listen, "unix:/run/stackd/") != NULL)
-		paths[n++] = "/run/stackd";
+	if (strncmp(d->cfg.database, STACKD_STATE_DIR "/", sizeof(STACKD_STATE_DIR)) == 0)
+		paths[n++] = STACKD_STATE_DIR;
+	if (strstr(d->cfg.listen, "unix:" STACKD_RUNTIME_DIR "/") != NULL)
+		paths[n++] = STACKD_RUNTIME_DIR;
 	paths[n] = NULL;
 	r = privilege_drop(d->cfg.user, paths, err, sizeof(err));
 	if (r < 0)

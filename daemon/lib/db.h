@@ -9,7 +9,8 @@
 #define STACKD_SCHEMA_VERSION 1
 
 /* Where stackd keeps its database unless told otherwise. */
-#define STACKD_DEFAULT_DB "/var/lib/stackd/stackd.db"
+#define STACKD_STATE_DIR "/var/lib/stackd"
+#define STACKD_DEFAULT_DB STACKD_STATE_DIR "/stackd.db"
 
 /* How many v columns sample has (v0 .. v15). */
 #define STACKD_SAMPLE_VALUES 16

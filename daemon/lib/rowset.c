@@ -288,6 +288,14 @@ static void format_human(const struct rs_column *col, const struct rs_cell *c, c
 	}
 }
 
+void rs_format_number(enum rs_unit unit, double v, char *buf, size_t len)
+{
+	struct rs_column col = { .unit = unit };
+	struct rs_cell c = { .type = RS_DOUBLE, .d = v };
+
+	format_human(&col, &c, buf, len);
+}
+
 void rowset_format_cell(const struct rowset *rs, size_t row, int col, char *buf, size_t len)
 {
 	format_human(&rs->cols[col], cell(rs, row, col), buf, len);

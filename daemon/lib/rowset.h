@@ -98,6 +98,9 @@ void rowset_print_columns_json(const struct rowset *rs, FILE *f);
 /* A cell as the table shows it ("12.3%", "4.56s", "-"), into buf. */
 void rowset_format_cell(const struct rowset *rs, size_t row, int col, char *buf, size_t len);
 
+/* A number as the table shows one of that unit. */
+void rs_format_number(enum rs_unit unit, double v, char *buf, size_t len);
+
 /* Write s as a JSON string literal, quotes included. */
 void json_print_string(FILE *f, const char *s);
 

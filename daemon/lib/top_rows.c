@@ -12,6 +12,7 @@
 struct top_columns {
 	int pid, comm, user, uid, unit, start, cmdline, processes;
 	int cpu, tc, cs;
+	int cycles;                     /* the summed cycles column, -1: none */
 	int family[MODEL_MAX_GROUPS][MODEL_MAX_EVENTS];
 	int coverage[MODEL_MAX_GROUPS];
 	int metric[MODEL_MAX_METRICS];
@@ -131,6 +132,7 @@ static int build_columns(struct rowset *rs, const struct model *m, enum top_by b
 						  RS_UNIT_COUNT);
 		}
 	}
+	c->cycles = rowset_find_column(rs, "cycles");
 	for (g = 0; m != NULL && g < m->n_groups; g++) {
 		char name[64], title[32];
 
@@ -186,7 +188,6 @@ static int fill_model_cells(struct rowset *rs, size_t row, const struct window *
 	int cols[MODEL_MAX_GROUPS * MODEL_MAX_EVENTS];
 	int64_t vals[MODEL_MAX_GROUPS * MODEL_MAX_EVENTS];
 	unsigned g, k, n = 0, j;
-	int cycles = rowset_find_column(rs, "cycles");
 	double slots = 0;
 
 	for (g = 0; g < m->n_groups; g++) {
@@ -208,7 +209,7 @@ static int fill_model_cells(struct rowset *rs, size_t row, const struct window *
 	for (j = 0; j < n; j++) {
 		rowset_set_int(rs, row, cols[j], vals[j]);
 		/* Every group counts cycles: their sum covers all measured time. */
-		if (cols[j] == cycles)
+		if (cols[j] == c->cycles)
 			slots = (double)vals[j] * m->pipeline_width;
 	}
 	memset(mv, 0, sizeof(mv));
