@@ -39,13 +39,14 @@ LIB_SRCS := daemon/lib/duration.c daemon/lib/models.c daemon/lib/model_software.
 	daemon/lib/paths.c daemon/lib/rowset.c daemon/lib/query.c daemon/lib/query_export.c \
 	daemon/lib/top_rows.c daemon/lib/http_query.c daemon/lib/api.c daemon/lib/api_top.c \
 	daemon/lib/api_target.c daemon/lib/api_series.c daemon/lib/api_export.c \
-	daemon/lib/api_system.c
+	daemon/lib/api_system.c daemon/lib/query_tiers.c
 
 STACKD_SRCS := daemon/main.c daemon/run.c daemon/config.c daemon/log.c daemon/http_server.c \
 	daemon/prom.c daemon/peer.c daemon/notify.c daemon/privilege.c \
 	daemon/collector.c daemon/cpulist.c daemon/event_encode.c daemon/sysfs_event.c \
 	daemon/ring.c daemon/perf_record.c daemon/worker.c daemon/attrib.c daemon/cpuacc.c \
-	daemon/u64map.c daemon/proctab.c daemon/procinfo.c daemon/flush.c daemon/store.c
+	daemon/u64map.c daemon/proctab.c daemon/procinfo.c daemon/flush.c daemon/store.c \
+	daemon/store_rollup.c daemon/store_prune.c
 STACKD_GEN := $(BUILD)/gen/schema_sql.c
 STACKD_LIBS := $(SQLITE_LIBS) $(PFM_LIBS) $(MHD_LIBS) -lpthread -lm
 

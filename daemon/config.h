@@ -30,7 +30,7 @@ struct config {
 	enum log_level log_level;
 	unsigned retry_buffer;           /* intervals kept while the database fails */
 	uint64_t switch_rate_warning;    /* switches/s on one CPU that earn a warning */
-	uint64_t retention_ns;           /* raw intervals kept this long */
+	uint64_t retention_ns[3];        /* raw intervals, minute and hour rollups kept */
 	unsigned max_database_mb;        /* size cap: oldest data goes first; 0: none */
 	/* HTTP (http_server.h) */
 	char listen[1024];               /* comma-separated addresses, or "none" */

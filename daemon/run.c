@@ -325,27 +325,40 @@ static void write_pending(struct daemon *d)
 
 #define PRUNE_EVERY_NS (60ULL * NSEC_PER_SEC)
 #define PRUNE_BATCH_INTERVALS 60
+#define ROLLUP_BATCH_BUCKETS 30
 
-/* Retention in small steps: once a minute, or at every flush while a
- * backlog is left (a lowered retention, a database over its cap). */
-static void prune(struct daemon *d)
+/* Rollups and retention in small steps after a flush: once a minute, or at
+ * every flush while a backlog is left (a migrated database, a lowered
+ * retention, a database over its cap).  The collector's workers go on
+ * counting meanwhile; only the next flush can start a little late. */
+static void roll_and_prune(struct daemon *d)
 {
-	uint64_t now = monotonic_ns(), real = clock_ns(CLOCK_REALTIME);
+	struct store_retention ret;
+	uint64_t now = monotonic_ns();
 	char err[1024];
-	int n;
+	int made, n;
 
 	if (now < d->next_prune_ns || d->n_pending > 0)
 		return;
-	n = store_prune(d->store, real > d->cfg.retention_ns ? real - d->cfg.retention_ns : 0,
-			(uint64_t)d->cfg.max_database_mb << 20, PRUNE_BATCH_INTERVALS, err,
-			sizeof(err));
+	made = store_rollup(d->store, ROLLUP_BATCH_BUCKETS, err, sizeof(err));
+	if (made < 0) {
+		log_warning("rollups: %s; trying again in a minute", err);
+		made = 0;
+	}
+	memset(&ret, 0, sizeof(ret));
+	ret.now_ns = clock_ns(CLOCK_REALTIME);
+	memcpy(ret.keep_ns, d->cfg.retention_ns, sizeof(ret.keep_ns));
+	ret.max_bytes = (uint64_t)d->cfg.max_database_mb << 20;
+	ret.max_intervals = PRUNE_BATCH_INTERVALS;
+	n = store_prune(d->store, &ret, err, sizeof(err));
 	if (n < 0) {
 		log_warning("retention: %s; trying again in a minute", err);
 		n = 0;
-	} else if (n > 0) {
-		log_debug("retention: %d old intervals deleted", n);
+	} else if (n > 0 || made > 0) {
+		log_debug("retention: %d rollups made, %d old rows deleted", made, n);
 	}
-	d->next_prune_ns = n == PRUNE_BATCH_INTERVALS ? now : now + PRUNE_EVERY_NS;
+	d->next_prune_ns = n >= PRUNE_BATCH_INTERVALS || made == ROLLUP_BATCH_BUCKETS ?
+			   now : now + PRUNE_EVERY_NS;
 }
 
 static void flush(struct daemon *d, bool final)
@@ -371,7 +384,7 @@ static void flush(struct daemon *d, bool final)
 	ran = iv->n_procs;   /* iv is freed once written */
 	write_pending(d);
 	if (!final)
-		prune(d);
+		roll_and_prune(d);
 	notify_send(&d->notify, "STATUS=model %s: %zu processes ran in the last interval; "
 		    "%" PRIu64 " intervals written%s", d->model->name, ran, d->written,
 		    d->n_pending > 0 ? ", some waiting: the database cannot be written" : "");
@@ -445,7 +458,7 @@ static void reload(struct daemon *d)
 	d->cfg.log_level = n.log_level;
 	log_set_level(n.log_level);
 	d->cfg.retry_buffer = n.retry_buffer;
-	d->cfg.retention_ns = n.retention_ns;
+	memcpy(d->cfg.retention_ns, n.retention_ns, sizeof(n.retention_ns));
 	d->cfg.max_database_mb = n.max_database_mb;
 	d->next_prune_ns = 0;
 	d->cfg.switch_rate_warning = n.switch_rate_warning;
@@ -651,6 +664,10 @@ int stackd_run(const struct config *cfg, config_reload_fn reload_fn)
 		log_error("%s", err);
 		goto out;
 	}
+	if (!store_reclaims_space(d.store))
+		log_info("%s was made by an early stackd: space freed by retention is reused, not "
+			 "returned; to return it, stop stackd and run: sqlite3 %s 'PRAGMA auto_vacuum "
+			 "= INCREMENTAL; VACUUM'", cfg->database, cfg->database);
 	if (read_boot_id(boot_id, sizeof(boot_id)) < 0)
 		snprintf(boot_id, sizeof(boot_id), "unknown");
 	now_real = clock_ns(CLOCK_REALTIME);

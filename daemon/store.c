@@ -7,6 +7,7 @@
  * point loses at most the interval in flight.
  */
 #include "store.h"
+#include "store_private.h"
 #include "store_schema.h"
 #include "lib/db.h"
 
@@ -21,16 +22,7 @@
 
 #define STORE_BUSY_TIMEOUT_MS 5000
 
-struct store {
-	sqlite3 *db;
-	int64_t boot;
-	unsigned n_groups;
-	int64_t group_id[MODEL_MAX_GROUPS];
-	const struct model *model;
-	sqlite3_stmt *ins_process, *ins_interval, *ins_group_time, *ins_sample;
-};
-
-static int errno_of(int rc)
+int store_errno(int rc)
 {
 	switch (rc & 0xff) {
 	case SQLITE_OK:
@@ -56,18 +48,31 @@ static int errno_of(int rc)
 	}
 }
 
-static int fail(struct store *s, int rc, const char *what, char *err, size_t errlen)
+int store_fail(struct store *s, int rc, const char *what, char *err, size_t errlen)
 {
 	snprintf(err, errlen, "%s: %s", what, s->db ? sqlite3_errmsg(s->db) : sqlite3_errstr(rc));
-	return errno_of(rc);
+	return store_errno(rc);
 }
 
-static int exec_sql(struct store *s, const char *sql, const char *what, char *err,
-		    size_t errlen)
+int store_exec(struct store *s, const char *sql, const char *what, char *err, size_t errlen)
 {
 	int rc = sqlite3_exec(s->db, sql, NULL, NULL, NULL);
 
-	return rc == SQLITE_OK ? 0 : fail(s, rc, what, err, errlen);
+	return rc == SQLITE_OK ? 0 : store_fail(s, rc, what, err, errlen);
+}
+
+int store_query_int64(struct store *s, const char *sql, int64_t *ret)
+{
+	sqlite3_stmt *st;
+	int rc = sqlite3_prepare_v2(s->db, sql, -1, &st, NULL);
+
+	if (rc != SQLITE_OK)
+		return store_errno(rc);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*ret = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? 0 : store_errno(rc);
 }
 
 static int user_version(struct store *s, int *ret)
@@ -92,11 +97,11 @@ static int check_version(struct store *s, const char *path, char *err, size_t er
 	int rc = user_version(s, &version);
 
 	if (rc != SQLITE_OK) {
-		if (errno_of(rc) == -EBADMSG) {
+		if (store_errno(rc) == -EBADMSG) {
 			snprintf(err, errlen, "'%s' is not a SQLite database (or is damaged)", path);
 			return -EBADMSG;
 		}
-		return fail(s, rc, "cannot read the schema version", err, errlen);
+		return store_fail(s, rc, "cannot read the schema version", err, errlen);
 	}
 	if (version > STACKD_SCHEMA_VERSION) {
 		snprintf(err, errlen,
@@ -118,14 +123,14 @@ static int migrate(struct store *s, char *err, size_t errlen)
 
 	rc = user_version(s, &version);
 	if (rc != SQLITE_OK)
-		return fail(s, rc, "cannot read the schema version", err, errlen);
+		return store_fail(s, rc, "cannot read the schema version", err, errlen);
 	for (i = 0; i < n_schema_steps; i++) {
 		const struct schema_step *step = &schema_steps[i];
 		int r;
 
 		if ((int)step->version <= version)
 			continue;
-		r = exec_sql(s, "BEGIN IMMEDIATE", "cannot start the schema update", err, errlen);
+		r = store_exec(s, "BEGIN IMMEDIATE", "cannot start the schema update", err, errlen);
 		if (r < 0)
 			return r;
 		rc = sqlite3_exec(s->db, step->sql, NULL, NULL, NULL);
@@ -139,11 +144,11 @@ static int migrate(struct store *s, char *err, size_t errlen)
 			char what[128];
 
 			snprintf(what, sizeof(what), "schema step %s failed", step->name);
-			r = fail(s, rc, what, err, errlen);
+			r = store_fail(s, rc, what, err, errlen);
 			(void)sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
 			return r;
 		}
-		r = exec_sql(s, "COMMIT", "cannot commit the schema update", err, errlen);
+		r = store_exec(s, "COMMIT", "cannot commit the schema update", err, errlen);
 		if (r < 0)
 			return r;
 	}
@@ -155,7 +160,7 @@ static int prepare(struct store *s, const char *sql, sqlite3_stmt **st, char *er
 {
 	int rc = sqlite3_prepare_v3(s->db, sql, -1, SQLITE_PREPARE_PERSISTENT, st, NULL);
 
-	return rc == SQLITE_OK ? 0 : fail(s, rc, "cannot prepare a statement", err, errlen);
+	return rc == SQLITE_OK ? 0 : store_fail(s, rc, "cannot prepare a statement", err, errlen);
 }
 
 static int prepare_all(struct store *s, char *err, size_t errlen)
@@ -194,6 +199,33 @@ static int prepare_all(struct store *s, char *err, size_t errlen)
 		       " v12, v13, v14, v15) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10,"
 		       " ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)",
 		       &s->ins_sample, err, errlen);
+}
+
+/* Databases made before stackd chose incremental auto-vacuum keep freed
+ * pages for reuse instead of returning them.  Switching needs a VACUUM,
+ * which rewrites the file (and needs as much free space again): done here
+ * when that is quick, else left to the administrator (store_reclaims_space
+ * says so, stackd logs how). */
+#define STORE_VACUUM_AT_OPEN_MAX (256LL << 20)
+
+static void use_incremental_vacuum(struct store *s)
+{
+	int64_t mode = 0, pages = 0, page_size = 0;
+
+	if (store_query_int64(s, "PRAGMA auto_vacuum", &mode) != 0)
+		return;
+	if (mode == 0 && store_query_int64(s, "PRAGMA page_count", &pages) == 0 &&
+	    store_query_int64(s, "PRAGMA page_size", &page_size) == 0 &&
+	    pages * page_size <= STORE_VACUUM_AT_OPEN_MAX &&
+	    sqlite3_exec(s->db, "PRAGMA auto_vacuum = INCREMENTAL", NULL, NULL, NULL) == SQLITE_OK &&
+	    sqlite3_exec(s->db, "VACUUM", NULL, NULL, NULL) == SQLITE_OK)
+		(void)store_query_int64(s, "PRAGMA auto_vacuum", &mode);
+	s->reclaims_space = mode == 2;
+}
+
+bool store_reclaims_space(const struct store *s)
+{
+	return s->reclaims_space;
 }
 
 /* Say which part of the path is the problem before SQLite says only
@@ -249,7 +281,7 @@ int store_open(const char *path, struct store **ret, char *err, size_t errlen)
 		char what[512];
 
 		snprintf(what, sizeof(what), "cannot open database '%s'", path);
-		r = fail(s, rc, what, err, errlen);
+		r = store_fail(s, rc, what, err, errlen);
 		goto fail;
 	}
 	sqlite3_busy_timeout(s->db, STORE_BUSY_TIMEOUT_MS);
@@ -261,20 +293,25 @@ int store_open(const char *path, struct store **ret, char *err, size_t errlen)
 	/* A new database hands pages freed by retention back to the
 	 * filesystem (store_prune); it can only be chosen before any table. */
 	if (!existed) {
-		r = exec_sql(s, "PRAGMA auto_vacuum = INCREMENTAL", "cannot set auto_vacuum", err,
+		r = store_exec(s, "PRAGMA auto_vacuum = INCREMENTAL", "cannot set auto_vacuum", err,
 			     errlen);
 		if (r < 0)
 			goto fail;
 	}
-	r = exec_sql(s, "PRAGMA journal_mode = WAL", "cannot switch to WAL mode", err, errlen);
+	r = store_exec(s, "PRAGMA journal_mode = WAL", "cannot switch to WAL mode", err, errlen);
 	if (r < 0)
 		goto fail;
-	r = exec_sql(s, "PRAGMA synchronous = FULL", "cannot set synchronous", err, errlen);
+	r = store_exec(s, "PRAGMA synchronous = FULL", "cannot set synchronous", err, errlen);
 	if (r < 0)
 		goto fail;
 	r = migrate(s, err, errlen);
 	if (r < 0)
 		goto fail;
+	/* Retention's scratch tables: never a file of their own. */
+	r = store_exec(s, "PRAGMA temp_store = MEMORY", "cannot set temp_store", err, errlen);
+	if (r < 0)
+		goto fail;
+	use_incremental_vacuum(s);
 	r = prepare_all(s, err, errlen);
 	if (r < 0)
 		goto fail;
@@ -349,7 +386,7 @@ int store_register(struct store *s, const struct model *m, const char *boot_id,
 	unsigned g;
 	int rc, r;
 
-	r = exec_sql(s, "BEGIN IMMEDIATE", "cannot start a transaction", err, errlen);
+	r = store_exec(s, "BEGIN IMMEDIATE", "cannot start a transaction", err, errlen);
 	if (r < 0)
 		return r;
 	rc = sqlite3_prepare_v2(s->db, "INSERT OR IGNORE INTO boot (boot_id, booted_ns)"
@@ -418,10 +455,10 @@ int store_register(struct store *s, const struct model *m, const char *boot_id,
 	st = NULL;
 	s->n_groups = m->n_groups;
 	s->model = m;
-	return exec_sql(s, "COMMIT", "cannot commit", err, errlen);
+	return store_exec(s, "COMMIT", "cannot commit", err, errlen);
 fail:
 	sqlite3_finalize(st);
-	r = fail(s, rc == SQLITE_OK ? SQLITE_ERROR : rc, "cannot register the model", err, errlen);
+	r = store_fail(s, rc == SQLITE_OK ? SQLITE_ERROR : rc, "cannot register the model", err, errlen);
 	(void)sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
 	return r;
 }
@@ -550,7 +587,7 @@ int store_write_intervals(struct store *s, const struct interval_data *iv,
 	proc_ids = calloc(max_procs ? max_procs : 1, sizeof(*proc_ids));
 	if (proc_ids == NULL)
 		return -ENOMEM;
-	r = exec_sql(s, "BEGIN IMMEDIATE", "cannot start a transaction", err, errlen);
+	r = store_exec(s, "BEGIN IMMEDIATE", "cannot start a transaction", err, errlen);
 	if (r < 0) {
 		free(proc_ids);
 		return r;
@@ -559,14 +596,14 @@ int store_write_intervals(struct store *s, const struct interval_data *iv,
 		int rc = write_one(s, it, proc_ids);
 
 		if (rc != SQLITE_OK) {
-			r = fail(s, rc, "cannot write an interval", err, errlen);
+			r = store_fail(s, rc, "cannot write an interval", err, errlen);
 			(void)sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
 			free(proc_ids);
 			return r;
 		}
 	}
 	free(proc_ids);
-	r = exec_sql(s, "COMMIT", "cannot commit an interval", err, errlen);
+	r = store_exec(s, "COMMIT", "cannot commit an interval", err, errlen);
 	if (r < 0)
 		(void)sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
 	return r;
@@ -579,7 +616,7 @@ int store_set_meta(struct store *s, const char *const *kv, size_t n_pairs,
 	size_t i;
 	int rc, r;
 
-	r = exec_sql(s, "BEGIN IMMEDIATE", "cannot start a transaction", err, errlen);
+	r = store_exec(s, "BEGIN IMMEDIATE", "cannot start a transaction", err, errlen);
 	if (r < 0)
 		return r;
 	rc = sqlite3_prepare_v2(s->db, "INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)",
@@ -591,119 +628,9 @@ int store_set_meta(struct store *s, const char *const *kv, size_t n_pairs,
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_OK) {
-		r = fail(s, rc, "cannot write meta", err, errlen);
+		r = store_fail(s, rc, "cannot write meta", err, errlen);
 		(void)sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
 		return r;
 	}
-	return exec_sql(s, "COMMIT", "cannot commit meta", err, errlen);
+	return store_exec(s, "COMMIT", "cannot commit meta", err, errlen);
 }
-
-static int query_int64(struct store *s, const char *sql, int64_t *ret)
-{
-	sqlite3_stmt *st;
-	int rc = sqlite3_prepare_v2(s->db, sql, -1, &st, NULL);
-
-	if (rc != SQLITE_OK)
-		return errno_of(rc);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW)
-		*ret = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	return rc == SQLITE_ROW ? 0 : errno_of(rc);
-}
-
-int store_used_bytes(struct store *s, uint64_t *ret)
-{
-	int64_t pages = 0, free_pages = 0, page_size = 0;
-	int r = query_int64(s, "PRAGMA page_count", &pages);
-
-	if (r == 0)
-		r = query_int64(s, "PRAGMA freelist_count", &free_pages);
-	if (r == 0)
-		r = query_int64(s, "PRAGMA page_size", &page_size);
-	if (r == 0)
-		*ret = (uint64_t)((pages - free_pages) * page_size);
-	return r;
-}
-
-/* Delete up to limit intervals ending before cutoff, oldest first, with
- * everything that hangs on them, in the open transaction. */
-static int delete_oldest(struct store *s, int64_t cutoff, unsigned limit, int *deleted)
-{
-	static const char *const steps[] = {
-		"DELETE FROM sample WHERE interval_id IN (SELECT id FROM doomed)",
-		"DELETE FROM interval_group WHERE interval_id IN (SELECT id FROM doomed)",
-		"DELETE FROM interval WHERE id IN (SELECT id FROM doomed)",
-		/* processes no sample names any more (sample_by_process: a probe each) */
-		"DELETE FROM process WHERE NOT EXISTS (SELECT 1 FROM sample WHERE process_id = process.id)",
-		"DROP TABLE doomed",
-	};
-	sqlite3_stmt *st;
-	size_t i;
-	int rc;
-
-	rc = sqlite3_prepare_v2(s->db, "CREATE TEMP TABLE doomed AS SELECT id FROM interval"
-				" WHERE end_ns < ?1 ORDER BY end_ns, id LIMIT ?2", -1, &st, NULL);
-	if (rc != SQLITE_OK)
-		return rc;
-	sqlite3_bind_int64(st, 1, cutoff);
-	sqlite3_bind_int(st, 2, (int)limit);
-	rc = sqlite3_step(st);
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return rc;
-	rc = SQLITE_OK;
-	*deleted = -1;
-	for (i = 0; rc == SQLITE_OK && i < sizeof(steps) / sizeof(steps[0]); i++) {
-		rc = sqlite3_exec(s->db, steps[i], NULL, NULL, NULL);
-		if (i == 2 && rc == SQLITE_OK)
-			*deleted = sqlite3_changes(s->db);
-	}
-	return rc;
-}
-
-int store_prune(struct store *s, uint64_t keep_from_ns, uint64_t max_bytes,
-		unsigned max_intervals, char *err, size_t errlen)
-{
-	int64_t cutoff = (int64_t)keep_from_ns, newest_minute = 0;
-	uint64_t used = 0;
-	int deleted = 0, rc, r;
-
-	if (max_bytes > 0 && store_used_bytes(s, &used) == 0 && used > max_bytes &&
-	    query_int64(s, "SELECT end_ns FROM interval ORDER BY end_ns DESC LIMIT 1 OFFSET 60",
-		       &newest_minute) == 0 && newest_minute > cutoff)
-		cutoff = newest_minute;   /* over the cap: older than the last minute goes */
-	{
-		sqlite3_stmt *st;
-		bool any = false;
-
-		/* Most calls find nothing due: one index probe, no transaction. */
-		if (sqlite3_prepare_v2(s->db, "SELECT 1 FROM interval WHERE end_ns < ?1 LIMIT 1", -1,
-				       &st, NULL) == SQLITE_OK) {
-			sqlite3_bind_int64(st, 1, cutoff);
-			any = sqlite3_step(st) == SQLITE_ROW;
-			sqlite3_finalize(st);
-		}
-		if (!any)
-			return 0;
-	}
-	r = exec_sql(s, "BEGIN IMMEDIATE", "cannot start pruning", err, errlen);
-	if (r < 0)
-		return r;
-	rc = delete_oldest(s, cutoff, max_intervals, &deleted);
-	if (rc != SQLITE_OK) {
-		r = fail(s, rc, "cannot delete old intervals", err, errlen);
-		(void)sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
-		(void)sqlite3_exec(s->db, "DROP TABLE IF EXISTS doomed", NULL, NULL, NULL);
-		return r;
-	}
-	r = exec_sql(s, "COMMIT", "cannot commit pruning", err, errlen);
-	if (r < 0)
-		return r;
-	/* A no-op on databases made before auto_vacuum was set: there the
-	 * freed pages are reused by new intervals instead. */
-	if (deleted > 0)
-		(void)sqlite3_exec(s->db, "PRAGMA incremental_vacuum", NULL, NULL, NULL);
-	return deleted;
-}
-

@@ -10,6 +10,7 @@
 #include "interval.h"
 #include "lib/model.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -34,15 +35,35 @@ int store_write_intervals(struct store *s, const struct interval_data *iv,
  * with -EBUSY (default 5 s). */
 void store_set_busy_timeout(struct store *s, int ms);
 
+/* Roll complete minutes of raw intervals into per-minute rollups, and
+ * complete hours of those into per-hour rollups (schema/002-rollups.sql),
+ * at most max_buckets rows in one transaction.  Returns the number made
+ * (max_buckets: call again, more are due), or -errno with err. */
+int store_rollup(struct store *s, unsigned max_buckets, char *err, size_t errlen);
+
+/* The levels retention knows: raw intervals, minute and hour rollups. */
+#define STORE_LEVELS 3
+
+struct store_retention {
+	uint64_t now_ns;                  /* CLOCK_REALTIME */
+	uint64_t keep_ns[STORE_LEVELS];   /* how long each level is kept */
+	uint64_t max_bytes;               /* size cap of the stored data; 0: none */
+	unsigned max_intervals;           /* rows of one level deleted per call, about */
+};
+
 /* Retention, one bounded step (a flush calls it; the collector's workers
- * never wait on it): delete the oldest intervals that ended before
- * keep_from_ns, and, while the stored data outgrows max_bytes (0: no cap),
- * the oldest intervals whatever their age (the newest minute stays), at
- * most max_intervals in one transaction, with their samples and the
- * processes no sample names any more; then hand freed pages back to the
- * filesystem.  Returns the number of intervals deleted, or -errno with err. */
-int store_prune(struct store *s, uint64_t keep_from_ns, uint64_t max_bytes,
-		unsigned max_intervals, char *err, size_t errlen);
+ * never wait on it): delete each level's rows older than its keep time, in
+ * whole buckets already rolled up (see store_prune.c), and, while the
+ * stored data outgrows max_bytes, the oldest rows whatever their age, raw
+ * intervals first; with them the processes no row names any more; then
+ * hand freed pages back to the filesystem.  Returns the number of rows
+ * deleted, or -errno with err. */
+int store_prune(struct store *s, const struct store_retention *r, char *err, size_t errlen);
+
+/* Whether pruned space goes back to the filesystem (incremental
+ * auto-vacuum); false for a large database made by an early stackd, whose
+ * freed pages are reused instead, until VACUUMed by hand. */
+bool store_reclaims_space(const struct store *s);
 
 /* Bytes the stored data takes (pages in use, not free ones). */
 int store_used_bytes(struct store *s, uint64_t *ret);

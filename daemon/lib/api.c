@@ -163,8 +163,8 @@ void api_print_window_health(FILE *f, const struct window *w)
 	unsigned g;
 
 	fprintf(f, "\"window\": {\"from_ns\": %" PRIu64 ", \"to_ns\": %" PRIu64
-		", \"intervals\": %u, \"ncpus\": %u},\n \"groups\": [", w->from_ns, w->to_ns,
-		w->n_intervals, w->ncpus);
+		", \"intervals\": %u, \"ncpus\": %u, \"resolution_s\": %u},\n \"groups\": [",
+		w->from_ns, w->to_ns, w->n_intervals, w->ncpus, w->resolution_s);
 	for (g = 0; g < w->n_groups; g++) {
 		fprintf(f, "%s{\"name\": ", g ? ", " : "");
 		json_print_string(f, w->groups[g].name);

@@ -3,12 +3,33 @@
  * in buckets summed from the stored intervals.
  */
 #include "api_out.h"
+#include "db.h"
 
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* What the points were summed from: raw intervals, rollups, or both. */
+static const char *series_source(const struct series_bucket *b, int n)
+{
+	bool raw = false, minute = false, hour = false;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		raw |= b[i].resolution_s == 0;
+		minute |= b[i].resolution_s == STACKD_ROLLUP_MINUTE_S;
+		hour |= b[i].resolution_s == STACKD_ROLLUP_HOUR_S;
+	}
+	if (raw && !minute && !hour)
+		return "intervals";
+	if (!raw && minute && !hour)
+		return "minute rollups";
+	if (!raw && !minute && hour)
+		return "hour rollups";
+	return n > 0 ? "intervals and rollups" : "intervals";
+}
 
 int api_series(struct db *db, const char *query, const struct api_access *acc,
 		      struct api_response *resp)
@@ -74,10 +95,10 @@ int api_series(struct db *db, const char *query, const struct api_access *acc,
 	}
 	fprintf(o.f, "{\"who\": {\"%s\": ", api_who_key(who));
 	json_print_string(o.f, what);
-	fprintf(o.f, "}, \"metric\": \"%s\", \"unit\": \"%s\", \"source\": \"intervals\","
+	fprintf(o.f, "}, \"metric\": \"%s\", \"unit\": \"%s\", \"source\": \"%s\","
 		" \"from_ns\": %" PRIu64 ", \"to_ns\": %" PRIu64 ", \"step_ns\": %" PRIu64
 		",\n \"points\": [", metric, mi >= 0 ? api_metric_unit(m->metrics[mi].unit) : "percent",
-		from, to, step);
+		series_source(b, n), from, to, step);
 	for (i = 0; i < n; i++) {
 		double v, cov = 1.0;
 
@@ -97,7 +118,7 @@ int api_series(struct db *db, const char *query, const struct api_access *acc,
 		json_double(o.f, v);
 		fputs(", \"coverage\": ", o.f);
 		json_double(o.f, cov);
-		fputc('}', o.f);
+		fprintf(o.f, ", \"resolution_s\": %u}", b[i].resolution_s);
 	}
 	fputs("]}\n", o.f);
 	free(b);

@@ -6,11 +6,16 @@
 
 /* The newest schema (PRAGMA user_version) this build reads and writes; the
  * daemon's embedded schema/ steps end at this version (checked by a test). */
-#define STACKD_SCHEMA_VERSION 1
+#define STACKD_SCHEMA_VERSION 2
 
 /* Where stackd keeps its database unless told otherwise. */
 #define STACKD_STATE_DIR "/var/lib/stackd"
 #define STACKD_DEFAULT_DB STACKD_STATE_DIR "/stackd.db"
+
+/* The rollup levels (interval.rollup_s): raw intervals, then per-minute
+ * rollups of them, then per-hour rollups of those (schema/002-rollups.sql). */
+#define STACKD_ROLLUP_MINUTE_S 60
+#define STACKD_ROLLUP_HOUR_S 3600
 
 /* How many v columns sample has (v0 .. v15). */
 #define STACKD_SAMPLE_VALUES 16

@@ -62,6 +62,13 @@ int db_open(const char *path, struct db **ret, char *err, size_t errlen)
 		db_close(db);
 		return -EBADMSG;
 	}
+	if (version < STACKD_SCHEMA_VERSION) {
+		snprintf(err, errlen, "'%s' was written by an older stackd (schema %d; this "
+			 "stackctl reads %d): start the new stackd on it once to upgrade it", path,
+			 version, STACKD_SCHEMA_VERSION);
+		db_close(db);
+		return -EPROTO;
+	}
 	if (version > STACKD_SCHEMA_VERSION) {
 		snprintf(err, errlen, "'%s' was written by a newer stackd (schema %d; this "
 			 "stackctl reads up to %d)", path, version, STACKD_SCHEMA_VERSION);
@@ -164,8 +171,8 @@ static char *dup_column(sqlite3_stmt *st, int col)
  * "interval CROSS JOIN sample" keeps SQLite walking the intervals by end
  * time and seeking each one's samples by key (measured: 4x faster than the
  * skip-scan it picks for "interval_id IN (...)" on a 7M-row store). */
-static int read_intervals(struct db *db, uint64_t window_ns, struct window *w,
-			  int64_t *lo, int64_t *hi, char *err, size_t errlen)
+static int read_intervals(struct db *db, const struct tiers *t, uint64_t window_ns,
+			  struct window *w, int64_t *lo, int64_t *hi, char *err, size_t errlen)
 {
 	sqlite3_stmt *st;
 	int64_t newest;
@@ -196,14 +203,16 @@ static int read_intervals(struct db *db, uint64_t window_ns, struct window *w,
 				" max(ncpus), sum(samples), sum(lost_records), sum(lost_samples),"
 				" sum(throttles), sum(unsampled_switches), sum(unattributed_spans),"
 				" sum(straddles), sum(late_cpus), sum(dropped), max(max_cpu_switch_rate),"
-				" sum(unschedulable)"
-				" FROM interval WHERE end_ns > ?1 AND end_ns <= ?2", -1, &st, NULL);
+				" sum(unschedulable), max(rollup_s)"
+				" FROM interval WHERE end_ns > ?1 AND end_ns <= ?2 AND " TIER_MATCH(""),
+				-1, &st, NULL);
 	if (rc != SQLITE_OK)
 		return sql_fail(db, "cannot read intervals", err, errlen);
 	*lo = newest - (int64_t)window_ns;
 	*hi = newest;
 	sqlite3_bind_int64(st, 1, *lo);
 	sqlite3_bind_int64(st, 2, *hi);
+	db_bind_tiers(st, t);
 	if (sqlite3_step(st) == SQLITE_ROW) {
 		w->from_ns = (uint64_t)sqlite3_column_int64(st, 0);
 		w->to_ns = (uint64_t)sqlite3_column_int64(st, 1);
@@ -220,15 +229,17 @@ static int read_intervals(struct db *db, uint64_t window_ns, struct window *w,
 		w->dropped = (uint64_t)sqlite3_column_int64(st, 12);
 		w->max_cpu_switch_rate = (uint64_t)sqlite3_column_int64(st, 13);
 		w->unschedulable = (uint64_t)sqlite3_column_int64(st, 14);
+		w->resolution_s = (unsigned)sqlite3_column_int(st, 15);
 	}
 	sqlite3_finalize(st);
 	w->busiest_cpu = -1;
 	rc = sqlite3_prepare_v2(db->db, "SELECT busiest_cpu FROM interval WHERE end_ns > ?1"
-				" AND end_ns <= ?2 ORDER BY max_cpu_switch_rate DESC LIMIT 1", -1, &st,
-				NULL);
+				" AND end_ns <= ?2 AND " TIER_MATCH("") " ORDER BY max_cpu_switch_rate"
+				" DESC LIMIT 1", -1, &st, NULL);
 	if (rc == SQLITE_OK) {
 		sqlite3_bind_int64(st, 1, *lo);
 		sqlite3_bind_int64(st, 2, *hi);
+		db_bind_tiers(st, t);
 		if (sqlite3_step(st) == SQLITE_ROW)
 			w->busiest_cpu = sqlite3_column_int(st, 0);
 		sqlite3_finalize(st);
@@ -236,8 +247,9 @@ static int read_intervals(struct db *db, uint64_t window_ns, struct window *w,
 	return 0;
 }
 
-static int read_group_times(struct db *db, struct window *w, const struct group_map *map,
-			    size_t n_map, int64_t lo, int64_t hi, char *err, size_t errlen)
+static int read_group_times(struct db *db, const struct tiers *t, struct window *w,
+			    const struct group_map *map, size_t n_map, int64_t lo, int64_t hi,
+			    char *err, size_t errlen)
 {
 	sqlite3_stmt *st;
 
@@ -249,11 +261,12 @@ static int read_group_times(struct db *db, struct window *w, const struct group_
 			 w->model->groups[g].name);
 	if (sqlite3_prepare_v2(db->db, "SELECT group_id, sum(enabled_ns)"
 			       " FROM interval AS i CROSS JOIN interval_group ON interval_id = i.id"
-			       " WHERE i.end_ns > ?1 AND i.end_ns <= ?2"
+			       " WHERE i.end_ns > ?1 AND i.end_ns <= ?2 AND " TIER_MATCH("i.")
 			       " GROUP BY group_id", -1, &st, NULL) != SQLITE_OK)
 		return sql_fail(db, "cannot read group times", err, errlen);
 	sqlite3_bind_int64(st, 1, lo);
 	sqlite3_bind_int64(st, 2, hi);
+	db_bind_tiers(st, t);
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		int g = group_index(map, n_map, sqlite3_column_int64(st, 0));
 
@@ -272,16 +285,18 @@ int query_window(struct db *db, uint64_t window_ns, struct window *out, char *er
 	size_t n_map = 0, cap = 0;
 	sqlite3_stmt *st;
 	struct window w;
+	struct tiers t;
 	int64_t lo = 0, hi = -1, last_proc = -1;
 	int r, rc;
 
 	memset(&w, 0, sizeof(w));
-	r = read_intervals(db, window_ns, &w, &lo, &hi, err, errlen);
+	db_tiers(db, &t);
+	r = read_intervals(db, &t, window_ns, &w, &lo, &hi, err, errlen);
 	if (r < 0)
 		return r;
 	r = map_groups(db, &w, map, &n_map, err, errlen);
 	if (r == 0)
-		r = read_group_times(db, &w, map, n_map, lo, hi, err, errlen);
+		r = read_group_times(db, &t, &w, map, n_map, lo, hi, err, errlen);
 	if (r < 0)
 		return r;
 
@@ -295,7 +310,7 @@ int query_window(struct db *db, uint64_t window_ns, struct window *out, char *er
 		"  sum(v8) AS v8, sum(v9) AS v9, sum(v10) AS v10, sum(v11) AS v11,"
 		"  sum(v12) AS v12, sum(v13) AS v13, sum(v14) AS v14, sum(v15) AS v15"
 		"  FROM interval AS i CROSS JOIN sample ON sample.interval_id = i.id"
-		"  WHERE i.end_ns > ?1 AND i.end_ns <= ?2"
+		"  WHERE i.end_ns > ?1 AND i.end_ns <= ?2 AND " TIER_MATCH("i.")
 		"  GROUP BY process_id, group_id) AS s"
 		" JOIN process AS p ON p.id = s.process_id"
 		" ORDER BY p.id", -1, &st, NULL);
@@ -303,6 +318,7 @@ int query_window(struct db *db, uint64_t window_ns, struct window *out, char *er
 		return sql_fail(db, "cannot read samples", err, errlen);
 	sqlite3_bind_int64(st, 1, lo);
 	sqlite3_bind_int64(st, 2, hi);
+	db_bind_tiers(st, &t);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t proc_id = sqlite3_column_int64(st, 0);
 		struct window_proc *p;
@@ -360,14 +376,16 @@ int query_health(struct db *db, uint64_t window_ns, struct window *out, char *er
 	struct group_map map[256];
 	size_t n_map = 0;
 	int64_t lo = 0, hi = -1;
+	struct tiers t;
 	int r;
 
 	memset(out, 0, sizeof(*out));
-	r = read_intervals(db, window_ns, out, &lo, &hi, err, errlen);
+	db_tiers(db, &t);
+	r = read_intervals(db, &t, window_ns, out, &lo, &hi, err, errlen);
 	if (r == 0)
 		r = map_groups(db, out, map, &n_map, err, errlen);
 	if (r == 0)
-		r = read_group_times(db, out, map, n_map, lo, hi, err, errlen);
+		r = read_group_times(db, &t, out, map, n_map, lo, hi, err, errlen);
 	return r;
 }
 
@@ -401,12 +419,14 @@ int query_series(struct db *db, enum query_who who, const char *what, int64_t ui
 	size_t n_map = 0, n = 0;
 	struct window w;
 	sqlite3_stmt *st;
-	char sql[1400];
+	char sql[1600];
+	struct tiers t;
 	int64_t lo = 0, hi = -1;
 	int r, rc;
 
 	memset(&w, 0, sizeof(w));
-	r = read_intervals(db, 1, &w, &lo, &hi, err, errlen);
+	db_tiers(db, &t);
+	r = read_intervals(db, &t, 1, &w, &lo, &hi, err, errlen);
 	if (r == 0)
 		r = map_groups(db, &w, map, &n_map, err, errlen);
 	if (r < 0)
@@ -422,10 +442,12 @@ int query_series(struct db *db, enum query_who who, const char *what, int64_t ui
 		 " sum(s.v11), sum(s.v12), sum(s.v13), sum(s.v14), sum(s.v15)"
 		 " FROM interval AS i JOIN sample AS s ON s.interval_id = i.id"
 		 " JOIN process AS p ON p.id = s.process_id"
-		 " WHERE i.end_ns > ?1 AND i.end_ns <= ?2 AND %s AND (?5 < 0 OR p.uid = ?5)"
+		 " WHERE i.end_ns > ?1 AND i.end_ns <= ?2 AND " TIER_MATCH("i.")
+		 " AND %s AND (?5 < 0 OR p.uid = ?5)"
 		 " GROUP BY bucket, s.group_id ORDER BY bucket", match[who]);
 	if (sqlite3_prepare_v2(db->db, sql, -1, &st, NULL) != SQLITE_OK)
 		return sql_fail(db, "cannot read the series", err, errlen);
+	db_bind_tiers(st, &t);
 	sqlite3_bind_int64(st, 1, (int64_t)from_ns);
 	sqlite3_bind_int64(st, 2, (int64_t)to_ns);
 	sqlite3_bind_text(st, 3, what, -1, SQLITE_STATIC);
@@ -459,11 +481,12 @@ int query_series(struct db *db, enum query_who who, const char *what, int64_t ui
 		return sql_fail(db, "cannot read the series", err, errlen);
 	/* How much time each bucket's intervals cover: a step is rarely a
 	 * whole number of intervals, and rates must not count one twice. */
-	if (n > 0 && sqlite3_prepare_v2(db->db, "SELECT (end_ns - ?1 - 1) / ?3, sum(end_ns - start_ns)"
-					" FROM interval WHERE end_ns > ?1 AND end_ns <= ?2 GROUP BY 1",
-					-1, &st, NULL) == SQLITE_OK) {
+	if (n > 0 && sqlite3_prepare_v2(db->db, "SELECT (end_ns - ?1 - 1) / ?3, sum(end_ns - start_ns),"
+					" max(rollup_s) FROM interval WHERE end_ns > ?1 AND end_ns <= ?2"
+					" AND " TIER_MATCH("") " GROUP BY 1", -1, &st, NULL) == SQLITE_OK) {
 		size_t j = 0;
 
+		db_bind_tiers(st, &t);
 		sqlite3_bind_int64(st, 1, (int64_t)from_ns);
 		sqlite3_bind_int64(st, 2, (int64_t)to_ns);
 		sqlite3_bind_int64(st, 3, (int64_t)step_ns);
@@ -472,8 +495,10 @@ int query_series(struct db *db, enum query_who who, const char *what, int64_t ui
 
 			while (j < n && out[j].start_ns < start)
 				j++;
-			if (j < n && out[j].start_ns == start)
+			if (j < n && out[j].start_ns == start) {
 				out[j].span_ns = (uint64_t)sqlite3_column_int64(st, 1);
+				out[j].resolution_s = (unsigned)sqlite3_column_int(st, 2);
+			}
 		}
 		sqlite3_finalize(st);
 	}

@@ -16,6 +16,7 @@ struct db;
 
 /* Open path read-only and check it is a stackd database this build can
  * read.  Returns 0, -ENOENT (no such file), -EACCES, -EPROTO (newer schema),
+ * -EPROTO (older schema: the daemon upgrades it at start),
  * -EBADMSG (not a stackd database); err says which, in one line. */
 int db_open(const char *path, struct db **ret, char *err, size_t errlen);
 void db_close(struct db *db);   /* NULL is a no-op */
@@ -51,6 +52,7 @@ struct window {
 		 unattributed_spans, straddles, late_cpus, dropped, unschedulable,
 		 max_cpu_switch_rate;
 	int busiest_cpu;
+	unsigned resolution_s;       /* coarsest level read: 0 raw, 60 or 3600 rollups */
 	struct window_proc *procs;
 	size_t n_procs;
 };
@@ -73,6 +75,7 @@ enum query_who { WHO_PID, WHO_COMM, WHO_UNIT };
 struct series_bucket {
 	uint64_t start_ns;                          /* bucket start, CLOCK_REALTIME */
 	uint64_t span_ns;                           /* length of the intervals in it */
+	unsigned resolution_s;                      /* 0 raw, 60/3600 from rollups */
 	uint64_t task_clock_ns;
 	struct group_sums sums[MODEL_MAX_GROUPS];   /* by the model's group index */
 };
@@ -97,6 +100,7 @@ struct export_cursor {
  * interval.  Strings point into the query; copy what you keep. */
 struct export_row {
 	uint64_t interval_start_ns, interval_end_ns;
+	unsigned rollup_s;             /* 0 a raw interval, 60/3600 a rollup */
 	int32_t pid;
 	uint64_t start_ns;
 	const char *comm, *unit;       /* unit may be NULL */

@@ -44,6 +44,7 @@ int query_export(struct db *db, uint64_t from_ns, uint64_t to_ns, enum query_who
 		[WHO_UNIT] = "p.unit = ?6",
 	};
 	struct export_row row;
+	struct tiers t;
 	int64_t last_group = -1;
 	sqlite3_stmt *st;
 	char sql[1600];
@@ -56,12 +57,12 @@ int query_export(struct db *db, uint64_t from_ns, uint64_t to_ns, enum query_who
 		 "SELECT s.interval_id, s.process_id, s.group_id, i.start_ns, i.end_ns, p.pid,"
 		 " p.start_ns, p.comm, p.unit, p.uid, g.model, g.name, g.events, s.task_clock_ns,"
 		 " s.context_switches, s.v0, s.v1, s.v2, s.v3, s.v4, s.v5, s.v6, s.v7, s.v8, s.v9,"
-		 " s.v10, s.v11, s.v12, s.v13, s.v14, s.v15"
+		 " s.v10, s.v11, s.v12, s.v13, s.v14, s.v15, i.rollup_s"
 		 " FROM sample AS s JOIN interval AS i ON i.id = s.interval_id"
 		 " JOIN process AS p ON p.id = s.process_id"
 		 " JOIN counter_group AS g ON g.id = s.group_id"
 		 " WHERE s.interval_id IN (SELECT id FROM interval WHERE end_ns > ?1"
-		 "  AND end_ns <= ?2 AND id >= ?3)"
+		 "  AND end_ns <= ?2 AND id >= ?3 AND " TIER_MATCH("") ")"
 		 " AND (s.interval_id, s.process_id, s.group_id) > (?3, ?4, ?5)"
 		 " AND (?7 < 0 OR p.uid = ?7) %s%s"
 		 " ORDER BY s.interval_id, s.process_id, s.group_id LIMIT ?8",
@@ -79,11 +80,14 @@ int query_export(struct db *db, uint64_t from_ns, uint64_t to_ns, enum query_who
 		sqlite3_bind_text(st, 6, what, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 7, uid);
 	sqlite3_bind_int64(st, 8, (int64_t)limit);
+	db_tiers(db, &t);
+	db_bind_tiers(st, &t);
 	memset(&row, 0, sizeof(row));
 	while (r >= 0 && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		row.key.interval_id = sqlite3_column_int64(st, 0);
 		row.key.process_id = sqlite3_column_int64(st, 1);
 		row.key.group_id = sqlite3_column_int64(st, 2);
+		row.rollup_s = (unsigned)sqlite3_column_int(st, 31);
 		row.interval_start_ns = (uint64_t)sqlite3_column_int64(st, 3);
 		row.interval_end_ns = (uint64_t)sqlite3_column_int64(st, 4);
 		row.pid = sqlite3_column_int(st, 5);

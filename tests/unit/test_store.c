@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <sqlite3.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -84,12 +85,29 @@ static const struct window_proc *find(const struct window *w, int32_t pid)
 	return NULL;
 }
 
-/* Retention: by age, in batches, by size (the newest minute stays);
- * processes go with their last sample; freed pages go back to the file. */
+static int prune(struct store *s, uint64_t now_s, uint64_t keep_raw_s, uint64_t max_bytes,
+		 unsigned batch)
+{
+	struct store_retention r = { .now_ns = now_s * SEC,
+				     .keep_ns = { keep_raw_s * SEC, 1000000 * SEC, 1000000 * SEC },
+				     .max_bytes = max_bytes, .max_intervals = batch };
+	char err[1024];
+	int n = store_prune(s, &r, err, sizeof(err));
+
+	if (n < 0)
+		fprintf(stderr, "store_prune: %s\n", err);
+	return n;
+}
+
+/* Retention: raw intervals only once rolled up, in whole minutes, by age,
+ * in batches, by size (the newest minute stays); a process stays while a
+ * rollup names it; the window's sums do not change; freed pages go back. */
 static void check_prune(const char *dir)
 {
 	char path[256], err[1024];
 	struct store *s = NULL;
+	struct db *db = NULL;
+	struct window w;
 	uint64_t used_before, used_after;
 	int64_t pages_before;
 	unsigned i;
@@ -107,29 +125,41 @@ static void check_prune(const char *dir)
 		interval_free(iv);
 	}
 	CHECK(scalar(path, "SELECT count(*) FROM process WHERE pid = 200") == 1);
-	/* nothing older than the cutoff: nothing to do */
-	CHECK(store_prune(s, 900 * SEC, 0, 1000, err, sizeof(err)) == 0);
-	/* by age: intervals ending before 1050 s */
-	CHECK(store_prune(s, 1050 * SEC, 0, 1000, err, sizeof(err)) == 50);
-	CHECK(scalar(path, "SELECT count(*) FROM interval") == 150);
-	CHECK(scalar(path, "SELECT min(end_ns) FROM interval") == (int64_t)(1050 * SEC));
-	CHECK(scalar(path, "SELECT count(*) FROM sample") == 150 * 3);
-	CHECK(scalar(path, "SELECT count(*) FROM interval_group") == 150 * 2);
-	CHECK(scalar(path, "SELECT count(*) FROM process WHERE pid = 200") == 0);
-	CHECK(scalar(path, "SELECT count(*) FROM process WHERE pid = 100") == 1);
-	/* in batches */
-	CHECK(store_prune(s, 1100 * SEC, 0, 20, err, sizeof(err)) == 20);
-	CHECK(store_prune(s, 1100 * SEC, 0, 20, err, sizeof(err)) == 20);
-	CHECK(store_prune(s, 1100 * SEC, 0, 20, err, sizeof(err)) == 10);
-	CHECK(scalar(path, "SELECT count(*) FROM interval") == 100);
-	/* by size: over any cap, all but the newest minute (61 intervals) go */
+	/* nothing rolled up yet: nothing may go */
+	CHECK(prune(s, 1200, 0, 0, 1000) == 0);
+	/* minutes ending 1020, 1080, 1140 are complete (1199 is the newest end) */
+	CHECK(store_rollup(s, 100, err, sizeof(err)) == 3);
+	CHECK(store_rollup(s, 100, err, sizeof(err)) == 0);
+	/* by age: the whole minutes before 1050 s */
+	CHECK(prune(s, 1050, 0, 0, 1000) == 21);
+	CHECK(scalar(path, "SELECT min(end_ns) FROM interval WHERE rollup_s = 0") ==
+	      (int64_t)(1021 * SEC));
+	CHECK(scalar(path, "SELECT count(*) FROM sample AS s JOIN interval AS i ON"
+		     " i.id = s.interval_id WHERE rollup_s = 0") == 179 * 3);
+	CHECK(scalar(path, "SELECT count(*) FROM interval_group AS g JOIN interval AS i ON"
+		     " i.id = g.interval_id WHERE rollup_s = 0") == 179 * 2);
+	/* pid 200 lives on in the first minute's rollup */
+	CHECK(scalar(path, "SELECT count(*) FROM process WHERE pid = 200") == 1);
+	/* in batches of about 20, rounded up to whole minutes, never past the
+	 * rolled-up minutes */
+	CHECK(prune(s, 1200, 0, 0, 20) == 60);
+	CHECK(prune(s, 1200, 0, 0, 20) == 60);
+	CHECK(prune(s, 1200, 0, 0, 20) == 0);
+	CHECK(scalar(path, "SELECT count(*) FROM interval WHERE rollup_s = 0") == 59);
+	/* whatever went, the window sums every interval once */
+	CHECK(db_open(path, &db, err, sizeof(err)) == 0);
+	CHECK(query_window(db, 3600 * SEC, &w, err, sizeof(err)) == 0);
+	CHECK(find(&w, 100) != NULL && find(&w, 100)->task_clock_ns == 199 * 500);
+	CHECK(find(&w, 200) != NULL && find(&w, 200)->task_clock_ns == 500);
+	CHECK(find(&w, -1) != NULL && find(&w, -1)->task_clock_ns == 200 * 1000);
+	CHECK_EQ_U(w.resolution_s, 60);
+	window_done(&w);
+	db_close(db);
+	/* by size: over any cap the raw minutes go first, but only rolled-up ones */
 	CHECK(store_used_bytes(s, &used_before) == 0 && used_before > 0);
 	pages_before = scalar(path, "PRAGMA page_count");
-	CHECK(store_prune(s, 0, 1, 1000, err, sizeof(err)) == 39);
-	CHECK(scalar(path, "SELECT count(*) FROM interval") == 61);
-	CHECK(scalar(path, "SELECT min(end_ns) FROM interval") == (int64_t)(1139 * SEC));
+	CHECK(prune(s, 1200, 1000000, 1, 1000) == 0);
 	CHECK(store_used_bytes(s, &used_after) == 0 && used_after <= used_before);
-	CHECK(store_prune(s, 0, 1, 1000, err, sizeof(err)) == 0);   /* the minute stays */
 	store_close(s);
 	CHECK(scalar(path, "PRAGMA page_count") <= pages_before);
 	CHECK(scalar(path, "PRAGMA freelist_count") == 0);   /* handed back */
