@@ -46,7 +46,7 @@ STACKD_SRCS := daemon/main.c daemon/run.c daemon/config.c daemon/log.c daemon/ht
 	daemon/collector.c daemon/cpulist.c daemon/event_encode.c daemon/sysfs_event.c \
 	daemon/ring.c daemon/perf_record.c daemon/worker.c daemon/attrib.c daemon/cpuacc.c \
 	daemon/u64map.c daemon/proctab.c daemon/procinfo.c daemon/flush.c daemon/store.c \
-	daemon/store_rollup.c daemon/store_prune.c
+	daemon/store_rollup.c daemon/store_prune.c daemon/families.c daemon/exclude.c
 STACKD_GEN := $(BUILD)/gen/schema_sql.c
 STACKD_LIBS := $(SQLITE_LIBS) $(PFM_LIBS) $(MHD_LIBS) -lpthread -lm
 
@@ -231,6 +231,7 @@ install: all $(BUILD)/stackd.conf
 	sed 's|^ExecStart=/usr/sbin/stackd$$|ExecStart=$(PREFIX)/sbin/stackd --web-dir $(PREFIX)/share/stackd/web|' \
 		systemd/stackd.service >$(DESTDIR)$(PREFIX)/lib/systemd/system/stackd.service
 	install -D -m 0644 systemd/stackd.sysusers $(DESTDIR)$(PREFIX)/lib/sysusers.d/stackd.conf
+	install -D -m 0644 systemd/stackd.tmpfiles $(DESTDIR)$(PREFIX)/lib/tmpfiles.d/stackd.conf
 	@# an administrator's edited config is never overwritten
 	[ -e $(DESTDIR)$(SYSCONFDIR)/stackd/stackd.conf ] || \
 		install -D -m 0644 $(BUILD)/stackd.conf $(DESTDIR)$(SYSCONFDIR)/stackd/stackd.conf

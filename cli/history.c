@@ -310,6 +310,20 @@ int verb_history(int argc, char **argv)
 		printf("\n%s %s, one row per %s, from stored %s", kind, name,
 		       (duration_format(step, list, sizeof(list)), list),
 		       json_string_value(json_object_get(s[0].answer, "source")));
+		{
+			json_int_t res = 0;
+			const json_t *p;
+			size_t j;
+
+			json_array_foreach(json_object_get(s[0].answer, "points"), j, p)
+				if (json_integer_value(json_object_get(p, "resolution_s")) > res)
+					res = json_integer_value(json_object_get(p, "resolution_s"));
+			if (res > 0 && (uint64_t)res * 1000000000ULL > step) {
+				duration_format((uint64_t)res * 1000000000ULL, list, sizeof(list));
+				printf(" (rollups of %s: use --step %s or more for even rows)", list,
+				       list);
+			}
+		}
 		print_sparklines(&rs, n);
 	}
 	rowset_done(&rs);

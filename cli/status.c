@@ -45,6 +45,14 @@ static const char *str(const json_t *o, const char *key)
 	return s ? s : "?";
 }
 
+/* A string the daemon may not have sent (older daemons): "" then. */
+static const char *opt_str(const json_t *o, const char *key)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+
+	return s ? s : "";
+}
+
 static void print_time(const char *label, uint64_t ns)
 {
 	char buf[64];
@@ -90,6 +98,17 @@ static void print_text(const json_t *a, const struct source *src)
 	if (u64(col, "unschedulable") > 0)
 		printf("               %" PRIu64 " times a group could not count: its counters were "
 		       "taken by another user of the PMU\n", u64(col, "unschedulable"));
+	if (*opt_str(a, "count_modes") != '\0')
+		printf("counting:      %s mode%s\n", opt_str(a, "count_modes"),
+		       strchr(opt_str(a, "count_modes"), ',') ? "s" : " only");
+	{
+		const json_t *x = json_object_get(a, "exclusions");
+		const char *c = opt_str(x, "comm"), *u = opt_str(x, "unit"), *us = opt_str(x, "user");
+
+		if (*c != '\0' || *u != '\0' || *us != '\0')
+			printf("excluded:      into [excluded]:%s%s%s%s%s%s\n", *c ? " comm " : "", c,
+			       *u ? " unit " : "", u, *us ? " user " : "", us);
+	}
 	printf("samples:       %" PRIu64 " context switches sampled; busiest: cpu %d at %" PRIu64
 	       "/s, sampling costs about %.1f%% of it%s\n", u64(col, "samples"),
 	       (int)json_integer_value(json_object_get(col, "busiest_cpu")),

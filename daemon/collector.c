@@ -109,8 +109,9 @@ static unsigned group_members(const struct model_group *mg, enum switch_position
 	return n;
 }
 
-static int member_attr(const struct member_spec *m, const struct model_group *mg, bool leader,
-		       struct perf_event_attr *a, char *err, size_t errlen)
+static int member_attr(const struct collector *c, const struct member_spec *m,
+		       const struct model_group *mg, bool leader, struct perf_event_attr *a,
+		       char *err, size_t errlen)
 {
 	int r;
 
@@ -125,6 +126,9 @@ static int member_attr(const struct member_spec *m, const struct model_group *mg
 		r = event_encode(mg->events[m->model_idx].name, a, err, errlen);
 		if (r < 0)
 			return r;
+		/* count_modes: as perf's :u and :k modifiers. */
+		a->exclude_user = !c->count_user;
+		a->exclude_kernel = !c->count_kernel;
 		break;
 	}
 	a->disabled = leader ? 1 : 0;
@@ -197,7 +201,7 @@ static int open_group(struct collector *c, struct cpu_events *ce, unsigned g, ch
 		struct perf_event_attr a;
 		char why[256];
 
-		r = member_attr(&members[i], mg, i == 0, &a, why, sizeof(why));
+		r = member_attr(c, &members[i], mg, i == 0, &a, why, sizeof(why));
 		if (r < 0) {
 			snprintf(err, errlen, "group '%s': %s", mg->name, why);
 			return r;
@@ -279,8 +283,22 @@ int collector_open(const struct collector_params *p, struct collector **ret,
 	}
 	c->model = p->model;
 	c->switch_position = p->switch_position;
+	c->count_user = p->count_user;
+	c->count_kernel = p->count_kernel;
 	c->ring_pages = p->ring_pages;
 	c->n_groups = p->model->n_groups;
+	{
+		bool any = false;
+
+		for (g = 0; g < c->n_groups; g++)
+			any |= c->group_on[g] = !p->group_off[g];
+		if (!any) {
+			snprintf(err, errlen, "every metric family is turned off (families)");
+			free(cpus);
+			free(c);
+			return -EINVAL;
+		}
+	}
 	c->cpus = calloc(n_cpus, sizeof(*c->cpus));
 	if (c->cpus == NULL) {
 		free(cpus);
@@ -300,6 +318,8 @@ int collector_open(const struct collector_params *p, struct collector **ret,
 		if (r < 0)
 			goto fail;
 		for (g = 0; g < c->n_groups; g++) {
+			if (!c->group_on[g])
+				continue;
 			r = open_group(c, &c->cpus[i], g, err, errlen);
 			if (r < 0)
 				goto fail;
@@ -343,6 +363,19 @@ int collector_read_group(const struct cpu_events *cpu, unsigned g, uint64_t *val
 	for (i = 0; i < nr && i < max; i++)
 		values[i] = buf[1 + i];
 	return (int)i;
+}
+
+unsigned collector_next_group(const struct collector *c, unsigned g)
+{
+	unsigned i;
+
+	for (i = 1; i <= c->n_groups; i++) {
+		unsigned next = (g + i) % c->n_groups;
+
+		if (c->group_on[next])
+			return next;
+	}
+	return g;
 }
 
 int collector_probe_hardware(char *why, size_t len)

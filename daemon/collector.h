@@ -19,6 +19,7 @@
 #include "ring.h"
 #include "lib/model.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -34,6 +35,12 @@ struct collector_params {
 	const struct model *model;
 	enum switch_position switch_position;
 	unsigned ring_pages;       /* data pages per CPU, a power of two */
+	/* Groups (metric families) left out: never opened, never enabled.
+	 * At least one must stay. */
+	bool group_off[MODEL_MAX_GROUPS];
+	/* Which privilege levels the model's events count (the switch
+	 * sampler always counts: switches happen in the kernel). */
+	bool count_user, count_kernel;
 };
 
 struct cpu_group {
@@ -54,7 +61,9 @@ struct collector {
 	const struct model *model;
 	enum switch_position switch_position;
 	unsigned ring_pages;
-	unsigned n_groups;
+	unsigned n_groups;           /* the model's, including groups left out */
+	bool group_on[MODEL_MAX_GROUPS];
+	bool count_user, count_kernel;
 	struct attrib_layout layout[MODEL_MAX_GROUPS];
 	size_t n_cpus;
 	struct cpu_events *cpus;
@@ -71,6 +80,10 @@ void collector_close(struct collector *c);   /* NULL is a no-op */
  * could not schedule), or -errno. */
 int collector_read_group(const struct cpu_events *cpu, unsigned g, uint64_t *values,
 			 unsigned max);
+
+/* The next group after g that is on, cyclically (g itself when it is the
+ * only one). */
+unsigned collector_next_group(const struct collector *c, unsigned g);
 
 /* Whether this machine's PMU counts cycles for us.  0 when it does; otherwise
  * -errno and a reason in why ("cycles: not supported (no hardware PMU)"). */

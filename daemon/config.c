@@ -2,6 +2,8 @@
  * config.c - see config.h.
  */
 #include "config.h"
+#include "exclude.h"
+#include "families.h"
 #include "http_server.h"
 #include "lib/db.h"
 #include "lib/duration.h"
@@ -75,6 +77,41 @@ static int check_web_dir(const char *value, char *err, size_t errlen)
 	return -EINVAL;
 }
 
+static int check_families(const char *value, char *err, size_t errlen)
+{
+	return families_check_syntax(value, err, errlen);
+}
+
+static int check_count_modes(const char *value, char *err, size_t errlen)
+{
+	if (strcmp(value, "user,kernel") == 0 || strcmp(value, "kernel,user") == 0 ||
+	    strcmp(value, "user") == 0 || strcmp(value, "kernel") == 0)
+		return 0;
+	snprintf(err, errlen, "invalid value '%s' (expected user,kernel or user or kernel)", value);
+	return -EINVAL;
+}
+
+static int check_exclude_comm(const char *value, char *err, size_t errlen)
+{
+	struct exclusions x;
+
+	return exclusions_parse(&x, value, "", "", err, errlen);
+}
+
+static int check_exclude_unit(const char *value, char *err, size_t errlen)
+{
+	struct exclusions x;
+
+	return exclusions_parse(&x, "", value, "", err, errlen);
+}
+
+static int check_exclude_user(const char *value, char *err, size_t errlen)
+{
+	struct exclusions x;
+
+	return exclusions_parse(&x, "", "", value, err, errlen);
+}
+
 #define TEXT(field) KEY_TEXT, offsetof(struct config, field), 0, 0, false
 
 static const struct config_key keys[] = {
@@ -107,6 +144,23 @@ static const struct config_key keys[] = {
 	{ "max_database_mb", KEY_UINT, offsetof(struct config, max_database_mb), 0, 10000000,
 	  false, "size cap of the stored data in MiB, the oldest dropped first (0: none)", 0,
 	  NULL },
+	{ "families", TEXT(families),
+	  "metric families (counter groups) to collect: all, or names such as td_l1,flops, "
+	  "or all,-NAME to leave one out (stackd --list-models names them)",
+	  sizeof(((struct config *)0)->families), check_families },
+	{ "count_modes", TEXT(count_modes),
+	  "what the model's events count: user,kernel, user (as perf's :u) or kernel (:k)",
+	  sizeof(((struct config *)0)->count_modes), check_count_modes },
+	{ "exclude_comm", TEXT(exclude_comm),
+	  "command names (patterns such as kworker/*, comma-separated) whose counts add up "
+	  "in one [excluded] row instead of a row each", sizeof(((struct config *)0)->exclude_comm),
+	  check_exclude_comm },
+	{ "exclude_unit", TEXT(exclude_unit),
+	  "systemd units (patterns such as *.scope) folded into [excluded] likewise",
+	  sizeof(((struct config *)0)->exclude_unit), check_exclude_unit },
+	{ "exclude_user", TEXT(exclude_user),
+	  "users (names or uids) whose processes are folded into [excluded] likewise",
+	  sizeof(((struct config *)0)->exclude_user), check_exclude_user },
 	{ "retry_buffer", KEY_UINT, offsetof(struct config, retry_buffer), 1, 100000, false,
 	  "intervals kept in memory while the database cannot be written (1..100000)", 0, NULL },
 	{ "switch_rate_warning", KEY_U64, offsetof(struct config, switch_rate_warning), 0,
@@ -158,6 +212,8 @@ void config_defaults(struct config *c)
 		.retention_ns = { 24ULL * 3600 * NSEC_PER_SEC, 7ULL * 86400 * NSEC_PER_SEC,
 				  400ULL * 86400 * NSEC_PER_SEC },
 		.max_database_mb = 4096,
+		.families = "all",
+		.count_modes = "user,kernel",
 		.switch_rate_warning = 20000,
 		.listen = STACKD_DEFAULT_LISTEN,
 		.web_dir = STACKD_DEFAULT_WEB_DIR,
@@ -429,6 +485,12 @@ void config_print_keys(FILE *f)
 		format_value(&def, &keys[i], buf, sizeof(buf));
 		fprintf(f, "  %-20s %s (default: %s)\n", keys[i].name, keys[i].help, buf);
 	}
+}
+
+void config_count_modes(const struct config *c, bool *user, bool *kernel)
+{
+	*user = strstr(c->count_modes, "user") != NULL;
+	*kernel = strstr(c->count_modes, "kernel") != NULL;
 }
 
 int config_full_access_uids(const struct config *c, uid_t *uids, size_t max, size_t *n,

@@ -32,6 +32,11 @@ struct config {
 	uint64_t switch_rate_warning;    /* switches/s on one CPU that earn a warning */
 	uint64_t retention_ns[3];        /* raw intervals, minute and hour rollups kept */
 	unsigned max_database_mb;        /* size cap: oldest data goes first; 0: none */
+	char families[512];              /* "all", or families to collect (families.h) */
+	char count_modes[32];            /* "user,kernel", "user" or "kernel" */
+	char exclude_comm[1024];         /* processes folded into [excluded] (exclude.h) */
+	char exclude_unit[1024];
+	char exclude_user[1024];
 	/* HTTP (http_server.h) */
 	char listen[1024];               /* comma-separated addresses, or "none" */
 	char web_dir[PATH_MAX];          /* the dashboard's files; "none": no page */
@@ -47,7 +52,7 @@ struct config {
 #define STACKD_DEFAULT_WEB_DIR "/usr/share/stackd/web"
 
 /* Keys that only take effect at start (SIGHUP cannot change them). */
-#define CONFIG_RESTART_KEYS "database, model, ring_pages, switch_event, listen, user, web_dir, http_*, prometheus_*"
+#define CONFIG_RESTART_KEYS "database, model, families, count_modes, ring_pages, switch_event, listen, user, web_dir, http_*, prometheus_*"
 
 void config_defaults(struct config *c);
 
@@ -64,6 +69,9 @@ void config_print(const struct config *c, FILE *f);
 
 /* One line per key for --help and the man page: "key  help (default)". */
 void config_print_keys(FILE *f);
+
+/* count_modes as two flags. */
+void config_count_modes(const struct config *c, bool *user, bool *kernel);
 
 /* http_full_access as uids; -EINVAL with err naming an unknown user. */
 int config_full_access_uids(const struct config *c, uid_t *uids, size_t max, size_t *n,

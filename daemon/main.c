@@ -57,7 +57,8 @@ static void help(void)
 	       "      --log-level LEVEL    error, warning, info or debug\n"
 	       "  -v, --verbose            same as --log-level debug\n"
 	       "  -n, --check              check the configuration, print it, and exit\n"
-	       "      --list-models        print the models this stackd knows and exit\n"
+	       "      --list-models        print the models this stackd knows, with their\n"
+	       "                           families (counter groups), and exit\n"
 	       "  -h, --help               show this help and exit\n"
 	       "  -V, --version            show the version and exit\n"
 	       "\n"
@@ -78,8 +79,14 @@ static void list_models(void)
 
 	all = model_all(&n);
 	printf("auto\tthe host's hardware model when its PMU counts, else software\n");
-	for (i = 0; i < n; i++)
-		printf("%s\t%s\n", all[i]->name, all[i]->description);
+	for (i = 0; i < n; i++) {
+		unsigned g;
+
+		printf("%s\t%s\n\tfamilies:", all[i]->name, all[i]->description);
+		for (g = 0; g < all[i]->n_groups; g++)
+			printf("%s %s", g ? "," : "", all[i]->groups[g].name);
+		putchar('\n');
+	}
 }
 
 static int add_setting(const char *key, const char *value, const char *flag)

@@ -11,6 +11,8 @@
 #include "clock.h"
 #include "collector.h"
 #include "event_encode.h"
+#include "exclude.h"
+#include "families.h"
 #include "flush.h"
 #include "http_server.h"
 #include "log.h"
@@ -61,6 +63,8 @@ struct daemon {
 	uint64_t started_ns;
 	uint64_t next_prune_ns;          /* CLOCK_MONOTONIC */
 	int sfd, tfd;
+	struct exclusions excl;
+	uint64_t excluded_procs;         /* folded into [excluded], for the log */
 	struct prom *prom;
 	struct http_server *http;
 	struct notifier notify;
@@ -184,8 +188,12 @@ static void write_meta(struct daemon *d)
 	snprintf(ring, sizeof(ring), "%u", d->cfg.ring_pages);
 	groups[0] = '\0';
 	for (g = 0; g < d->model->n_groups; g++) {
-		int n = snprintf(groups + used, sizeof(groups) - used, "%s%s", g ? "," : "",
-				 d->model->groups[g].name);
+		int n;
+
+		if (!d->col->group_on[g])
+			continue;   /* "groups": the ones collected */
+		n = snprintf(groups + used, sizeof(groups) - used, "%s%s", used ? "," : "",
+			     d->model->groups[g].name);
 		if (n > 0 && (size_t)n < sizeof(groups) - used)
 			used += (size_t)n;
 	}
@@ -199,6 +207,10 @@ static void write_meta(struct daemon *d)
 			"rotate_period", rotate,
 			"ring_pages", ring,
 			"switch_event", d->cfg.switch_event == SWITCH_MEMBER ? "member" : "leader",
+			"count_modes", d->cfg.count_modes,
+			"exclude_comm", d->cfg.exclude_comm,
+			"exclude_unit", d->cfg.exclude_unit,
+			"exclude_user", d->cfg.exclude_user,
 			"ncpus", ncpus,
 			"smt", host_smt_on() ? "on" : "off",
 			"pid", pid,
@@ -326,6 +338,8 @@ static void write_pending(struct daemon *d)
 #define PRUNE_EVERY_NS (60ULL * NSEC_PER_SEC)
 #define PRUNE_BATCH_INTERVALS 60
 #define ROLLUP_BATCH_BUCKETS 30
+/* A flush is due every interval: roll up for at most this long per call. */
+#define ROLLUP_BUDGET_NS (100ULL * NSEC_PER_MSEC)
 
 /* Rollups and retention in small steps after a flush: once a minute, or at
  * every flush while a backlog is left (a migrated database, a lowered
@@ -336,11 +350,13 @@ static void roll_and_prune(struct daemon *d)
 	struct store_retention ret;
 	uint64_t now = monotonic_ns();
 	char err[1024];
+	bool more = false;
 	int made, n;
 
 	if (now < d->next_prune_ns || d->n_pending > 0)
 		return;
-	made = store_rollup(d->store, ROLLUP_BATCH_BUCKETS, err, sizeof(err));
+	made = store_rollup(d->store, ROLLUP_BATCH_BUCKETS, ROLLUP_BUDGET_NS, &more, err,
+			    sizeof(err));
 	if (made < 0) {
 		log_warning("rollups: %s; trying again in a minute", err);
 		made = 0;
@@ -357,8 +373,7 @@ static void roll_and_prune(struct daemon *d)
 	} else if (n > 0 || made > 0) {
 		log_debug("retention: %d rollups made, %d old rows deleted", made, n);
 	}
-	d->next_prune_ns = n >= PRUNE_BATCH_INTERVALS || made == ROLLUP_BATCH_BUCKETS ?
-			   now : now + PRUNE_EVERY_NS;
+	d->next_prune_ns = n >= PRUNE_BATCH_INTERVALS || more ? now : now + PRUNE_EVERY_NS;
 }
 
 static void flush(struct daemon *d, bool final)
@@ -372,6 +387,12 @@ static void flush(struct daemon *d, bool final)
 		log_error_r(r, "flush failed; the counts of this interval are lost");
 		return;
 	}
+	r = exclusions_apply(&d->excl, iv);
+	if (r < 0)
+		log_warning("out of memory folding excluded processes: this interval stores them "
+			    "one by one");
+	else
+		d->excluded_procs += (uint64_t)r;
 	report_health(d, iv);
 	prom_add_interval(d->prom, iv);
 	iv->next = NULL;
@@ -455,6 +476,23 @@ static void reload(struct daemon *d)
 	    n.ring_pages != d->cfg.ring_pages || n.switch_event != d->cfg.switch_event)
 		log_warning("reload: %s take effect only at a restart; ignoring their change",
 			    CONFIG_RESTART_KEYS);
+	if (strcmp(n.families, d->cfg.families) != 0 || strcmp(n.count_modes, d->cfg.count_modes) != 0)
+		log_warning("reload: families and count_modes take effect only at a restart; "
+			    "ignoring their change");
+	{
+		struct exclusions x;
+
+		if (exclusions_parse(&x, n.exclude_comm, n.exclude_unit, n.exclude_user, err,
+				     sizeof(err)) < 0) {
+			log_error("reload: %s; keeping the running configuration", err);
+			notify_send(&d->notify, "READY=1\nSTATUS=reload failed: %s", err);
+			return;
+		}
+		d->excl = x;
+		memcpy(d->cfg.exclude_comm, n.exclude_comm, sizeof(n.exclude_comm));
+		memcpy(d->cfg.exclude_unit, n.exclude_unit, sizeof(n.exclude_unit));
+		memcpy(d->cfg.exclude_user, n.exclude_user, sizeof(n.exclude_user));
+	}
 	d->cfg.log_level = n.log_level;
 	log_set_level(n.log_level);
 	d->cfg.retry_buffer = n.retry_buffer;
@@ -646,9 +684,22 @@ int stackd_run(const struct config *cfg, config_reload_fn reload_fn)
 	check_counter_budget(d.model);
 	/* Counters first: a host where we may not count gets a clear error
 	 * before anything is written to disk. */
+	memset(&params, 0, sizeof(params));
 	params.model = d.model;
 	params.switch_position = cfg->switch_event;
 	params.ring_pages = cfg->ring_pages;
+	config_count_modes(cfg, &params.count_user, &params.count_kernel);
+	r = families_parse(d.model, cfg->families, params.group_off, err, sizeof(err));
+	if (r < 0) {
+		log_error("families: %s", err);
+		goto out;
+	}
+	r = exclusions_parse(&d.excl, cfg->exclude_comm, cfg->exclude_unit, cfg->exclude_user, err,
+			     sizeof(err));
+	if (r < 0) {
+		log_error("%s", err);
+		goto out;
+	}
 	r = collector_open(&params, &d.col, err, sizeof(err));
 	if (r < 0) {
 		log_error("%s", err);

@@ -37,9 +37,11 @@ void store_set_busy_timeout(struct store *s, int ms);
 
 /* Roll complete minutes of raw intervals into per-minute rollups, and
  * complete hours of those into per-hour rollups (schema/002-rollups.sql),
- * at most max_buckets rows in one transaction.  Returns the number made
- * (max_buckets: call again, more are due), or -errno with err. */
-int store_rollup(struct store *s, unsigned max_buckets, char *err, size_t errlen);
+ * in one transaction, at most max_buckets rows and, past the first,
+ * stopping once max_ns have gone.  Returns the number made, *more set when
+ * more may be due (call again soon), or -errno with err. */
+int store_rollup(struct store *s, unsigned max_buckets, uint64_t max_ns, bool *more,
+		 char *err, size_t errlen);
 
 /* The levels retention knows: raw intervals, minute and hour rollups. */
 #define STORE_LEVELS 3

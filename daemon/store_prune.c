@@ -61,7 +61,7 @@ static int64_t level_end(struct store *s, int level, bool newest)
 static int64_t level_cutoff(struct store *s, const struct store_retention *r, int level,
 			    bool over_cap)
 {
-	int64_t align = align_s[level] * NS_PER_S, c, oldest_finer;
+	int64_t align = align_s[level] * NS_PER_S, c;
 
 	c = r->now_ns > r->keep_ns[level] ? (int64_t)(r->now_ns - r->keep_ns[level]) : 0;
 	if (over_cap) {
@@ -77,7 +77,8 @@ static int64_t level_cutoff(struct store *s, const struct store_retention *r, in
 		c = min64(c, done < 0 ? 0 : floor_to(done, align));
 	}
 	if (level > 0) {
-		oldest_finer = level_end(s, level - 1, false);
+		int64_t oldest_finer = level_end(s, level - 1, false);
+
 		if (oldest_finer > 0)
 			c = min64(c, floor_to(oldest_finer - 1, align));
 	}

@@ -13,6 +13,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <time.h>
 
 #define NS_PER_S 1000000000LL
 
@@ -141,11 +142,18 @@ static int run_bound(sqlite3_stmt *st, int64_t lo, int64_t hi, int64_t size_s, i
 
 /* Roll the complete buckets of one level after its done mark, at most
  * *budget of them; *made counts the rows written. */
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
 static int roll_level(struct store *s, struct roll_stmts *r, const struct level *lv,
-		      unsigned *budget, unsigned *made)
+		      unsigned *budget, uint64_t deadline, unsigned *made)
 {
 	int64_t size_ns = lv->size_s * NS_PER_S, done, limit, end;
-	int rc;
 
 	/* Complete: buckets ending at or before limit. */
 	if (lv->source_s == 0) {
@@ -164,6 +172,7 @@ static int roll_level(struct store *s, struct roll_stmts *r, const struct level 
 		done = 0;   /* first time: from the oldest source row */
 	while (*budget > 0) {
 		int64_t b;
+		int rc;
 
 		sqlite3_bind_int64(r->next_end, 1, done);
 		sqlite3_bind_int64(r->next_end, 2, lv->source_s);
@@ -185,6 +194,8 @@ static int roll_level(struct store *s, struct roll_stmts *r, const struct level 
 		done = b + size_ns;
 		(*budget)--;
 		(*made)++;
+		if (now_ns() > deadline)
+			*budget = 0;   /* out of time: the rest at the next call */
 	}
 	/* Nothing left to roll up to limit: the empty buckets count as done. */
 	if (*budget > 0 && limit > done)
@@ -192,10 +203,12 @@ static int roll_level(struct store *s, struct roll_stmts *r, const struct level 
 	return done > 0 ? run_bound(r->state, lv->size_s, done, 0, 0, 0) : SQLITE_OK;
 }
 
-int store_rollup(struct store *s, unsigned max_buckets, char *err, size_t errlen)
+int store_rollup(struct store *s, unsigned max_buckets, uint64_t max_ns, bool *more,
+		 char *err, size_t errlen)
 {
 	struct roll_stmts r = { NULL, NULL, NULL, NULL, NULL };
 	unsigned made = 0, budget = max_buckets;
+	uint64_t deadline = now_ns() + max_ns;
 	size_t i;
 	int rc, ret;
 
@@ -204,7 +217,7 @@ int store_rollup(struct store *s, unsigned max_buckets, char *err, size_t errlen
 		return ret;
 	rc = prepare_all(s, &r);
 	for (i = 0; rc == SQLITE_OK && i < sizeof(levels) / sizeof(levels[0]); i++)
-		rc = roll_level(s, &r, &levels[i], &budget, &made);
+		rc = roll_level(s, &r, &levels[i], &budget, deadline, &made);
 	finalize_all(&r);
 	if (rc != SQLITE_OK) {
 		ret = store_fail(s, rc, "cannot write rollups", err, errlen);
@@ -216,5 +229,6 @@ int store_rollup(struct store *s, unsigned max_buckets, char *err, size_t errlen
 		(void)sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
 		return ret;
 	}
+	*more = budget == 0;
 	return (int)made;
 }

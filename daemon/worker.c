@@ -73,7 +73,7 @@ static int group_of_id(const struct worker *w, uint64_t id)
 	unsigned g;
 
 	for (g = 0; g < w->col->n_groups; g++)
-		if (w->ev->groups[g].sampler_id == id)
+		if (w->col->group_on[g] && w->ev->groups[g].sampler_id == id)
 			return (int)g;
 	return -1;
 }
@@ -185,13 +185,12 @@ static void check_schedulable(struct worker *w, unsigned g, int read_result)
 
 static void rotate(struct worker *w)
 {
-	unsigned n = w->col->n_groups;
-	unsigned from = w->active, to = (from + 1) % n;
+	unsigned from = w->active, to = collector_next_group(w->col, from);
 	uint64_t values[ACC_MAX_MEMBERS];
 	uint64_t t;
 	int nv;
 
-	if (n < 2) {
+	if (to == from) {   /* one group on: nothing to rotate */
 		drain(w, UINT64_MAX);
 		return;
 	}
@@ -307,7 +306,7 @@ static void *worker_main(void *arg)
 
 	setup_thread(w);
 	w->last_cut_ns = monotonic_ns();
-	enable_group(w, 0);
+	enable_group(w, collector_next_group(w->col, w->col->n_groups - 1));
 	rotate_ns = __atomic_load_n(&w->rotate_ns, __ATOMIC_RELAXED);
 	w->next_rotate_ns = monotonic_ns() + rotate_ns;
 	pfd[0].fd = w->ev->side_fd;
@@ -354,7 +353,8 @@ static void *worker_main(void *arg)
 		}
 	}
 	for (unsigned g = 0; g < w->col->n_groups; g++)
-		(void)ioctl(w->ev->groups[g].fds[0], PERF_EVENT_IOC_DISABLE, 0);
+		if (w->col->group_on[g])
+			(void)ioctl(w->ev->groups[g].fds[0], PERF_EVENT_IOC_DISABLE, 0);
 	return NULL;
 }
 

@@ -18,6 +18,20 @@
 #include <time.h>
 #include <unistd.h>
 
+/* Whether comma-separated list holds name. */
+static bool list_has(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p = list;
+
+	while ((p = strstr(p, name)) != NULL) {
+		if ((p == list || p[-1] == ',') && (p[n] == ',' || p[n] == '\0'))
+			return true;
+		p += n;
+	}
+	return false;
+}
+
 static uint64_t file_size(const char *path, const char *suffix)
 {
 	char p[4200];
@@ -102,9 +116,29 @@ static void print_identity(FILE *f, const struct api_info *info, struct db *db,
 		PRIu64 ", \"rotate_period_ns\": %" PRIu64 ", \"switch_event\": ",
 		m ? m->formula_version : 0, m ? m->pipeline_width : 0, interval, rotate);
 	json_string_or_null(f, query_meta(db, "switch_event", buf, sizeof(buf)) == 0 ? buf : NULL);
+	fputs(", \"count_modes\": ", f);
+	json_string_or_null(f, query_meta(db, "count_modes", buf, sizeof(buf)) == 0 ? buf : NULL);
+	fputs(", \"exclusions\": {", f);
+	{
+		static const char *const kinds[] = { "comm", "unit", "user" };
+
+		for (unsigned k = 0; k < 3; k++) {
+			char key[32];
+
+			snprintf(key, sizeof(key), "exclude_%s", kinds[k]);
+			fprintf(f, "%s\"%s\": ", k ? ", " : "", kinds[k]);
+			json_print_string(f, query_meta(db, key, buf, sizeof(buf)) == 0 ? buf : "");
+		}
+	}
+	fputc('}', f);
+	/* meta "groups": the families the daemon collects (families =) */
+	if (query_meta(db, "groups", buf, sizeof(buf)) != 0)
+		buf[0] = '\0';
 	fputs(",\n \"families\": [", f);
 	for (unsigned g = 0; m != NULL && g < m->n_groups; g++) {
-		fprintf(f, "%s{\"name\": \"%s\", \"events\": [", g ? ", " : "", m->groups[g].name);
+		fprintf(f, "%s{\"name\": \"%s\", \"collected\": %s, \"events\": [", g ? ", " : "",
+			m->groups[g].name,
+			buf[0] == '\0' || list_has(buf, m->groups[g].name) ? "true" : "false");
 		for (unsigned k = 0; k < m->groups[g].n_events; k++)
 			fprintf(f, "%s\"%s\"", k ? ", " : "", m->groups[g].events[k].column);
 		fputs("]}", f);

@@ -80,7 +80,14 @@ void duration_format(uint64_t ns, char *buf, size_t len)
 
 void duration_format_approx(double ns, char *buf, size_t len)
 {
-	if (ns >= 1e9)
+	/* Long spans (windows read from rollups) in the unit people think in. */
+	if (ns >= 86400e9)
+		snprintf(buf, len, "%.1fd", ns / 86400e9);
+	else if (ns >= 3600e9)
+		snprintf(buf, len, "%.1fh", ns / 3600e9);
+	else if (ns >= 600e9)
+		snprintf(buf, len, "%.1fm", ns / 60e9);
+	else if (ns >= 1e9)
 		snprintf(buf, len, "%.2fs", ns / 1e9);
 	else if (ns >= 1e6)
 		snprintf(buf, len, "%.1fms", ns / 1e6);

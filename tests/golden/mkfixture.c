@@ -1,6 +1,7 @@
 /*
- * mkfixture.c - writes the golden tests' database: two minutes of a
- * constructed Skylake host (model skl, its eight groups rotating one per
+ * mkfixture.c - writes the golden tests' database: two detailed minutes of a
+ * constructed Skylake host, after three hours of history that retention
+ * has turned into hour and minute rollups, (model skl, its eight groups rotating one per
  * interval) with processes of known character - a frontend-bound JIT, two
  * memory-bound stream copies, a branchy parser, a dgemm - through the
  * daemon's own store code.  Counts are built from the shares wanted, so
@@ -12,6 +13,7 @@
 #include "store.h"
 #include "lib/model.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +21,7 @@
 #define SEC 1000000000ULL
 #define T0 1767225600ULL   /* 2026-01-01 00:00:00 UTC */
 #define N_INTERVALS 120
+#define HISTORY_INTERVALS 1080   /* 3 h of 10 s before T0 */
 
 struct profile {
 	int32_t pid;
@@ -99,18 +102,19 @@ static void counts(const struct profile *p, unsigned g, uint64_t tc, uint64_t *v
 	}
 }
 
-static struct interval_data *make_interval(unsigned i)
+/* Interval i of len_s seconds starting at start_s. */
+static struct interval_data *make_interval(unsigned i, uint64_t start_s, uint64_t len_s)
 {
 	struct interval_data *iv = calloc(1, sizeof(*iv));
 	unsigned g = i % model_skl.n_groups, k;
 
 	if (iv == NULL)
 		exit(1);
-	iv->start_ns = (T0 + i) * SEC;
-	iv->end_ns = (T0 + i + 1) * SEC;
+	iv->start_ns = start_s * SEC;
+	iv->end_ns = (start_s + len_s) * SEC;
 	iv->ncpus = 2;
 	iv->n_groups = model_skl.n_groups;
-	iv->enabled_ns[g] = 2 * SEC;
+	iv->enabled_ns[g] = 2 * len_s * SEC;
 	iv->st.samples = 900;
 	iv->st.max_cpu_switch_rate = 450;
 	iv->st.busiest_cpu = 1;
@@ -125,7 +129,7 @@ static struct interval_data *make_interval(unsigned i)
 		const struct profile *p = &procs[k];
 		/* stream ramps up in the second minute: history has a shape */
 		double share = p->cpu * (p->pid == 1002 && i >= 60 ? 1.5 : 1.0);
-		uint64_t tc = (uint64_t)(share * (double)SEC);
+		uint64_t tc = (uint64_t)(share * (double)(len_s * SEC));
 
 		iv->procs[k] = (struct iv_proc){ .pid = p->pid, .start_ns = 1000 * SEC + k,
 						 .uid = p->uid, .cmdline = strdup(p->cmdline),
@@ -137,6 +141,26 @@ static struct interval_data *make_interval(unsigned i)
 	}
 	iv->n_rows = N_PROCS;
 	return iv;
+}
+
+/* Write iv (without branchy's row when drop_branchy), or exit. */
+static void write_one(struct store *s, struct interval_data *iv, bool drop_branchy)
+{
+	char err[1024];
+
+	if (drop_branchy) {   /* dgemm (the last) moves over branchy */
+		free(iv->procs[3].cmdline);
+		free(iv->procs[3].unit);
+		iv->procs[3] = iv->procs[4];
+		iv->rows[3] = iv->rows[4];
+		iv->rows[3].proc = 3;
+		iv->n_procs = iv->n_rows = N_PROCS - 1;
+	}
+	if (store_write_intervals(s, iv, err, sizeof(err)) < 0) {
+		fprintf(stderr, "mkfixture: %s\n", err);
+		exit(1);
+	}
+	interval_free(iv);
 }
 
 int main(int argc, char **argv)
@@ -163,14 +187,33 @@ int main(int argc, char **argv)
 		fprintf(stderr, "mkfixture: %s\n", err);
 		return 1;
 	}
-	for (i = 0; i < N_INTERVALS; i++) {
-		struct interval_data *iv = make_interval(i);
+	/* History: the three hours before, in 10 s intervals (branchy runs
+	 * in the first hour only)... */
+	for (i = 0; i < HISTORY_INTERVALS; i++)
+		write_one(s, make_interval(i, T0 - 10 * HISTORY_INTERVALS + 10 * i, 10), i >= 360);
+	/* ...then the two detailed minutes, 1 s each. */
+	for (i = 0; i < N_INTERVALS; i++)
+		write_one(s, make_interval(i, T0 + i, 1), false);
+	/* As the daemon would have: rolled up, raw kept 1 h and minutes 2 h,
+	 * so the history is read from hours, then minutes, then raw. */
+	{
+		struct store_retention r = {
+			.now_ns = (T0 + N_INTERVALS) * SEC,
+			.keep_ns = { 3600 * SEC, 7200 * SEC, 400ULL * 86400 * SEC },
+			.max_intervals = 1000,
+		};
+		bool more = true;
+		int n;
 
-		if (store_write_intervals(s, iv, err, sizeof(err)) < 0) {
+		while (more)
+			if (store_rollup(s, 1000, UINT64_MAX / 2, &more, err, sizeof(err)) < 0)
+				break;
+		while ((n = store_prune(s, &r, err, sizeof(err))) > 0)
+			;
+		if (n < 0) {
 			fprintf(stderr, "mkfixture: %s\n", err);
 			return 1;
 		}
-		interval_free(iv);
 	}
 	store_close(s);
 	return 0;

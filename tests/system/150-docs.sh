@@ -66,7 +66,7 @@ make -C "$ROOT" --no-print-directory install DESTDIR="$TMP/dest" PREFIX=/usr BUI
 	{ cat "$TMP/install.log"; fail "make install"; }
 for f in usr/bin/stackctl usr/sbin/stackd usr/share/man/man1/stackctl.1 usr/share/man/man8/stackd.8 \
 	usr/share/man/man5/stackd.conf.5 usr/share/bash-completion/completions/stackctl \
-	usr/share/stackd/web/index.html usr/lib/systemd/system/stackd.service usr/lib/sysusers.d/stackd.conf; do
+	usr/share/stackd/web/index.html usr/lib/systemd/system/stackd.service usr/lib/sysusers.d/stackd.conf usr/lib/tmpfiles.d/stackd.conf; do
 	[ -f "$TMP/dest/$f" ] || fail "make install did not install /$f"
 done
 conf=$TMP/dest/etc/stackd/stackd.conf

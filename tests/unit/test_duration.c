@@ -67,6 +67,14 @@ int main(void)
 	CHECK_STR(buf, "17.2ms");
 	duration_format_approx(850.0, buf, sizeof(buf));
 	CHECK_STR(buf, "850ns");
+	duration_format_approx(599e9, buf, sizeof(buf));
+	CHECK_STR(buf, "599.00s");
+	duration_format_approx(900e9, buf, sizeof(buf));
+	CHECK_STR(buf, "15.0m");
+	duration_format_approx(10920e9, buf, sizeof(buf));
+	CHECK_STR(buf, "3.0h");
+	duration_format_approx(30 * 86400e9, buf, sizeof(buf));
+	CHECK_STR(buf, "30.0d");
 	for (uint64_t v = 1; v < 100000000000000ULL; v = v * 7 + 3) {
 		uint64_t back = 0;
 

@@ -110,6 +110,7 @@ static void check_prune(const char *dir)
 	struct window w;
 	uint64_t used_before, used_after;
 	int64_t pages_before;
+	bool more = false;
 	unsigned i;
 
 	snprintf(path, sizeof(path), "%s/prune.db", dir);
@@ -128,8 +129,8 @@ static void check_prune(const char *dir)
 	/* nothing rolled up yet: nothing may go */
 	CHECK(prune(s, 1200, 0, 0, 1000) == 0);
 	/* minutes ending 1020, 1080, 1140 are complete (1199 is the newest end) */
-	CHECK(store_rollup(s, 100, err, sizeof(err)) == 3);
-	CHECK(store_rollup(s, 100, err, sizeof(err)) == 0);
+	CHECK(store_rollup(s, 100, UINT64_MAX / 2, &more, err, sizeof(err)) == 3);
+	CHECK(store_rollup(s, 100, UINT64_MAX / 2, &more, err, sizeof(err)) == 0);
 	/* by age: the whole minutes before 1050 s */
 	CHECK(prune(s, 1050, 0, 0, 1000) == 21);
 	CHECK(scalar(path, "SELECT min(end_ns) FROM interval WHERE rollup_s = 0") ==

@@ -1,0 +1,182 @@
+/*
+ * exclude.c - see exclude.h.
+ */
+#include "exclude.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fnmatch.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Split list at commas into out[max][width]; spaces around items go. */
+static int split(const char *list, char *out, size_t width, size_t max, size_t *n,
+		 const char *what, char *err, size_t errlen)
+{
+	const char *p = list;
+
+	*n = 0;
+	while (*p != '\0') {
+		const char *end = strchr(p, ',');
+		size_t len = end != NULL ? (size_t)(end - p) : strlen(p);
+
+		while (len > 0 && isspace((unsigned char)*p)) {
+			p++;
+			len--;
+		}
+		while (len > 0 && isspace((unsigned char)p[len - 1]))
+			len--;
+		if (len > 0) {
+			if (*n == max) {
+				snprintf(err, errlen, "%s: at most %zu entries", what, max);
+				return -EINVAL;
+			}
+			if (len >= width) {
+				snprintf(err, errlen, "%s: '%.*s' is too long (at most %zu characters)",
+					 what, (int)len, p, width - 1);
+				return -EINVAL;
+			}
+			memcpy(out + *n * width, p, len);
+			out[*n * width + len] = '\0';
+			(*n)++;
+		}
+		if (end == NULL)
+			break;
+		p = end + 1;
+	}
+	return 0;
+}
+
+int exclusions_parse(struct exclusions *x, const char *comms, const char *units,
+		     const char *users, char *err, size_t errlen)
+{
+	char names[EXCLUDE_MAX][64];
+	size_t n, i;
+	int r;
+
+	memset(x, 0, sizeof(*x));
+	r = split(comms, &x->comm[0][0], sizeof(x->comm[0]), EXCLUDE_MAX, &x->n_comm,
+		  "exclude_comm", err, errlen);
+	if (r == 0)
+		r = split(units, &x->unit[0][0], sizeof(x->unit[0]), EXCLUDE_MAX, &x->n_unit,
+			  "exclude_unit", err, errlen);
+	if (r == 0)
+		r = split(users, &names[0][0], sizeof(names[0]), EXCLUDE_MAX, &n, "exclude_user",
+			  err, errlen);
+	if (r < 0)
+		return r;
+	for (i = 0; i < n; i++) {
+		const struct passwd *pw = getpwnam(names[i]);
+		char *end;
+		unsigned long uid;
+
+		if (pw != NULL) {
+			x->uid[x->n_uid++] = pw->pw_uid;
+			continue;
+		}
+		uid = strtoul(names[i], &end, 10);
+		if (*end != '\0' || !isdigit((unsigned char)names[i][0]) || uid > INT32_MAX) {
+			snprintf(err, errlen, "exclude_user: no user '%s' on this host", names[i]);
+			return -EINVAL;
+		}
+		x->uid[x->n_uid++] = (uid_t)uid;
+	}
+	return 0;
+}
+
+bool exclusions_empty(const struct exclusions *x)
+{
+	return x->n_comm == 0 && x->n_unit == 0 && x->n_uid == 0;
+}
+
+bool exclusions_match(const struct exclusions *x, const struct iv_proc *p)
+{
+	size_t i;
+
+	if (p->pid <= 0)
+		return false;
+	for (i = 0; i < x->n_comm; i++)
+		if (fnmatch(x->comm[i], p->comm, 0) == 0)
+			return true;
+	for (i = 0; p->unit != NULL && i < x->n_unit; i++)
+		if (fnmatch(x->unit[i], p->unit, 0) == 0)
+			return true;
+	for (i = 0; p->uid >= 0 && i < x->n_uid; i++)
+		if ((int64_t)x->uid[i] == p->uid)
+			return true;
+	return false;
+}
+
+static void add_row(struct iv_row *sum, const struct iv_row *r)
+{
+	unsigned k;
+
+	sum->task_clock_ns += r->task_clock_ns;
+	sum->context_switches += r->context_switches;
+	for (k = 0; k < MODEL_MAX_EVENTS; k++)
+		sum->v[k] += r->v[k];
+}
+
+int exclusions_apply(const struct exclusions *x, struct interval_data *iv)
+{
+	uint32_t *new_index;
+	int64_t excl_row[MODEL_MAX_GROUPS];
+	size_t i, kept = 0, rows = 0, folded = 0;
+	uint32_t excl;
+	unsigned g;
+
+	if (exclusions_empty(x) || iv->n_procs == 0)
+		return 0;
+	for (i = 0; i < iv->n_procs; i++)
+		if (exclusions_match(x, &iv->procs[i]))
+			folded++;
+	if (folded == 0)
+		return 0;
+	new_index = malloc(iv->n_procs * sizeof(*new_index));
+	if (new_index == NULL)
+		return -ENOMEM;
+	/* Processes: the kept ones move down, "[excluded]" takes the slot of
+	 * the first excluded one (a slot is always free: folded >= 1). */
+	excl = UINT32_MAX;
+	for (i = 0; i < iv->n_procs; i++) {
+		struct iv_proc *p = &iv->procs[i];
+
+		if (!exclusions_match(x, p)) {
+			new_index[i] = (uint32_t)kept;
+			if (kept != i)
+				iv->procs[kept] = *p;
+			kept++;
+			continue;
+		}
+		free(p->cmdline);
+		free(p->unit);
+		if (excl == UINT32_MAX) {
+			excl = (uint32_t)kept++;
+			iv->procs[excl] = (struct iv_proc){ .pid = EXCLUDE_PID, .comm = EXCLUDE_COMM,
+							    .uid = -1 };
+		}
+		new_index[i] = excl;
+	}
+	iv->n_procs = kept;
+	/* Rows: one per group for "[excluded]", in the slot of its first row. */
+	for (g = 0; g < MODEL_MAX_GROUPS; g++)
+		excl_row[g] = -1;
+	for (i = 0; i < iv->n_rows; i++) {
+		struct iv_row r = iv->rows[i];
+
+		r.proc = new_index[r.proc];
+		if (r.proc == excl && r.group < MODEL_MAX_GROUPS) {
+			if (excl_row[r.group] >= 0) {
+				add_row(&iv->rows[excl_row[r.group]], &r);
+				continue;
+			}
+			excl_row[r.group] = (int64_t)rows;
+		}
+		iv->rows[rows++] = r;
+	}
+	iv->n_rows = rows;
+	free(new_index);
+	return (int)folded;
+}

@@ -1,0 +1,24 @@
+/*
+ * families.h - the `families` setting: which of the model's counter groups
+ * (metric families) stackd collects.
+ */
+#ifndef STACKD_FAMILIES_H
+#define STACKD_FAMILIES_H
+
+#include "lib/model.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* "all", or a comma-separated list; an entry names a group ("td_l1") or
+ * the groups it begins ("flops" = flops_a, flops_b); "-entry" leaves those
+ * out again ("all,-fe_uops").  Sets off[g] for each group left out.
+ * Returns 0, or -EINVAL with err naming the entry no group of m matches,
+ * and m's groups, or saying that nothing would be left. */
+int families_parse(const struct model *m, const char *list, bool off[MODEL_MAX_GROUPS],
+		   char *err, size_t errlen);
+
+/* The syntax alone, before the model is known (for config checks). */
+int families_check_syntax(const char *list, char *err, size_t errlen);
+
+#endif
