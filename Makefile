@@ -121,7 +121,7 @@ $(STACKD_GEN): daemon/gen-schema.sh $(SCHEMA)
 # The generated file must exist before anything that includes its header.
 $(call obj,rel,daemon/store.c) $(call obj,asan,daemon/store.c): $(STACKD_GEN)
 
-$(BUILD)/tests/%: tests/unit/%.c $(UNIT_OBJS) tests/unit/test.h
+$(BUILD)/tests/%: tests/unit/%.c $(UNIT_OBJS) tests/unit/test.h tests/unit/test_db.h
 	@mkdir -p $(dir $@)
 	@echo "  CC $@"
 	$(Q)$(CC) $(ASAN_CFLAGS) -Itests/unit -o $@ $< $(UNIT_OBJS) $(STACKD_LIBS)

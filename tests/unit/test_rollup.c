@@ -9,6 +9,7 @@
 #include "lib/db.h"
 #include "lib/query.h"
 #include "test.h"
+#include "test_db.h"
 
 #include <errno.h>
 #include <sqlite3.h>
@@ -20,21 +21,6 @@
 #define N_INTERVALS 1080          /* 3 h of 10 s */
 
 static uint64_t want_web, want_batch, want_unattributed;
-
-static int64_t scalar(const char *path, const char *sql)
-{
-	sqlite3 *db;
-	sqlite3_stmt *st;
-	int64_t v = -1;
-
-	CHECK(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK);
-	CHECK(sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		v = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	sqlite3_close(db);
-	return v;
-}
 
 /* Interval k: web runs in every one (on group k % 2), batch in the first
  * hour only, the unattributed counts always. */
@@ -71,16 +57,6 @@ static struct interval_data *make_interval(unsigned k)
 	if (k < 360)
 		want_batch += 3 * k;
 	return iv;
-}
-
-static const struct window_proc *find(const struct window *w, int32_t pid)
-{
-	size_t i;
-
-	for (i = 0; i < w->n_procs; i++)
-		if (w->procs[i].pid == pid)
-			return &w->procs[i];
-	return NULL;
 }
 
 /* The whole store, read as a window, a series and an export. */

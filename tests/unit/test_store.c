@@ -6,6 +6,7 @@
 #include "lib/db.h"
 #include "lib/query.h"
 #include "test.h"
+#include "test_db.h"
 
 #include <errno.h>
 #include <sqlite3.h>
@@ -15,21 +16,6 @@
 #include <unistd.h>
 
 #define SEC 1000000000ULL
-
-static int64_t scalar(const char *path, const char *sql)
-{
-	sqlite3 *db;
-	sqlite3_stmt *st;
-	int64_t v = -1;
-
-	CHECK(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK);
-	CHECK(sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		v = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	sqlite3_close(db);
-	return v;
-}
 
 /* One interval ending at end_s with two processes. */
 static struct interval_data *make_interval(uint64_t end_s, uint64_t spin_tc, uint64_t exit_ns)
@@ -73,16 +59,6 @@ static int remember_row(const struct export_row *row, void *arg)
 {
 	*(struct export_cursor *)arg = row->key;
 	return 0;
-}
-
-static const struct window_proc *find(const struct window *w, int32_t pid)
-{
-	size_t i;
-
-	for (i = 0; i < w->n_procs; i++)
-		if (w->procs[i].pid == pid)
-			return &w->procs[i];
-	return NULL;
 }
 
 static int prune(struct store *s, uint64_t now_s, uint64_t keep_raw_s, uint64_t max_bytes,
