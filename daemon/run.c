@@ -64,7 +64,6 @@ struct daemon {
 	uint64_t next_prune_ns;          /* CLOCK_MONOTONIC */
 	int sfd, tfd;
 	struct exclusions excl;
-	uint64_t excluded_procs;         /* folded into [excluded], for the log */
 	struct prom *prom;
 	struct http_server *http;
 	struct notifier notify;
@@ -387,12 +386,9 @@ static void flush(struct daemon *d, bool final)
 		log_error_r(r, "flush failed; the counts of this interval are lost");
 		return;
 	}
-	r = exclusions_apply(&d->excl, iv);
-	if (r < 0)
+	if (exclusions_apply(&d->excl, iv) < 0)
 		log_warning("out of memory folding excluded processes: this interval stores them "
 			    "one by one");
-	else
-		d->excluded_procs += (uint64_t)r;
 	report_health(d, iv);
 	prom_add_interval(d->prom, iv);
 	iv->next = NULL;
