@@ -29,6 +29,10 @@ int cli_bad_option(const char *verb, int c, char **argv);
 /* Refuse arguments left after the options; returns 0 or EXIT_USAGE. */
 int cli_no_arguments(const char *verb, int argc, char **argv);
 
+/* The one target (pid, command name or unit) left after the options, or
+ * NULL after saying it is missing or not alone; example shows a use. */
+const char *cli_one_target(const char *verb, int argc, char **argv, const char *example);
+
 int verb_top(int argc, char **argv);
 int verb_show(int argc, char **argv);
 int verb_history(int argc, char **argv);

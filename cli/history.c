@@ -216,7 +216,7 @@ int verb_history(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct cli_source flags = { NULL, NULL };
-	const char *metrics = NULL, *kind, *name;
+	const char *metrics = NULL, *kind, *name, *arg;
 	uint64_t since = 3600ULL * 1000000000ULL, until = 0, step = 0;
 	struct series s[MAX_METRICS];
 	enum rs_format fmt = RS_TABLE;
@@ -254,15 +254,12 @@ int verb_history(int argc, char **argv)
 			return cli_bad_option("history", c, argv);
 		}
 	}
-	if (optind >= argc) {
-		cli_error("history", "which process? give a pid, command name or unit "
-			  "(e.g. stackctl history nginx --since 1h)");
+	arg = cli_one_target("history", argc, argv, "stackctl history nginx --since 1h");
+	if (arg == NULL)
 		return EXIT_USAGE;
-	}
-	if (optind + 1 < argc || target_parse(argv[optind], &kind, &name) < 0) {
-		cli_error("history", optind + 1 < argc ? "unexpected argument '%s'" :
-			  "invalid target '%s' (a pid, command name or unit)",
-			  argv[optind + (optind + 1 < argc)]);
+	if (target_parse(arg, &kind, &name) < 0) {
+		cli_error("history", "invalid target '%s' (a pid, command name or unit; pid:N, "
+			  "comm:NAME, unit:NAME)", arg);
 		return EXIT_USAGE;
 	}
 	if (until >= since) {

@@ -345,6 +345,7 @@ int verb_show(int argc, char **argv)
 	enum rs_format fmt = RS_TABLE;
 	bool no_color = false;
 	char target[1024], window[32];
+	const char *arg;
 	struct source src;
 	json_t *a = NULL;
 	int c, r;
@@ -369,18 +370,12 @@ int verb_show(int argc, char **argv)
 			return cli_bad_option("show", c, argv);
 		}
 	}
-	if (optind >= argc) {
-		cli_error("show", "which process? give a pid, command name or unit "
-			  "(e.g. stackctl show nginx)");
+	arg = cli_one_target("show", argc, argv, "stackctl show nginx");
+	if (arg == NULL)
 		return EXIT_USAGE;
-	}
-	if (optind + 1 < argc) {
-		cli_error("show", "unexpected argument '%s' (one target at a time)", argv[optind + 1]);
-		return EXIT_USAGE;
-	}
-	if (target_path(argv[optind], target, sizeof(target) - 40) < 0) {
+	if (target_path(arg, target, sizeof(target) - 40) < 0) {
 		cli_error("show", "invalid target '%s' (a pid, command name or unit; pid:N, "
-			  "comm:NAME, unit:NAME)", argv[optind]);
+			  "comm:NAME, unit:NAME)", arg);
 		return EXIT_USAGE;
 	}
 	duration_format(window_ns, window, sizeof(window));

@@ -78,6 +78,21 @@ int cli_no_arguments(const char *verb, int argc, char **argv)
 	return 0;
 }
 
+const char *cli_one_target(const char *verb, int argc, char **argv, const char *example)
+{
+	if (optind >= argc) {
+		cli_error(verb, "which process? give a pid, command name or unit (e.g. %s)",
+			  example);
+		return NULL;
+	}
+	if (optind + 1 < argc) {
+		cli_error(verb, "unexpected argument '%s' (one target at a time)",
+			  argv[optind + 1]);
+		return NULL;
+	}
+	return argv[optind];
+}
+
 int cli_exit_for(int err)
 {
 	return err == -EINVAL ? EXIT_USAGE : EXIT_FAILURE;

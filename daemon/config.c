@@ -4,6 +4,7 @@
 #include "config.h"
 #include "exclude.h"
 #include "families.h"
+#include "users.h"
 #include "http_server.h"
 #include "lib/db.h"
 #include "lib/duration.h"
@@ -13,7 +14,6 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-#include <pwd.h>
 #include <sys/stat.h>
 
 enum key_type {
@@ -496,29 +496,5 @@ void config_count_modes(const struct config *c, bool *user, bool *kernel)
 int config_full_access_uids(const struct config *c, uid_t *uids, size_t max, size_t *n,
 			    char *err, size_t errlen)
 {
-	char copy[sizeof(c->http_full_access)], *save = NULL, *item;
-
-	*n = 0;
-	snprintf(copy, sizeof(copy), "%s", c->http_full_access);
-	for (item = strtok_r(copy, ", ", &save); item != NULL; item = strtok_r(NULL, ", ", &save)) {
-		const struct passwd *pw = getpwnam(item);
-		char *end;
-		unsigned long uid;
-
-		if (*n == max) {
-			snprintf(err, errlen, "at most %zu users", max);
-			return -EINVAL;
-		}
-		if (pw != NULL) {
-			uids[(*n)++] = pw->pw_uid;
-			continue;
-		}
-		uid = strtoul(item, &end, 10);
-		if (*end != '\0' || !isdigit((unsigned char)item[0]) || uid > INT32_MAX) {
-			snprintf(err, errlen, "no user '%s' on this host", item);
-			return -EINVAL;
-		}
-		uids[(*n)++] = (uid_t)uid;
-	}
-	return 0;
+	return users_parse_list(c->http_full_access, uids, max, n, err, errlen);
 }

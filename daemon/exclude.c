@@ -2,11 +2,11 @@
  * exclude.c - see exclude.h.
  */
 #include "exclude.h"
+#include "users.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <fnmatch.h>
-#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,8 +52,7 @@ static int split(const char *list, char *out, size_t width, size_t max, size_t *
 int exclusions_parse(struct exclusions *x, const char *comms, const char *units,
 		     const char *users, char *err, size_t errlen)
 {
-	char names[EXCLUDE_MAX][64];
-	size_t n, i;
+	char why[256];
 	int r;
 
 	memset(x, 0, sizeof(*x));
@@ -62,28 +61,12 @@ int exclusions_parse(struct exclusions *x, const char *comms, const char *units,
 	if (r == 0)
 		r = split(units, &x->unit[0][0], sizeof(x->unit[0]), EXCLUDE_MAX, &x->n_unit,
 			  "exclude_unit", err, errlen);
-	if (r == 0)
-		r = split(users, &names[0][0], sizeof(names[0]), EXCLUDE_MAX, &n, "exclude_user",
-			  err, errlen);
-	if (r < 0)
-		return r;
-	for (i = 0; i < n; i++) {
-		const struct passwd *pw = getpwnam(names[i]);
-		char *end;
-		unsigned long uid;
-
-		if (pw != NULL) {
-			x->uid[x->n_uid++] = pw->pw_uid;
-			continue;
-		}
-		uid = strtoul(names[i], &end, 10);
-		if (*end != '\0' || !isdigit((unsigned char)names[i][0]) || uid > INT32_MAX) {
-			snprintf(err, errlen, "exclude_user: no user '%s' on this host", names[i]);
-			return -EINVAL;
-		}
-		x->uid[x->n_uid++] = (uid_t)uid;
+	if (r == 0 && users_parse_list(users, x->uid, EXCLUDE_MAX, &x->n_uid, why,
+				       sizeof(why)) < 0) {
+		snprintf(err, errlen, "exclude_user: %s", why);
+		r = -EINVAL;
 	}
-	return 0;
+	return r;
 }
 
 bool exclusions_empty(const struct exclusions *x)
@@ -123,23 +106,18 @@ int exclusions_apply(const struct exclusions *x, struct interval_data *iv)
 {
 	uint32_t *new_index;
 	int64_t excl_row[MODEL_MAX_GROUPS];
-	size_t i, kept = 0, rows = 0, folded = 0;
-	uint32_t excl;
+	uint32_t excl = UINT32_MAX;
+	size_t i, kept = 0, rows = 0;
+	int folded = 0;
 	unsigned g;
 
 	if (exclusions_empty(x) || iv->n_procs == 0)
 		return 0;
-	for (i = 0; i < iv->n_procs; i++)
-		if (exclusions_match(x, &iv->procs[i]))
-			folded++;
-	if (folded == 0)
-		return 0;
 	new_index = malloc(iv->n_procs * sizeof(*new_index));
 	if (new_index == NULL)
 		return -ENOMEM;
-	/* Processes: the kept ones move down, "[excluded]" takes the slot of
-	 * the first excluded one (a slot is always free: folded >= 1). */
-	excl = UINT32_MAX;
+	/* Processes, matched once each: the kept ones move down, "[excluded]"
+	 * takes the slot of the first excluded one (free: that one is gone). */
 	for (i = 0; i < iv->n_procs; i++) {
 		struct iv_proc *p = &iv->procs[i];
 
@@ -158,8 +136,13 @@ int exclusions_apply(const struct exclusions *x, struct interval_data *iv)
 							    .uid = -1 };
 		}
 		new_index[i] = excl;
+		folded++;
 	}
 	iv->n_procs = kept;
+	if (folded == 0) {
+		free(new_index);
+		return 0;
+	}
 	/* Rows: one per group for "[excluded]", in the slot of its first row. */
 	for (g = 0; g < MODEL_MAX_GROUPS; g++)
 		excl_row[g] = -1;
@@ -178,5 +161,5 @@ int exclusions_apply(const struct exclusions *x, struct interval_data *iv)
 	}
 	iv->n_rows = rows;
 	free(new_index);
-	return (int)folded;
+	return folded;
 }

@@ -31,6 +31,14 @@ int store_exec(struct store *s, const char *sql, const char *what, char *err, si
 /* The first column of the first row of sql (which takes no parameters). */
 int store_query_int64(struct store *s, const char *sql, int64_t *ret);
 
+#define STORE_NS_PER_S 1000000000LL
+
+/* t rounded down to a multiple of size_ns (0 for t <= 0): bucket bounds. */
+static inline int64_t store_floor(int64_t t, int64_t size_ns)
+{
+	return t <= 0 ? 0 : t - t % size_ns;
+}
+
 /* Where a rollup level (rollup_s 60 or 3600) has been rolled up to: every
  * bucket ending at or before it is done.  -1 when it never ran. */
 int64_t store_rollup_done(struct store *s, int64_t rollup_s);

@@ -17,8 +17,6 @@
 #include <errno.h>
 #include <stdio.h>
 
-#define NS_PER_S 1000000000LL
-
 static const int64_t level_s[STORE_LEVELS] = { 0, STACKD_ROLLUP_MINUTE_S, STACKD_ROLLUP_HOUR_S };
 /* Rows of a level go in whole buckets of this size (seconds). */
 static const int64_t align_s[STORE_LEVELS] = {
@@ -26,11 +24,6 @@ static const int64_t align_s[STORE_LEVELS] = {
 };
 /* Over the size cap, this much of a level's newest data stays (seconds). */
 static const int64_t cap_keep_s[STORE_LEVELS] = { 60, 3600, 86400 };
-
-static int64_t floor_to(int64_t t, int64_t size_ns)
-{
-	return t <= 0 ? 0 : t - t % size_ns;
-}
 
 static int64_t min64(int64_t a, int64_t b)
 {
@@ -61,26 +54,26 @@ static int64_t level_end(struct store *s, int level, bool newest)
 static int64_t level_cutoff(struct store *s, const struct store_retention *r, int level,
 			    bool over_cap)
 {
-	int64_t align = align_s[level] * NS_PER_S, c;
+	int64_t align = align_s[level] * STORE_NS_PER_S, c;
 
 	c = r->now_ns > r->keep_ns[level] ? (int64_t)(r->now_ns - r->keep_ns[level]) : 0;
 	if (over_cap) {
 		int64_t newest = level_end(s, level, true);
 
-		if (newest - cap_keep_s[level] * NS_PER_S > c)
-			c = newest - cap_keep_s[level] * NS_PER_S;
+		if (newest - cap_keep_s[level] * STORE_NS_PER_S > c)
+			c = newest - cap_keep_s[level] * STORE_NS_PER_S;
 	}
-	c = floor_to(c, align);
+	c = store_floor(c, align);
 	if (level + 1 < STORE_LEVELS) {
 		int64_t done = store_rollup_done(s, level_s[level + 1]);
 
-		c = min64(c, done < 0 ? 0 : floor_to(done, align));
+		c = min64(c, done < 0 ? 0 : store_floor(done, align));
 	}
 	if (level > 0) {
 		int64_t oldest_finer = level_end(s, level - 1, false);
 
 		if (oldest_finer > 0)
-			c = min64(c, floor_to(oldest_finer - 1, align));
+			c = min64(c, store_floor(oldest_finer - 1, align));
 	}
 	return c;
 }
@@ -103,7 +96,7 @@ static const char *const delete_steps[] = {
 static int delete_level(struct store *s, int level, int64_t cutoff, unsigned limit,
 			int *deleted)
 {
-	int64_t align = align_s[level] * NS_PER_S;
+	int64_t align = align_s[level] * STORE_NS_PER_S;
 	sqlite3_stmt *st;
 	size_t i;
 	int rc;
@@ -116,7 +109,7 @@ static int delete_level(struct store *s, int level, int64_t cutoff, unsigned lim
 	sqlite3_bind_int64(st, 2, cutoff);
 	sqlite3_bind_int(st, 3, (int)limit - 1);
 	if (sqlite3_step(st) == SQLITE_ROW)   /* more than limit: stop at its bucket's end */
-		cutoff = min64(cutoff, floor_to(sqlite3_column_int64(st, 0) - 1, align) + align);
+		cutoff = min64(cutoff, store_floor(sqlite3_column_int64(st, 0) - 1, align) + align);
 	sqlite3_finalize(st);
 
 	rc = sqlite3_prepare_v2(s->db, "CREATE TEMP TABLE doomed AS SELECT id FROM interval"

@@ -15,8 +15,6 @@
 #include <stdio.h>
 #include <time.h>
 
-#define NS_PER_S 1000000000LL
-
 struct level {
 	int64_t size_s;     /* this level's rollup_s */
 	int64_t source_s;   /* the rows it sums */
@@ -26,11 +24,6 @@ static const struct level levels[] = {
 	{ STACKD_ROLLUP_MINUTE_S, 0 },
 	{ STACKD_ROLLUP_HOUR_S, STACKD_ROLLUP_MINUTE_S },
 };
-
-static int64_t floor_to(int64_t t, int64_t size_ns)
-{
-	return t - t % size_ns;
-}
 
 /* One row of the first column of st (bound by the caller), or -1. */
 static int64_t step_int64(sqlite3_stmt *st)
@@ -153,19 +146,19 @@ static uint64_t now_ns(void)
 static int roll_level(struct store *s, struct roll_stmts *r, const struct level *lv,
 		      unsigned *budget, uint64_t deadline, unsigned *made)
 {
-	int64_t size_ns = lv->size_s * NS_PER_S, done, limit, end;
+	int64_t size_ns = lv->size_s * STORE_NS_PER_S, done, limit, end;
 
 	/* Complete: buckets ending at or before limit. */
 	if (lv->source_s == 0) {
 		if (store_query_int64(s, "SELECT max(end_ns) FROM interval WHERE rollup_s = 0",
 				      &end) != 0 || end <= 0)
 			return SQLITE_OK;
-		limit = floor_to(end - 1, size_ns);
+		limit = store_floor(end - 1, size_ns);
 	} else {
 		end = store_rollup_done(s, lv->source_s);
 		if (end <= 0)
 			return SQLITE_OK;
-		limit = floor_to(end, size_ns);
+		limit = store_floor(end, size_ns);
 	}
 	done = store_rollup_done(s, lv->size_s);
 	if (done < 0)
@@ -177,9 +170,9 @@ static int roll_level(struct store *s, struct roll_stmts *r, const struct level 
 		sqlite3_bind_int64(r->next_end, 1, done);
 		sqlite3_bind_int64(r->next_end, 2, lv->source_s);
 		end = step_int64(r->next_end);
-		if (end < 0 || floor_to(end - 1, size_ns) + size_ns > limit)
+		if (end < 0 || store_floor(end - 1, size_ns) + size_ns > limit)
 			break;
-		b = floor_to(end - 1, size_ns);
+		b = store_floor(end - 1, size_ns);
 		rc = run_bound(r->interval, b, b + size_ns, lv->size_s, lv->source_s, 0);
 		if (rc == SQLITE_OK) {
 			int64_t id = sqlite3_last_insert_rowid(s->db);
