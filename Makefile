@@ -20,7 +20,7 @@ MHD_LIBS := $(shell pkg-config --libs libmicrohttpd 2>/dev/null || echo -lmicroh
 
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 	-Wpointer-arith -Wcast-qual -Wformat=2 -Wundef -Wvla -Wwrite-strings
-BASE_CFLAGS := -std=gnu11 -D_GNU_SOURCE -g $(WARN) -Idaemon -I$(BUILD)/gen $(PKG_CFLAGS)
+BASE_CFLAGS := -std=gnu11 -D_GNU_SOURCE -g $(WARN) -I. -Idaemon -I$(BUILD)/gen $(PKG_CFLAGS)
 REL_CFLAGS  := $(BASE_CFLAGS) -O2 -fstack-protector-strong -D_FORTIFY_SOURCE=2
 ASAN_FLAGS  := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 ASAN_CFLAGS := $(BASE_CFLAGS) -O1 $(ASAN_FLAGS)
@@ -31,21 +31,21 @@ LDFLAGS ?=
 Q := $(if $(V),,@)
 
 # --- what each binary is made of -----------------------------------------
-# Shared by stackd and stackctl: daemon/lib (leaf code, no logging, no globals).
-LIB_SRCS := daemon/lib/duration.c daemon/lib/models.c daemon/lib/model_software.c \
-	daemon/lib/model_util.c daemon/lib/model_intel.c daemon/lib/model_skl.c \
-	daemon/lib/model_icl.c daemon/lib/model_spr.c daemon/lib/model_zen4.c \
-	daemon/lib/model_generic.c daemon/lib/model_neoverse.c daemon/lib/nnls.c daemon/lib/perfstat.c \
-	daemon/lib/paths.c daemon/lib/rowset.c daemon/lib/query.c daemon/lib/query_export.c \
-	daemon/lib/top_rows.c daemon/lib/http_query.c daemon/lib/api.c daemon/lib/api_top.c \
-	daemon/lib/api_target.c daemon/lib/api_series.c daemon/lib/api_export.c \
-	daemon/lib/api_system.c daemon/lib/query_tiers.c
+# Shared by stackd and stackctl: lib/ (leaf code, no logging, no globals).
+LIB_SRCS := lib/duration.c lib/model/models.c lib/model/model_software.c \
+	lib/model/model_util.c lib/model/model_intel.c lib/model/model_skl.c \
+	lib/model/model_icl.c lib/model/model_spr.c lib/model/model_zen4.c \
+	lib/model/model_generic.c lib/model/model_neoverse.c lib/nnls.c lib/perfstat.c \
+	lib/paths.c lib/rowset.c lib/query.c lib/query_export.c \
+	lib/top_rows.c lib/http_query.c lib/api.c lib/api_top.c \
+	lib/api_target.c lib/api_series.c lib/api_export.c \
+	lib/api_system.c lib/query_tiers.c lib/u64map.c
 
 STACKD_SRCS := daemon/main.c daemon/run.c daemon/config.c daemon/log.c daemon/http_server.c \
 	daemon/prom.c daemon/peer.c daemon/notify.c daemon/privilege.c \
 	daemon/collector.c daemon/cpulist.c daemon/event_encode.c daemon/sysfs_event.c \
 	daemon/ring.c daemon/perf_record.c daemon/worker.c daemon/attrib.c daemon/cpuacc.c \
-	daemon/u64map.c daemon/proctab.c daemon/procinfo.c daemon/flush.c daemon/store.c \
+	daemon/proctab.c daemon/procinfo.c daemon/flush.c daemon/store.c \
 	daemon/store_rollup.c daemon/store_prune.c daemon/families.c daemon/exclude.c daemon/users.c
 STACKD_GEN := $(BUILD)/gen/schema_sql.c
 STACKD_LIBS := $(SQLITE_LIBS) $(PFM_LIBS) $(MHD_LIBS) -lpthread -lm
@@ -138,12 +138,12 @@ $(BUILD)/helpers/%: tests/helpers/%.c
 	@echo "  CC $@"
 	$(Q)$(CC) -std=gnu11 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror -o $@ $< -lpthread
 
-$(FUZZ_BIN): tests/fuzz/fuzz_http_query.c daemon/lib/http_query.c daemon/lib/duration.c daemon/lib/http_query.h
+$(FUZZ_BIN): tests/fuzz/fuzz_http_query.c lib/http_query.c lib/duration.c lib/http_query.h
 	@mkdir -p $(dir $@)
 	@echo "  CC $@"
-	$(Q)clang -std=gnu11 -D_GNU_SOURCE -g -O1 -Idaemon -fsanitize=fuzzer,address,undefined \
-		-fno-sanitize-recover=all -o $@ tests/fuzz/fuzz_http_query.c daemon/lib/http_query.c \
-		daemon/lib/duration.c
+	$(Q)clang -std=gnu11 -D_GNU_SOURCE -g -O1 -I. -fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=all -o $@ tests/fuzz/fuzz_http_query.c lib/http_query.c \
+		lib/duration.c
 
 fuzz-short: $(FUZZ_BIN)
 	@mkdir -p $(BUILD)/fuzz/corpus
@@ -205,9 +205,9 @@ golden-update: $(BUILD)/asan/stackctl $(FIXTURE_BIN)
 
 cppcheck:
 	cppcheck --quiet --error-exitcode=1 --enable=warning,style,performance,portability \
-		--inline-suppr --std=c11 -D_GNU_SOURCE -Idaemon -I$(BUILD)/gen \
+		--inline-suppr --std=c11 -D_GNU_SOURCE -I. -Idaemon -I$(BUILD)/gen \
 		--include=tests/cppcheck-macros.h --suppress=missingIncludeSystem \
-		daemon cli tests/unit tests/helpers tests/golden
+		lib daemon cli tests/unit tests/helpers tests/golden
 
 bench: deps all $(HELPER_BINS)
 	@BUILD=$(CURDIR)/$(BUILD) sh tests/bench/run
@@ -237,7 +237,7 @@ install: all $(BUILD)/stackd.conf
 		install -D -m 0644 $(BUILD)/stackd.conf $(DESTDIR)$(SYSCONFDIR)/stackd/stackd.conf
 
 # --- packages -------------------------------------------------------------------
-VERSION := $(shell sed -n 's/.*STACKD_VERSION "\(.*\)"/\1/p' daemon/lib/version.h)
+VERSION := $(shell sed -n 's/.*STACKD_VERSION "\(.*\)"/\1/p' lib/version.h)
 DEB_DIR := $(BUILD)/deb
 
 # A .deb from the tracked files (packaging/debian becomes debian/), checked

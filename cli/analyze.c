@@ -5,8 +5,8 @@
  * command that records what a model needs, grouped as the model groups it.
  */
 #include "cli.h"
-#include "lib/model.h"
-#include "lib/model_generic.h"
+#include "lib/model/model.h"
+#include "lib/model/model_generic.h"
 #include "lib/perfstat.h"
 
 #include <errno.h>

@@ -17,7 +17,7 @@
 
 #include "attrib.h"
 #include "ring.h"
-#include "lib/model.h"
+#include "lib/model/model.h"
 
 #include <stdbool.h>
 #include <stddef.h>

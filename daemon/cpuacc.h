@@ -10,8 +10,8 @@
 #ifndef STACKD_CPUACC_H
 #define STACKD_CPUACC_H
 
-#include "lib/model.h"
-#include "u64map.h"
+#include "lib/model/model.h"
+#include "lib/u64map.h"
 
 #include <stdint.h>
 

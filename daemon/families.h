@@ -5,7 +5,7 @@
 #ifndef STACKD_FAMILIES_H
 #define STACKD_FAMILIES_H
 
-#include "lib/model.h"
+#include "lib/model/model.h"
 
 #include <stdbool.h>
 #include <stddef.h>

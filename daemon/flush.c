@@ -2,7 +2,7 @@
  * flush.c - see flush.h.
  */
 #include "flush.h"
-#include "clock.h"
+#include "lib/clock.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -12,7 +12,7 @@
 #include "collector.h"
 #include "interval.h"
 #include "proctab.h"
-#include "u64map.h"
+#include "lib/u64map.h"
 #include "worker.h"
 
 #include <stdint.h>

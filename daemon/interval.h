@@ -6,7 +6,7 @@
 #ifndef STACKD_INTERVAL_H
 #define STACKD_INTERVAL_H
 
-#include "lib/model.h"
+#include "lib/model/model.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -9,7 +9,7 @@
 #include "log.h"
 #include "run.h"
 #include "lib/db.h"
-#include "lib/model.h"
+#include "lib/model/model.h"
 #include "lib/version.h"
 
 #include <errno.h>

@@ -12,7 +12,7 @@
 #ifndef STACKD_PROCTAB_H
 #define STACKD_PROCTAB_H
 
-#include "u64map.h"
+#include "lib/u64map.h"
 
 #include <stdbool.h>
 #include <stddef.h>

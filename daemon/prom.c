@@ -2,7 +2,7 @@
  * prom.c - see prom.h.
  */
 #include "prom.h"
-#include "u64map.h"
+#include "lib/u64map.h"
 #include "lib/version.h"
 
 #include <errno.h>

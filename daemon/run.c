@@ -8,7 +8,7 @@
  * out with the next write that succeeds.
  */
 #include "run.h"
-#include "clock.h"
+#include "lib/clock.h"
 #include "collector.h"
 #include "event_encode.h"
 #include "exclude.h"

@@ -8,7 +8,7 @@
 #define STACKD_STORE_H
 
 #include "interval.h"
-#include "lib/model.h"
+#include "lib/model/model.h"
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -2,7 +2,7 @@
  * worker.c - see worker.h.
  */
 #include "worker.h"
-#include "clock.h"
+#include "lib/clock.h"
 #include "perf_record.h"
 
 #include <errno.h>

@@ -11,7 +11,7 @@
  */
 #include "interval.h"
 #include "store.h"
-#include "lib/model.h"
+#include "lib/model/model.h"
 
 #include <stdbool.h>
 #include <stdio.h>

@@ -3,7 +3,7 @@
  * PERF_COUNT_SW_PAGE_FAULTS = 2, PERF_COUNT_SW_CPU_MIGRATIONS = 4), and every
  * event of every model in the registry encodes on this machine. */
 #include "event_encode.h"
-#include "lib/model.h"
+#include "lib/model/model.h"
 #include "test.h"
 
 #include <errno.h>

@@ -17,7 +17,7 @@
  * "event=0x00,umask=0x4") and topdown-* "event=0x00,umask=0x80".."0x87".
  */
 #include "event_encode.h"
-#include "lib/model.h"
+#include "lib/model/model.h"
 #include "sysfs_event.h"
 #include "test.h"
 

@@ -6,8 +6,8 @@
  * parent; the regression CPI stack recovers known weights with noise and
  * never returns a negative one.
  */
-#include "lib/model.h"
-#include "lib/model_generic.h"
+#include "lib/model/model.h"
+#include "lib/model/model_generic.h"
 #include "lib/nnls.h"
 #include "test.h"
 

@@ -1,7 +1,7 @@
 /* The software model's formulas on constructed sums: rates inside one
  * group, coverage from the group's share of the process's time, and no
  * value where the group never measured the process. */
-#include "lib/model.h"
+#include "lib/model/model.h"
 #include "test.h"
 
 #include <math.h>

@@ -2,7 +2,7 @@
  * spellings; -A lines of one event sum over CPUs, also with thousands of
  * lines per interval; the nth group naming an event takes its nth copy
  * (perf stat -e '{..}' -e '{..}' prints groups in order). */
-#include "lib/model.h"
+#include "lib/model/model.h"
 #include "lib/perfstat.h"
 #include "test.h"
 

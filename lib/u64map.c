@@ -1,7 +1,7 @@
 /*
  * u64map.c - see u64map.h.  Load factor stays at or below one half.
  */
-#include "u64map.h"
+#include "lib/u64map.h"
 
 #include <errno.h>
 #include <stdlib.h>

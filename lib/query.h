@@ -7,7 +7,7 @@
 #ifndef STACKD_QUERY_H
 #define STACKD_QUERY_H
 
-#include "model.h"
+#include "model/model.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -13,7 +13,7 @@
  */
 #include "model_generic.h"
 #include "model_util.h"
-#include "nnls.h"
+#include "lib/nnls.h"
 
 #include <errno.h>
 #include <math.h>

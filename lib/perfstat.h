@@ -6,7 +6,7 @@
 #ifndef STACKD_PERFSTAT_H
 #define STACKD_PERFSTAT_H
 
-#include "model.h"
+#include "model/model.h"
 
 #include <stdio.h>
 
