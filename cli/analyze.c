@@ -286,7 +286,7 @@ int verb_analyze(int argc, char **argv)
 		ptr[i] = sums[i];
 	}
 	/* The regression stack needs many intervals of one run. */
-	if (model_is_generic(m) && generic_cpi_fit(m, ptr, rec.n, weights) == 0)
+	if (model_is_generic(m) && model_generic_cpi_fit(m, ptr, rec.n, weights) == 0)
 		ctx.cpi_weights = weights;
 	for (i = 0; i < rec.n; i++) {
 		m->compute(m, sums[i], &ctx, out[i]);

@@ -9,6 +9,7 @@
 #include "source.h"
 #include "target.h"
 #include "lib/duration.h"
+#include "lib/clock.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -145,7 +146,7 @@ int verb_export(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct export_job job = { .since = 3600ULL * 1000000000ULL, .page_rows = EXPORT_PAGE_ROWS };
+	struct export_job job = { .since = 3600ULL * NS_PER_SEC, .page_rows = EXPORT_PAGE_ROWS };
 	struct cli_source flags = { NULL, NULL };
 	const char *output = NULL, *who = NULL;
 	enum rs_format fmt = RS_CSV;

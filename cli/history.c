@@ -8,6 +8,7 @@
 #include "target.h"
 #include "lib/duration.h"
 #include "lib/rowset.h"
+#include "lib/clock.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -106,7 +107,7 @@ static int build_rows(const struct series *s, size_t n, struct rowset *rs, bool 
 		rowset_hide_in_table(rs, rowset_add_column(rs, cov, "COV", RS_UNIT_FRACTION));
 	}
 	for (i = 0; i < nt; i++) {
-		time_t secs = (time_t)(t[i] / 1000000000ULL);
+		time_t secs = (time_t)(t[i] / NS_PER_SEC);
 		char when[32];
 		struct tm tm;
 		int row = rowset_add_row(rs);
@@ -217,7 +218,7 @@ int verb_history(int argc, char **argv)
 	};
 	struct cli_source flags = { NULL, NULL };
 	const char *metrics = NULL, *kind, *name, *arg;
-	uint64_t since = 3600ULL * 1000000000ULL, until = 0, step = 0;
+	uint64_t since = 3600ULL * NS_PER_SEC, until = 0, step = 0;
 	struct series s[MAX_METRICS];
 	enum rs_format fmt = RS_TABLE;
 	char err[1024], list[1024], *save = NULL, *m;
@@ -267,8 +268,8 @@ int verb_history(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (step == 0)
-		step = (since - until) / DEFAULT_ROWS > 1000000000ULL ?
-		       (since - until) / DEFAULT_ROWS : 1000000000ULL;
+		step = (since - until) / DEFAULT_ROWS > NS_PER_SEC ?
+		       (since - until) / DEFAULT_ROWS : NS_PER_SEC;
 	if (cli_open("history", &flags, &src) != 0)
 		return EXIT_FAILURE;
 	snprintf(list, sizeof(list), "%s", metrics ? metrics : DEFAULT_METRICS);
@@ -296,7 +297,7 @@ int verb_history(int argc, char **argv)
 		return r == -E2BIG ? EXIT_USAGE : cli_exit_for(r);
 	}
 	rowset_init(&rs);
-	r = build_rows(s, n, &rs, since - until > 86400ULL * 1000000000ULL);
+	r = build_rows(s, n, &rs, since - until > 86400ULL * NS_PER_SEC);
 	if (r == 0 && rs.n_rows == 0 && fmt == RS_TABLE)
 		printf("%s %s did not run between %s and %s before the newest data\n", kind, name,
 		       (duration_format(since, list, sizeof(list)), list),
@@ -315,8 +316,8 @@ int verb_history(int argc, char **argv)
 			json_array_foreach(json_object_get(s[0].answer, "points"), j, p)
 				if (json_integer_value(json_object_get(p, "resolution_s")) > res)
 					res = json_integer_value(json_object_get(p, "resolution_s"));
-			if (res > 0 && (uint64_t)res * 1000000000ULL > step) {
-				duration_format((uint64_t)res * 1000000000ULL, list, sizeof(list));
+			if (res > 0 && (uint64_t)res * NS_PER_SEC > step) {
+				duration_format((uint64_t)res * NS_PER_SEC, list, sizeof(list));
 				printf(" (rollups of %s: use --step %s or more for even rows)", list,
 				       list);
 			}

@@ -2,6 +2,7 @@
  * http_client.c - see http_client.h.
  */
 #include "http_client.h"
+#include "lib/clock.h"
 #include "lib/version.h"
 
 #include <errno.h>
@@ -15,7 +16,6 @@
 #include <strings.h>
 #include <sys/socket.h>
 #include <sys/un.h>
-#include <time.h>
 #include <unistd.h>
 
 static int fail(int r, char *err, size_t errlen, const char *url, const char *what)
@@ -107,10 +107,7 @@ static int send_all(int fd, const char *buf, size_t len)
 
 static uint64_t now_ms(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+	return monotonic_ns() / NS_PER_MSEC;
 }
 
 /* Read until the server closes (we asked for Connection: close). */
@@ -222,8 +219,8 @@ static int parse_response(char *raw, size_t len, int *status, char **body, size_
 	return 0;
 }
 
-int http_get(const char *url, const char *target, int timeout_ms, int *status, char **body,
-	     size_t *len, char *err, size_t errlen)
+int http_client_get(const char *url, const char *target, int timeout_ms, int *status, char **body,
+		    size_t *len, char *err, size_t errlen)
 {
 	char host[256] = "localhost", *req = NULL, *raw = NULL;
 	size_t raw_len = 0;

@@ -17,7 +17,7 @@
  * Returns 0 with the status and the body (malloc'd, NUL-terminated);
  * -ECONNREFUSED / -ENOENT (nobody listens there), -ETIMEDOUT, -EPROTO (not
  * an HTTP answer), -EINVAL (bad url), other -errno; err says which. */
-int http_get(const char *url, const char *target, int timeout_ms, int *status, char **body,
-	     size_t *len, char *err, size_t errlen);
+int http_client_get(const char *url, const char *target, int timeout_ms, int *status, char **body,
+		    size_t *len, char *err, size_t errlen);
 
 #endif

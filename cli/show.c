@@ -13,6 +13,7 @@
 #include "term.h"
 #include "lib/duration.h"
 #include "lib/rowset.h"
+#include "lib/clock.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -341,7 +342,7 @@ int verb_show(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct cli_source flags = { NULL, NULL };
-	uint64_t window_ns = 60ULL * 1000000000ULL;
+	uint64_t window_ns = 60ULL * NS_PER_SEC;
 	enum rs_format fmt = RS_TABLE;
 	bool no_color = false;
 	char target[1024], window[32];

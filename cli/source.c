@@ -31,7 +31,8 @@ static int probe(const char *url, char *err, size_t errlen)
 	size_t len;
 	int status, r;
 
-	r = http_get(url, "/api/v1/", SOURCE_PROBE_TIMEOUT_MS, &status, &body, &len, err, errlen);
+	r = http_client_get(url, "/api/v1/", SOURCE_PROBE_TIMEOUT_MS, &status, &body, &len, err,
+			    errlen);
 	free(body);
 	return r;
 }
@@ -120,7 +121,8 @@ int source_get(struct source *s, const char *target, json_t **ret, char *err, si
 	int status = 0, r;
 
 	if (s->is_http)
-		r = http_get(s->url, target, SOURCE_TIMEOUT_MS, &status, &body, &len, err, errlen);
+		r = http_client_get(s->url, target, SOURCE_TIMEOUT_MS, &status, &body, &len, err,
+				    errlen);
 	else if ((r = get_local(s, target, &status, &body)) < 0)
 		snprintf(err, errlen, "%s", strerror(-r));
 	if (r < 0)

@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "source.h"
 #include "lib/duration.h"
+#include "lib/clock.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -56,7 +57,7 @@ static const char *opt_str(const json_t *o, const char *key)
 static void print_time(const char *label, uint64_t ns)
 {
 	char buf[64];
-	time_t t = (time_t)(ns / 1000000000ULL);
+	time_t t = (time_t)(ns / NS_PER_SEC);
 	struct tm tm;
 
 	strftime(buf, sizeof(buf), "%Y-%m-%d %H:%M:%S %Z", localtime_r(&t, &tm));
@@ -77,7 +78,7 @@ static void print_text(const json_t *a, const struct source *src)
 	       json_is_true(json_object_get(a, "running")) ? "running" :
 	       "NOT running (start it: systemctl start stackd)");
 	if (json_is_number(up)) {
-		duration_format_approx(json_number_value(up) * 1e9, a1, sizeof(a1));
+		duration_format_approx(json_number_value(up) * (double)NS_PER_SEC, a1, sizeof(a1));
 		printf(", up %s", a1);
 	}
 	printf("\nasked:         %s\n", where);
@@ -138,7 +139,7 @@ int verb_status(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct cli_source flags = { NULL, NULL };
-	uint64_t window_ns = 60ULL * 1000000000ULL;
+	uint64_t window_ns = 60ULL * NS_PER_SEC;
 	char target[128], num[32];
 	struct source src;
 	bool json = false;

@@ -10,6 +10,7 @@
 #include "term.h"
 #include "top_live.h"
 #include "top_view.h"
+#include "lib/clock.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -20,8 +21,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#define TOP_DEFAULT_WINDOW_NS (10ULL * 1000000000ULL)
-#define TOP_DEFAULT_DELAY_NS (1000000000ULL)
+#define TOP_DEFAULT_WINDOW_NS (10ULL * NS_PER_SEC)
+#define TOP_DEFAULT_DELAY_NS (NS_PER_SEC)
 #define TOP_TABLE_ROWS 25
 
 static void help(void)
@@ -103,8 +104,8 @@ static int check_family(const char *name)
 {
 	size_t i;
 
-	for (i = 0; top_families[i] != NULL; i++)
-		if (strcmp(top_families[i], name) == 0)
+	for (i = 0; top_view_families[i] != NULL; i++)
+		if (strcmp(top_view_families[i], name) == 0)
 			return 0;
 	cli_error("top", "unknown --family '%s' (one of: l2, frontend, flops, cpi, all, none)",
 		  name);
@@ -119,8 +120,8 @@ static int run_batch(struct source *src, struct top_request *req, enum rs_format
 
 	for (i = 0; iterations == 0 || i < iterations; i++) {
 		struct top_view v;
-		struct timespec ts = { (time_t)(delay_ns / 1000000000ULL),
-				       (long)(delay_ns % 1000000000ULL) };
+		struct timespec ts = { (time_t)(delay_ns / NS_PER_SEC),
+				       (long)(delay_ns % NS_PER_SEC) };
 		int r;
 
 		if (i > 0) {

@@ -6,6 +6,7 @@
 #include "cli.h"
 #include "term.h"
 #include "top_live.h"
+#include "lib/clock.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -14,7 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #define HEADER_LINES 4   /* header, plus the key line at the bottom */
@@ -266,14 +266,6 @@ static bool key(struct live *l, int ch, bool *refetch)
 	}
 }
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
 int top_live(struct source *src, struct top_request *req, long limit, long iterations,
 	     uint64_t delay_ns, bool color)
 {
@@ -311,10 +303,10 @@ int top_live(struct source *src, struct top_request *req, long limit, long itera
 		draw(&l);
 		if (iterations > 0 && frames >= iterations)
 			break;
-		next = now_ns() + delay_ns;
+		next = monotonic_ns() + delay_ns;
 		for (;;) {
 			struct pollfd p = { .fd = STDIN_FILENO, .events = POLLIN };
-			uint64_t now = now_ns();
+			uint64_t now = monotonic_ns();
 			unsigned char ch;
 			bool refetch = false;
 
@@ -326,7 +318,7 @@ int top_live(struct source *src, struct top_request *req, long limit, long itera
 			}
 			if (now >= next)
 				break;
-			if (poll(&p, 1, (int)((next - now) / 1000000ULL) + 1) <= 0)
+			if (poll(&p, 1, (int)((next - now) / NS_PER_MSEC) + 1) <= 0)
 				continue;
 			if (read(STDIN_FILENO, &ch, 1) != 1)
 				continue;

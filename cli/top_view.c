@@ -4,6 +4,7 @@
 #include "top_view.h"
 #include "json_rowset.h"
 #include "lib/duration.h"
+#include "lib/clock.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -13,7 +14,7 @@
 
 /* "l2": the Top-Down level-2 nodes; the others are stacks by name; "all":
  * every metric (the software model has no stacks); "none". */
-const char *const top_families[] = { "l2", "frontend", "flops", "cpi", "all", "none", NULL };
+const char *const top_view_families[] = { "l2", "frontend", "flops", "cpi", "all", "none", NULL };
 
 static bool in_family(const struct rs_column *c, const char *family)
 {
@@ -122,9 +123,9 @@ int top_view_fetch(struct source *src, const struct top_request *req, struct top
 		 num);
 	/* Point at our own table, never at the caller's buffer. */
 	v->family = NULL;
-	for (size_t i = 0; req->family != NULL && top_families[i] != NULL; i++)
-		if (strcmp(top_families[i], req->family) == 0)
-			v->family = top_families[i];
+	for (size_t i = 0; req->family != NULL && top_view_families[i] != NULL; i++)
+		if (strcmp(top_view_families[i], req->family) == 0)
+			v->family = top_view_families[i];
 	if (v->family == NULL || !has_family(&v->rs, v->family))
 		v->family = has_family(&v->rs, "l2") ? "l2" : "all";
 	choose_columns(v);
@@ -142,11 +143,11 @@ const char *top_view_next_family(const struct top_view *v)
 {
 	size_t i, start = 0, k;
 
-	for (i = 0; top_families[i] != NULL; i++)
-		if (strcmp(top_families[i], v->family) == 0)
+	for (i = 0; top_view_families[i] != NULL; i++)
+		if (strcmp(top_view_families[i], v->family) == 0)
 			start = i;
 	for (k = 1; k <= i; k++) {
-		const char *f = top_families[(start + k) % i];
+		const char *f = top_view_families[(start + k) % i];
 
 		if (has_family(&v->rs, f))
 			return f;
@@ -165,7 +166,7 @@ void top_view_print_header(const struct top_view *v, const struct source *src, F
 	const json_t *col = json_object_get(a, "collector"), *g;
 	uint64_t to_ns = u64(win, "to_ns"), from_ns = u64(win, "from_ns");
 	char span[32], at[32], where[600];
-	time_t t = (time_t)(to_ns / 1000000000ULL);
+	time_t t = (time_t)(to_ns / NS_PER_SEC);
 	struct tm tm;
 	size_t i;
 

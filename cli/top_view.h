@@ -35,7 +35,7 @@ struct top_view {
 };
 
 /* The families a view can show, NULL-terminated. */
-extern const char *const top_families[];
+extern const char *const top_view_families[];
 
 /* Returns 0, or a source_get error with err. */
 int top_view_fetch(struct source *src, const struct top_request *req, struct top_view *v,

@@ -8,6 +8,7 @@
 #include "http_server.h"
 #include "lib/db.h"
 #include "lib/duration.h"
+#include "lib/clock.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -44,7 +45,7 @@ static int check_listen(const char *value, char *err, size_t errlen)
 	for (item = strtok_r(copy, ",", &save); item != NULL; item = strtok_r(NULL, ",", &save)) {
 		while (*item == ' ')
 			item++;
-		if (http_parse_listen(item, &addr, &len, err, errlen) < 0)
+		if (http_server_parse_listen(item, &addr, &len, err, errlen) < 0)
 			return -EINVAL;
 	}
 	return 0;
@@ -95,21 +96,21 @@ static int check_exclude_comm(const char *value, char *err, size_t errlen)
 {
 	struct exclusions x;
 
-	return exclusions_parse(&x, value, "", "", err, errlen);
+	return exclude_parse(&x, value, "", "", err, errlen);
 }
 
 static int check_exclude_unit(const char *value, char *err, size_t errlen)
 {
 	struct exclusions x;
 
-	return exclusions_parse(&x, "", value, "", err, errlen);
+	return exclude_parse(&x, "", value, "", err, errlen);
 }
 
 static int check_exclude_user(const char *value, char *err, size_t errlen)
 {
 	struct exclusions x;
 
-	return exclusions_parse(&x, "", "", value, err, errlen);
+	return exclude_parse(&x, "", "", value, err, errlen);
 }
 
 #define TEXT(field) KEY_TEXT, offsetof(struct config, field), 0, 0, false
@@ -118,10 +119,10 @@ static const struct config_key keys[] = {
 	{ "database", KEY_PATH, offsetof(struct config, database), 0, 0, false,
 	  "SQLite database file (its directory must exist and be writable)", 0, NULL },
 	{ "interval", KEY_DURATION, offsetof(struct config, interval_ns),
-	  100 * NSEC_PER_MSEC, 3600 * NSEC_PER_SEC, false,
+	  100 * NS_PER_MSEC, 3600 * NS_PER_SEC, false,
 	  "length of one stored interval (100ms..1h)", 0, NULL },
 	{ "rotate_period", KEY_DURATION, offsetof(struct config, rotate_period_ns),
-	  10 * NSEC_PER_MSEC, 10 * NSEC_PER_SEC, false,
+	  10 * NS_PER_MSEC, 10 * NS_PER_SEC, false,
 	  "time each counter group stays enabled before the next (10ms..10s)", 0, NULL },
 	{ "ring_pages", KEY_UINT, offsetof(struct config, ring_pages), 8, 1024, true,
 	  "ring buffer data pages per CPU, a power of two (8..1024)", 0, NULL },
@@ -132,14 +133,14 @@ static const struct config_key keys[] = {
 	{ "log_level", KEY_LOG_LEVEL, offsetof(struct config, log_level), 0, 0, false,
 	  "error, warning, info or debug", 0, NULL },
 	{ "retention_raw", KEY_DURATION, offsetof(struct config, retention_ns[0]),
-	  3600 * NSEC_PER_SEC, 3650ULL * 86400 * NSEC_PER_SEC, false,
+	  3600 * NS_PER_SEC, 3650ULL * 86400 * NS_PER_SEC, false,
 	  "how long raw intervals are kept (1h..3650d); older data is read from the rollups",
 	  0, NULL },
 	{ "retention_minute", KEY_DURATION, offsetof(struct config, retention_ns[1]),
-	  3600 * NSEC_PER_SEC, 3650ULL * 86400 * NSEC_PER_SEC, false,
+	  3600 * NS_PER_SEC, 3650ULL * 86400 * NS_PER_SEC, false,
 	  "how long per-minute rollups are kept (1h..3650d)", 0, NULL },
 	{ "retention_hour", KEY_DURATION, offsetof(struct config, retention_ns[2]),
-	  3600 * NSEC_PER_SEC, 3650ULL * 86400 * NSEC_PER_SEC, false,
+	  3600 * NS_PER_SEC, 3650ULL * 86400 * NS_PER_SEC, false,
 	  "how long per-hour rollups are kept (1h..3650d)", 0, NULL },
 	{ "max_database_mb", KEY_UINT, offsetof(struct config, max_database_mb), 0, 10000000,
 	  false, "size cap of the stored data in MiB, the oldest dropped first (0: none)", 0,
@@ -201,16 +202,16 @@ void config_defaults(struct config *c)
 {
 	*c = (struct config){
 		.database = STACKD_DEFAULT_DB,
-		.interval_ns = 1 * NSEC_PER_SEC,
-		.rotate_period_ns = 100 * NSEC_PER_MSEC,
+		.interval_ns = 1 * NS_PER_SEC,
+		.rotate_period_ns = 100 * NS_PER_MSEC,
 		.ring_pages = 128,
 		.model = "auto",
 		.switch_event = SWITCH_LEADER,
 		.log_level = LOG_LEVEL_INFO,
 		.retry_buffer = 600,
 		.user = "stackd",
-		.retention_ns = { 24ULL * 3600 * NSEC_PER_SEC, 7ULL * 86400 * NSEC_PER_SEC,
-				  400ULL * 86400 * NSEC_PER_SEC },
+		.retention_ns = { 24ULL * 3600 * NS_PER_SEC, 7ULL * 86400 * NS_PER_SEC,
+				  400ULL * 86400 * NS_PER_SEC },
 		.max_database_mb = 4096,
 		.families = "all",
 		.count_modes = "user,kernel",

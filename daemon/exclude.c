@@ -49,8 +49,8 @@ static int split(const char *list, char *out, size_t width, size_t max, size_t *
 	return 0;
 }
 
-int exclusions_parse(struct exclusions *x, const char *comms, const char *units,
-		     const char *users, char *err, size_t errlen)
+int exclude_parse(struct exclusions *x, const char *comms, const char *units,
+		  const char *users, char *err, size_t errlen)
 {
 	char why[256];
 	int r;
@@ -69,12 +69,12 @@ int exclusions_parse(struct exclusions *x, const char *comms, const char *units,
 	return r;
 }
 
-bool exclusions_empty(const struct exclusions *x)
+bool exclude_empty(const struct exclusions *x)
 {
 	return x->n_comm == 0 && x->n_unit == 0 && x->n_uid == 0;
 }
 
-bool exclusions_match(const struct exclusions *x, const struct iv_proc *p)
+bool exclude_match(const struct exclusions *x, const struct iv_proc *p)
 {
 	size_t i;
 
@@ -102,7 +102,7 @@ static void add_row(struct iv_row *sum, const struct iv_row *r)
 		sum->v[k] += r->v[k];
 }
 
-int exclusions_apply(const struct exclusions *x, struct interval_data *iv)
+int exclude_apply(const struct exclusions *x, struct interval_data *iv)
 {
 	uint32_t *new_index;
 	int64_t excl_row[MODEL_MAX_GROUPS];
@@ -111,7 +111,7 @@ int exclusions_apply(const struct exclusions *x, struct interval_data *iv)
 	int folded = 0;
 	unsigned g;
 
-	if (exclusions_empty(x) || iv->n_procs == 0)
+	if (exclude_empty(x) || iv->n_procs == 0)
 		return 0;
 	new_index = malloc(iv->n_procs * sizeof(*new_index));
 	if (new_index == NULL)
@@ -121,7 +121,7 @@ int exclusions_apply(const struct exclusions *x, struct interval_data *iv)
 	for (i = 0; i < iv->n_procs; i++) {
 		struct iv_proc *p = &iv->procs[i];
 
-		if (!exclusions_match(x, p)) {
+		if (!exclude_match(x, p)) {
 			new_index[i] = (uint32_t)kept;
 			if (kept != i)
 				iv->procs[kept] = *p;

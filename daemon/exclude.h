@@ -29,17 +29,17 @@ struct exclusions {
 
 /* Comma-separated patterns and users (names or uids); "" for none.
  * Returns 0, or -EINVAL with err. */
-int exclusions_parse(struct exclusions *x, const char *comms, const char *units,
-		     const char *users, char *err, size_t errlen);
+int exclude_parse(struct exclusions *x, const char *comms, const char *units,
+		  const char *users, char *err, size_t errlen);
 
-bool exclusions_empty(const struct exclusions *x);
+bool exclude_empty(const struct exclusions *x);
 
 /* Whether p is excluded.  The idle and unattributed rows never are. */
-bool exclusions_match(const struct exclusions *x, const struct iv_proc *p);
+bool exclude_match(const struct exclusions *x, const struct iv_proc *p);
 
 /* Fold the excluded processes of iv into "[excluded]": their rows summed
  * per group, their process entries removed.  Returns how many processes
  * were folded, or -ENOMEM (iv is then unchanged). */
-int exclusions_apply(const struct exclusions *x, struct interval_data *iv);
+int exclude_apply(const struct exclusions *x, struct interval_data *iv);
 
 #endif

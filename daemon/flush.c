@@ -11,9 +11,9 @@
 /* How long the main thread waits for a worker's cut.  A worker is a
  * SCHED_FIFO thread, so missing this means its CPU is wedged; its data then
  * arrives with the next flush. */
-#define FLUSH_WAIT_NS (500ULL * 1000000ULL)
+#define FLUSH_WAIT_NS (500 * NS_PER_MSEC)
 /* Exited processes stay known this long for their trailing samples. */
-#define FLUSH_KEEP_EXITED_NS (10ULL * 1000000000ULL)
+#define FLUSH_KEEP_EXITED_NS (10ULL * NS_PER_SEC)
 
 void interval_free(struct interval_data *iv)
 {
@@ -30,8 +30,8 @@ void interval_free(struct interval_data *iv)
 	free(iv);
 }
 
-int flusher_init(struct flusher *f, struct collector *col, struct worker *workers,
-		 size_t n_workers, struct proctab *pt, uint64_t start_ns)
+int flush_init(struct flusher *f, struct collector *col, struct worker *workers,
+	       size_t n_workers, struct proctab *pt, uint64_t start_ns)
 {
 	int r;
 
@@ -52,7 +52,7 @@ int flusher_init(struct flusher *f, struct collector *col, struct worker *worker
 	return 0;
 }
 
-void flusher_done(struct flusher *f)
+void flush_done(struct flusher *f)
 {
 	u64map_done(&f->row_index);
 	u64map_done(&f->proc_index);
@@ -140,7 +140,7 @@ static void add_stats(struct iv_stats *sum, const struct handover *h)
 	}
 }
 
-int flusher_add_handover(struct flusher *f, struct interval_data *iv, const struct handover *h)
+int flush_add_handover(struct flusher *f, struct interval_data *iv, const struct handover *h)
 {
 	const struct collector *col = f->col;
 	size_t i;
@@ -198,7 +198,7 @@ static int life_cmp(const void *a, const void *b)
 	return (int)x->type - (int)y->type;
 }
 
-int flusher_apply_life(struct flusher *f, struct handover *const *hs, size_t n)
+int flush_apply_life(struct flusher *f, struct handover *const *hs, size_t n)
 {
 	const struct life_rec **all;
 	size_t total = 0, k = 0, i, j;
@@ -241,7 +241,7 @@ static char *dup_or_null(const char *s)
 	return s != NULL ? strdup(s) : NULL;
 }
 
-int flusher_finish(struct flusher *f, struct interval_data *iv)
+int flush_finish(struct flusher *f, struct interval_data *iv)
 {
 	uint64_t real_minus_mono = clock_ns(CLOCK_REALTIME) - monotonic_ns();
 	size_t i;
@@ -294,7 +294,7 @@ static int add_exited(struct flusher *f, struct interval_data *iv, struct handov
 	return 0;
 }
 
-int flusher_run(struct flusher *f, bool final, struct interval_data **ret)
+int flush_run(struct flusher *f, bool final, struct interval_data **ret)
 {
 	struct handover **hs = NULL;
 	size_t *owner_of = NULL;   /* worker index of each handover */
@@ -357,13 +357,13 @@ int flusher_run(struct flusher *f, bool final, struct interval_data **ret)
 		}
 	}
 	if (r == 0)
-		r = flusher_apply_life(f, hs, n);
+		r = flush_apply_life(f, hs, n);
 	for (i = 0; i < n && r == 0; i++)
-		r = flusher_add_handover(f, iv, hs[i]);
+		r = flush_add_handover(f, iv, hs[i]);
 	if (r == 0)
 		r = add_exited(f, iv, hs, n);
 	if (r == 0)
-		r = flusher_finish(f, iv);
+		r = flush_finish(f, iv);
 	for (i = 0; i < n; i++)
 		worker_recycle(&f->workers[owner_of[i]], hs[i]);
 	free(hs);

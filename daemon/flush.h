@@ -30,22 +30,22 @@ struct flusher {
 	size_t cap_gens;
 };
 
-int flusher_init(struct flusher *f, struct collector *col, struct worker *workers,
-		 size_t n_workers, struct proctab *pt, uint64_t start_ns);
-void flusher_done(struct flusher *f);
+int flush_init(struct flusher *f, struct collector *col, struct worker *workers,
+	       size_t n_workers, struct proctab *pt, uint64_t start_ns);
+void flush_done(struct flusher *f);
 
 /* Cut every CPU now and build the interval since the last one.  final: also
  * stop the workers (after their last cut).
  * On success *ret is the caller's (interval_free()).  -ENOMEM otherwise. */
-int flusher_run(struct flusher *f, bool final, struct interval_data **ret);
+int flush_run(struct flusher *f, bool final, struct interval_data **ret);
 
 /* Charge a handover to iv (exposed for tests, which build handovers by hand). */
-int flusher_add_handover(struct flusher *f, struct interval_data *iv, const struct handover *h);
+int flush_add_handover(struct flusher *f, struct interval_data *iv, const struct handover *h);
 
 /* Apply side-band records of several handovers to the process table, in time order. */
-int flusher_apply_life(struct flusher *f, struct handover *const *hs, size_t n);
+int flush_apply_life(struct flusher *f, struct handover *const *hs, size_t n);
 
 /* Fill procs[] details (enriching from /proc) once all handovers are in. */
-int flusher_finish(struct flusher *f, struct interval_data *iv);
+int flush_finish(struct flusher *f, struct interval_data *iv);
 
 #endif

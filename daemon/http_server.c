@@ -70,8 +70,8 @@ struct request {
 
 /* ---- listen addresses -------------------------------------------------- */
 
-int http_parse_listen(const char *text, struct sockaddr_storage *addr, socklen_t *len,
-		      char *err, size_t errlen)
+int http_server_parse_listen(const char *text, struct sockaddr_storage *addr, socklen_t *len,
+			     char *err, size_t errlen)
 {
 	char host[128];
 	const char *colon;
@@ -156,7 +156,7 @@ static int open_listener(const char *text, char *unix_path, size_t pathlen, char
 	struct stat st;
 	int fd, one = 1, r;
 
-	r = http_parse_listen(text, &addr, &len, err, errlen);
+	r = http_server_parse_listen(text, &addr, &len, err, errlen);
 	if (r < 0)
 		return r;
 	fd = socket(addr.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);

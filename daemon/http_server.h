@@ -46,7 +46,7 @@ void http_server_data_changed(struct http_server *s);
 
 /* Parse one listen address into what bind() takes; exposed for tests.
  * "127.0.0.1:PORT", "[::1]:PORT", "localhost:PORT", "unix:/PATH". */
-int http_parse_listen(const char *text, struct sockaddr_storage *addr, socklen_t *len,
-		      char *err, size_t errlen);
+int http_server_parse_listen(const char *text, struct sockaddr_storage *addr, socklen_t *len,
+			     char *err, size_t errlen);
 
 #endif

@@ -245,5 +245,5 @@ int main(int argc, char **argv)
 		return EXIT_SUCCESS;
 	}
 	log_init("stackd", cfg.log_level);
-	return stackd_run(&cfg, load_config);
+	return run_daemon(&cfg, load_config);
 }

@@ -2,6 +2,7 @@
  * notify.c - see notify.h.
  */
 #include "notify.h"
+#include "lib/clock.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -76,5 +77,5 @@ int notify_poll_timeout_ms(const struct notifier *n, uint64_t now_ns)
 	if (n->watchdog_ns == 0 || n->fd < 0)
 		return -1;
 	due = n->last_ping_ns + n->watchdog_ns / 2;
-	return due <= now_ns ? 0 : (int)((due - now_ns) / 1000000ULL) + 1;
+	return due <= now_ns ? 0 : (int)((due - now_ns) / NS_PER_MSEC) + 1;
 }

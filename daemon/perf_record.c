@@ -31,7 +31,7 @@ static int32_t i32_at(const struct perf_event_header *h, size_t off)
 	return v;
 }
 
-int record_parse_sample(const struct perf_event_header *h, struct rec_sample *out)
+int perf_record_parse_sample(const struct perf_event_header *h, struct rec_sample *out)
 {
 	const unsigned char *p = body(h);
 
@@ -48,7 +48,7 @@ int record_parse_sample(const struct perf_event_header *h, struct rec_sample *ou
 	return 0;
 }
 
-int record_parse_task(const struct perf_event_header *h, struct rec_task *out)
+int perf_record_parse_task(const struct perf_event_header *h, struct rec_task *out)
 {
 	if (h->size < sizeof(*h) + 24 + RECORD_TRAILER_BYTES)
 		return -EINVAL;
@@ -60,7 +60,7 @@ int record_parse_task(const struct perf_event_header *h, struct rec_task *out)
 	return 0;
 }
 
-int record_parse_comm(const struct perf_event_header *h, struct rec_comm *out)
+int perf_record_parse_comm(const struct perf_event_header *h, struct rec_comm *out)
 {
 	size_t room;
 
@@ -74,21 +74,21 @@ int record_parse_comm(const struct perf_event_header *h, struct rec_comm *out)
 		room = sizeof(out->comm) - 1;
 	memcpy(out->comm, (const unsigned char *)h + 16, room);
 	out->comm[room] = '\0';
-	out->time = record_time(h);
+	out->time = perf_record_time(h);
 	return 0;
 }
 
-int record_parse_lost(const struct perf_event_header *h, struct rec_lost *out)
+int perf_record_parse_lost(const struct perf_event_header *h, struct rec_lost *out)
 {
 	if (h->size < sizeof(*h) + 16 + RECORD_TRAILER_BYTES)
 		return -EINVAL;
 	out->id = u64_at(h, 8);
 	out->lost = u64_at(h, 16);
-	out->time = record_time(h);
+	out->time = perf_record_time(h);
 	return 0;
 }
 
-uint64_t record_time(const struct perf_event_header *h)
+uint64_t perf_record_time(const struct perf_event_header *h)
 {
 	if (h->type == PERF_RECORD_SAMPLE)
 		return h->size >= 32 ? u64_at(h, 24) : 0;
@@ -97,7 +97,7 @@ uint64_t record_time(const struct perf_event_header *h)
 	return u64_at(h, h->size - 16);
 }
 
-uint64_t record_id(const struct perf_event_header *h)
+uint64_t perf_record_id(const struct perf_event_header *h)
 {
 	if (h->type == PERF_RECORD_SAMPLE)
 		return h->size >= 16 ? u64_at(h, 8) : 0;

@@ -54,15 +54,15 @@ struct rec_lost {
 };
 
 /* Each returns 0, or -EINVAL when the record is too short for its type. */
-int record_parse_sample(const struct perf_event_header *h, struct rec_sample *out);
-int record_parse_task(const struct perf_event_header *h, struct rec_task *out);
-int record_parse_comm(const struct perf_event_header *h, struct rec_comm *out);
-int record_parse_lost(const struct perf_event_header *h, struct rec_lost *out);
+int perf_record_parse_sample(const struct perf_event_header *h, struct rec_sample *out);
+int perf_record_parse_task(const struct perf_event_header *h, struct rec_task *out);
+int perf_record_parse_comm(const struct perf_event_header *h, struct rec_comm *out);
+int perf_record_parse_lost(const struct perf_event_header *h, struct rec_lost *out);
 
 /* The time of any record (sample field or trailer); 0 if it has none. */
-uint64_t record_time(const struct perf_event_header *h);
+uint64_t perf_record_time(const struct perf_event_header *h);
 
 /* The identifier of the event that wrote any record; 0 if it has none. */
-uint64_t record_id(const struct perf_event_header *h);
+uint64_t perf_record_id(const struct perf_event_header *h);
 
 #endif

@@ -42,7 +42,7 @@ struct proctab {
 	struct u64map by_pid;        /* pid -> slot in heads */
 	struct proc_gen **heads;     /* newest generation first */
 	size_t n_heads, cap_heads, empty_heads;
-	uint64_t tick_ns;            /* 1e9 / sysconf(_SC_CLK_TCK) */
+	uint64_t tick_ns;            /* NS_PER_SEC / sysconf(_SC_CLK_TCK) */
 	int64_t boot_minus_mono_ns;  /* CLOCK_BOOTTIME - CLOCK_MONOTONIC */
 	const char *proc_root;
 	struct proc_gen idle, unattributed;

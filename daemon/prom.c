@@ -2,6 +2,7 @@
  * prom.c - see prom.h.
  */
 #include "prom.h"
+#include "lib/clock.h"
 #include "lib/u64map.h"
 #include "lib/version.h"
 
@@ -267,7 +268,7 @@ static void render_family(struct prom *p, FILE *f, const char *kind, struct seri
 	for (i = 0; i < n; i++) {
 		fprintf(f, "stackd_%s_cpu_seconds_total{", kind);
 		series_labels(f, kind, ss[i]);
-		fprintf(f, "} %.9f\n", (double)ss[i]->tc / 1e9);
+		fprintf(f, "} %.9f\n", (double)ss[i]->tc / (double)NS_PER_SEC);
 	}
 	fprintf(f, "# HELP stackd_%s_context_switches_total Context switches, per %s.\n"
 		"# TYPE stackd_%s_context_switches_total counter\n", kind, kind, kind);
@@ -284,7 +285,7 @@ static void render_family(struct prom *p, FILE *f, const char *kind, struct seri
 			fprintf(f, "stackd_%s_group_seconds_total{", kind);
 			series_labels(f, kind, ss[i]);
 			fprintf(f, ",group=\"%s\"} %.9f\n", m->groups[g].name,
-				(double)ss[i]->group_tc[g] / 1e9);
+				(double)ss[i]->group_tc[g] / (double)NS_PER_SEC);
 		}
 	fprintf(f, "# HELP stackd_%s_events_total Counts of each counter group's events, per "
 		"%s.\n# TYPE stackd_%s_events_total counter\n", kind, kind, kind);

@@ -40,7 +40,7 @@
 #include <sys/timerfd.h>
 #include <unistd.h>
 
-#define WARN_EVERY_NS (60ULL * NSEC_PER_SEC)
+#define WARN_EVERY_NS (60ULL * NS_PER_SEC)
 
 struct daemon {
 	struct config cfg;
@@ -69,7 +69,7 @@ struct daemon {
 	struct notifier notify;
 };
 
-int stackd_pick_model(const char *name, const struct model **ret, char *why, size_t len)
+int run_pick_model(const char *name, const struct model **ret, char *why, size_t len)
 {
 	char hw[256];
 	const char *pmu;
@@ -334,11 +334,11 @@ static void write_pending(struct daemon *d)
 	}
 }
 
-#define PRUNE_EVERY_NS (60ULL * NSEC_PER_SEC)
+#define PRUNE_EVERY_NS (60ULL * NS_PER_SEC)
 #define PRUNE_BATCH_INTERVALS 60
 #define ROLLUP_BATCH_BUCKETS 30
 /* A flush is due every interval: roll up for at most this long per call. */
-#define ROLLUP_BUDGET_NS (100ULL * NSEC_PER_MSEC)
+#define ROLLUP_BUDGET_NS (100ULL * NS_PER_MSEC)
 
 /* Rollups and retention in small steps after a flush: once a minute, or at
  * every flush while a backlog is left (a migrated database, a lowered
@@ -381,12 +381,12 @@ static void flush(struct daemon *d, bool final)
 	size_t ran;
 	int r;
 
-	r = flusher_run(&d->fl, final, &iv);
+	r = flush_run(&d->fl, final, &iv);
 	if (r < 0) {
 		log_error_r(r, "flush failed; the counts of this interval are lost");
 		return;
 	}
-	if (exclusions_apply(&d->excl, iv) < 0)
+	if (exclude_apply(&d->excl, iv) < 0)
 		log_warning("out of memory folding excluded processes: this interval stores them "
 			    "one by one");
 	report_health(d, iv);
@@ -451,8 +451,8 @@ static int arm_timer(struct daemon *d)
 	struct itimerspec its;
 	uint64_t ns = d->cfg.interval_ns;
 
-	its.it_interval.tv_sec = (time_t)(ns / NSEC_PER_SEC);
-	its.it_interval.tv_nsec = (long)(ns % NSEC_PER_SEC);
+	its.it_interval.tv_sec = (time_t)(ns / NS_PER_SEC);
+	its.it_interval.tv_nsec = (long)(ns % NS_PER_SEC);
 	its.it_value = its.it_interval;
 	return timerfd_settime(d->tfd, 0, &its, NULL) < 0 ? -errno : 0;
 }
@@ -478,8 +478,8 @@ static void reload(struct daemon *d)
 	{
 		struct exclusions x;
 
-		if (exclusions_parse(&x, n.exclude_comm, n.exclude_unit, n.exclude_user, err,
-				     sizeof(err)) < 0) {
+		if (exclude_parse(&x, n.exclude_comm, n.exclude_unit, n.exclude_user, err,
+				  sizeof(err)) < 0) {
 			log_error("reload: %s; keeping the running configuration", err);
 			notify_send(&d->notify, "READY=1\nSTATUS=reload failed: %s", err);
 			return;
@@ -621,7 +621,7 @@ static void cleanup(struct daemon *d)
 
 	http_server_stop(d->http);   /* its threads read the store: first */
 	if (d->fl_ready)
-		flusher_done(&d->fl);
+		flush_done(&d->fl);
 	for (i = 0; i < d->n_workers; i++)
 		worker_done(&d->workers[i]);
 	free(d->workers);
@@ -643,7 +643,7 @@ static void cleanup(struct daemon *d)
 		close(d->tfd);
 }
 
-int stackd_run(const struct config *cfg, config_reload_fn reload_fn)
+int run_daemon(const struct config *cfg, config_reload_fn reload_fn)
 {
 	struct collector_params params;
 	struct daemon d;
@@ -662,7 +662,7 @@ int stackd_run(const struct config *cfg, config_reload_fn reload_fn)
 		log_warning("NOTIFY_SOCKET='%s' cannot be used (%s); not telling systemd",
 			    getenv("NOTIFY_SOCKET"), strerror(-r));
 
-	r = stackd_pick_model(cfg->model, &d.model, d.model_why, sizeof(d.model_why));
+	r = run_pick_model(cfg->model, &d.model, d.model_why, sizeof(d.model_why));
 	if (r < 0) {
 		log_error("model: %s", d.model_why);
 		goto out;
@@ -690,8 +690,8 @@ int stackd_run(const struct config *cfg, config_reload_fn reload_fn)
 		log_error("families: %s", err);
 		goto out;
 	}
-	r = exclusions_parse(&d.excl, cfg->exclude_comm, cfg->exclude_unit, cfg->exclude_user, err,
-			     sizeof(err));
+	r = exclude_parse(&d.excl, cfg->exclude_comm, cfg->exclude_unit, cfg->exclude_user, err,
+			  sizeof(err));
 	if (r < 0) {
 		log_error("%s", err);
 		goto out;
@@ -727,7 +727,7 @@ int stackd_run(const struct config *cfg, config_reload_fn reload_fn)
 	d.started_ns = now_real;
 
 	boot_minus_mono = (int64_t)(clock_ns(CLOCK_BOOTTIME) - monotonic_ns());
-	r = proctab_init(&d.pt, "/proc", hz > 0 ? NSEC_PER_SEC / (uint64_t)hz : 10000000,
+	r = proctab_init(&d.pt, "/proc", hz > 0 ? NS_PER_SEC / (uint64_t)hz : 10 * NS_PER_MSEC,
 			 boot_minus_mono);
 	if (r < 0)
 		goto oom;
@@ -754,7 +754,7 @@ int stackd_run(const struct config *cfg, config_reload_fn reload_fn)
 		log_error_r(r, "cannot start the CPU workers");
 		goto out;
 	}
-	r = flusher_init(&d.fl, d.col, d.workers, d.n_workers, &d.pt, now_real);
+	r = flush_init(&d.fl, d.col, d.workers, d.n_workers, &d.pt, now_real);
 	if (r < 0)
 		goto oom;
 	d.fl_ready = true;

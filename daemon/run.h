@@ -14,10 +14,10 @@
 typedef int (*config_reload_fn)(struct config *out, char *err, size_t errlen);
 
 /* Returns the process exit status. */
-int stackd_run(const struct config *cfg, config_reload_fn reload);
+int run_daemon(const struct config *cfg, config_reload_fn reload);
 
 /* The model cfg asks for ("auto": the hardware model if the PMU counts,
  * else the software model).  why says what was chosen and why. */
-int stackd_pick_model(const char *name, const struct model **ret, char *why, size_t len);
+int run_pick_model(const char *name, const struct model **ret, char *why, size_t len);
 
 #endif

@@ -7,6 +7,7 @@
 #define STACKD_STORE_PRIVATE_H
 
 #include "store.h"
+#include "lib/clock.h"
 
 #include <sqlite3.h>
 #include <stdbool.h>
@@ -31,7 +32,6 @@ int store_exec(struct store *s, const char *sql, const char *what, char *err, si
 /* The first column of the first row of sql (which takes no parameters). */
 int store_query_int64(struct store *s, const char *sql, int64_t *ret);
 
-#define STORE_NS_PER_S 1000000000LL
 
 /* t rounded down to a multiple of size_ns (0 for t <= 0): bucket bounds. */
 static inline int64_t store_floor(int64_t t, int64_t size_ns)

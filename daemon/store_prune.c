@@ -54,14 +54,14 @@ static int64_t level_end(struct store *s, int level, bool newest)
 static int64_t level_cutoff(struct store *s, const struct store_retention *r, int level,
 			    bool over_cap)
 {
-	int64_t align = align_s[level] * STORE_NS_PER_S, c;
+	int64_t align = align_s[level] * NS_PER_SEC, c;
 
 	c = r->now_ns > r->keep_ns[level] ? (int64_t)(r->now_ns - r->keep_ns[level]) : 0;
 	if (over_cap) {
 		int64_t newest = level_end(s, level, true);
 
-		if (newest - cap_keep_s[level] * STORE_NS_PER_S > c)
-			c = newest - cap_keep_s[level] * STORE_NS_PER_S;
+		if (newest - cap_keep_s[level] * NS_PER_SEC > c)
+			c = newest - cap_keep_s[level] * NS_PER_SEC;
 	}
 	c = store_floor(c, align);
 	if (level + 1 < STORE_LEVELS) {
@@ -96,7 +96,7 @@ static const char *const delete_steps[] = {
 static int delete_level(struct store *s, int level, int64_t cutoff, unsigned limit,
 			int *deleted)
 {
-	int64_t align = align_s[level] * STORE_NS_PER_S;
+	int64_t align = align_s[level] * NS_PER_SEC;
 	sqlite3_stmt *st;
 	size_t i;
 	int rc;

@@ -10,10 +10,10 @@
  */
 #include "store_private.h"
 #include "lib/db.h"
+#include "lib/clock.h"
 
 #include <errno.h>
 #include <stdio.h>
-#include <time.h>
 
 struct level {
 	int64_t size_s;     /* this level's rollup_s */
@@ -135,18 +135,10 @@ static int run_bound(sqlite3_stmt *st, int64_t lo, int64_t hi, int64_t size_s, i
 
 /* Roll the complete buckets of one level after its done mark, at most
  * *budget of them; *made counts the rows written. */
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
 static int roll_level(struct store *s, struct roll_stmts *r, const struct level *lv,
 		      unsigned *budget, uint64_t deadline, unsigned *made)
 {
-	int64_t size_ns = lv->size_s * STORE_NS_PER_S, done, limit, end;
+	int64_t size_ns = lv->size_s * NS_PER_SEC, done, limit, end;
 
 	/* Complete: buckets ending at or before limit. */
 	if (lv->source_s == 0) {
@@ -187,7 +179,7 @@ static int roll_level(struct store *s, struct roll_stmts *r, const struct level 
 		done = b + size_ns;
 		(*budget)--;
 		(*made)++;
-		if (now_ns() > deadline)
+		if (monotonic_ns() > deadline)
 			*budget = 0;   /* out of time: the rest at the next call */
 	}
 	/* Nothing left to roll up to limit: the empty buckets count as done. */
@@ -201,7 +193,7 @@ int store_rollup(struct store *s, unsigned max_buckets, uint64_t max_ns, bool *m
 {
 	struct roll_stmts r = { NULL, NULL, NULL, NULL, NULL };
 	unsigned made = 0, budget = max_buckets;
-	uint64_t deadline = now_ns() + max_ns;
+	uint64_t deadline = monotonic_ns() + max_ns;
 	size_t i;
 	int rc, ret;
 

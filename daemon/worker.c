@@ -87,7 +87,7 @@ static void handle_record(struct worker *w, const struct perf_event_header *h)
 		struct rec_sample s;
 		int g;
 
-		if (record_parse_sample(h, &s) < 0)
+		if (perf_record_parse_sample(h, &s) < 0)
 			return;
 		g = group_of_id(w, s.id);
 		if (g < 0)
@@ -99,7 +99,7 @@ static void handle_record(struct worker *w, const struct perf_event_header *h)
 	case PERF_RECORD_EXIT: {
 		struct rec_task t;
 
-		if (record_parse_task(h, &t) < 0)
+		if (perf_record_parse_task(h, &t) < 0)
 			return;
 		if (h->type == PERF_RECORD_EXIT)
 			attrib_exit(&w->at, t.pid, t.tid, t.time);
@@ -118,7 +118,7 @@ static void handle_record(struct worker *w, const struct perf_event_header *h)
 	case PERF_RECORD_COMM: {
 		struct rec_comm c;
 
-		if (record_parse_comm(h, &c) < 0 || c.pid != c.tid)
+		if (perf_record_parse_comm(h, &c) < 0 || c.pid != c.tid)
 			return;
 		memset(&lr, 0, sizeof(lr));
 		lr.type = LIFE_COMM;
@@ -133,7 +133,7 @@ static void handle_record(struct worker *w, const struct perf_event_header *h)
 	case PERF_RECORD_LOST: {
 		struct rec_lost l;
 
-		if (record_parse_lost(h, &l) < 0)
+		if (perf_record_parse_lost(h, &l) < 0)
 			return;
 		w->at.st.lost_records++;
 		w->at.st.lost_samples += l.lost;
@@ -154,7 +154,7 @@ static void drain(struct worker *w, uint64_t limit)
 	const struct perf_event_header *h;
 
 	while ((h = ring_peek(r)) != NULL) {
-		if (limit != UINT64_MAX && record_time(h) > limit)
+		if (limit != UINT64_MAX && perf_record_time(h) > limit)
 			break;
 		handle_record(w, h);
 		ring_consume(r, h);
@@ -265,7 +265,7 @@ static void cut(struct worker *w, uint64_t seq)
 	h->cut_ns = now;
 	h->st = w->at.st;
 	if (now > w->last_cut_ns)
-		h->samples_per_s = h->st.samples * 1000000000ULL / (now - w->last_cut_ns);
+		h->samples_per_s = h->st.samples * NS_PER_SEC / (now - w->last_cut_ns);
 	memset(&w->at.st, 0, sizeof(w->at.st));
 	w->last_cut_ns = now;
 
@@ -317,7 +317,7 @@ static void *worker_main(void *arg)
 	for (;;) {
 		uint64_t now = monotonic_ns();
 		uint64_t wait = w->next_rotate_ns > now ? w->next_rotate_ns - now : 0;
-		struct timespec ts = { (time_t)(wait / 1000000000ULL), (long)(wait % 1000000000ULL) };
+		struct timespec ts = { (time_t)(wait / NS_PER_SEC), (long)(wait % NS_PER_SEC) };
 		uint64_t seq;
 		int stopping;
 
@@ -412,8 +412,8 @@ struct handover *worker_collect(struct worker *w, uint64_t seq, uint64_t deadlin
 				bool *ret_timed_out)
 {
 	struct handover *list;
-	struct timespec ts = { (time_t)(deadline_ns / 1000000000ULL),
-			       (long)(deadline_ns % 1000000000ULL) };
+	struct timespec ts = { (time_t)(deadline_ns / NS_PER_SEC),
+			       (long)(deadline_ns % NS_PER_SEC) };
 	bool timed_out = false;
 
 	pthread_mutex_lock(&w->lock);

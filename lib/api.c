@@ -4,6 +4,7 @@
  * 4xx or 5xx status.
  */
 #include "api_out.h"
+#include "clock.h"
 #include "duration.h"
 #include "rowset.h"
 
@@ -106,7 +107,7 @@ int api_parse_time(const struct http_query *q, const char *key, uint64_t newest,
 			snprintf(err, errlen, "parameter '%s': '%s' is not @UNIX-SECONDS", key, v);
 			return -EINVAL;
 		}
-		*ret = (uint64_t)(secs * 1e9);
+		*ret = (uint64_t)(secs * (double)NS_PER_SEC);
 		return 0;
 	}
 	if (duration_parse(v, &ns) < 0) {
@@ -216,7 +217,7 @@ int api_handle(const struct api_info *info, struct db *db, const char *db_err,
 		if (strncmp(path, targets[i].prefix, n) != 0 || path[n] == '\0' ||
 		    strchr(path + n, '/') != NULL)
 			continue;
-		if (http_path_segment_decode(path + n, name, sizeof(name)) <= 0)
+		if (http_query_decode_segment(path + n, name, sizeof(name)) <= 0)
 			return api_error(resp, 400, "'%s' is not a valid name (bad %%-escape, "
 					 "control character or too long)", path + n);
 		return api_target(db, targets[i].who, name, query, acc, resp);

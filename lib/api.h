@@ -10,13 +10,14 @@
 #define STACKD_API_H
 
 #include "query.h"
+#include "clock.h"
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 /* Caps that keep one request cheap. */
-#define API_MAX_WINDOW_NS (24ULL * 3600 * 1000000000ULL)
+#define API_MAX_WINDOW_NS (24ULL * 3600 * NS_PER_SEC)
 #define API_MAX_LIMIT 10000
 #define API_MAX_POINTS 2000
 #define API_MAX_EXPORT_ROWS 20000

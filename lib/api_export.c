@@ -121,7 +121,7 @@ int api_export(struct db *db, const char *query, const struct api_access *acc,
 		limit = EXPORT_DEFAULT_ROWS;
 	if (query_span(db, &oldest, &newest) < 0)
 		return api_error(resp, 503, "no data yet: stackd has not stored an interval");
-	from = newest > 3600 * API_NS ? newest - 3600 * API_NS : 0;
+	from = newest > 3600 * NS_PER_SEC ? newest - 3600 * NS_PER_SEC : 0;
 	to = newest;
 	if (api_parse_time(&q, "from", newest, &from, err, sizeof(err)) < 0 ||
 	    api_parse_time(&q, "to", newest, &to, err, sizeof(err)) < 0)

@@ -9,11 +9,11 @@
 #include "api.h"
 #include "http_query.h"
 #include "rowset.h"
+#include "clock.h"
 
 #include <stdio.h>
 
-#define API_NS 1000000000ULL
-#define API_DEFAULT_WINDOW_NS (60ULL * API_NS)
+#define API_DEFAULT_WINDOW_NS (60ULL * NS_PER_SEC)
 
 struct api_out {
 	FILE *f;

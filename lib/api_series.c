@@ -53,7 +53,7 @@ int api_series(struct db *db, const char *query, const struct api_access *acc,
 		return api_error(resp, 400, "parameter 'metric' is missing (e.g. metric=cpu_percent)");
 	if (query_span(db, &oldest, &newest) < 0)
 		return api_error(resp, 503, "no data yet: stackd has not stored an interval");
-	from = newest > 3600 * API_NS ? newest - 3600 * API_NS : 0;
+	from = newest > 3600 * NS_PER_SEC ? newest - 3600 * NS_PER_SEC : 0;
 	to = newest;
 	if (api_parse_time(&q, "from", newest, &from, err, sizeof(err)) < 0 ||
 	    api_parse_time(&q, "to", newest, &to, err, sizeof(err)) < 0 ||
@@ -63,8 +63,8 @@ int api_series(struct db *db, const char *query, const struct api_access *acc,
 		return api_error(resp, 400, "parameter 'from' must be before 'to'");
 	if (step == 0)
 		step = (to - from + API_MAX_POINTS / 4 - 1) / (API_MAX_POINTS / 4);
-	if (step < API_NS / 1000)
-		step = API_NS / 1000;
+	if (step < NS_PER_SEC / 1000)
+		step = NS_PER_SEC / 1000;
 	if ((to - from) / step > API_MAX_POINTS)
 		return api_error(resp, 400, "parameter 'step': %" PRIu64 " points would exceed the limit "
 			    "of %d; use a longer step", (to - from) / step, API_MAX_POINTS);

@@ -5,6 +5,7 @@
  * (stackctl --db), the daemon's facts come from what it recorded in meta.
  */
 #include "api_out.h"
+#include "clock.h"
 #include "duration.h"
 #include "sampling_cost.h"
 #include "version.h"
@@ -15,7 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 /* Whether comma-separated list holds name. */
@@ -88,11 +88,8 @@ static void print_identity(FILE *f, const struct api_info *info, struct db *db,
 			  meta_duration(db, "rotate_period");
 	bool running = info->in_daemon || writer_running(db);
 	char buf[512], host[256];
-	struct timespec ts;
-	uint64_t now;
+	uint64_t now = clock_ns(CLOCK_REALTIME);
 
-	clock_gettime(CLOCK_REALTIME, &ts);
-	now = (uint64_t)ts.tv_sec * API_NS + (uint64_t)ts.tv_nsec;
 	api_host(db, host, sizeof(host));
 	fputs("{\"version\": ", f);
 	json_print_string(f, info->in_daemon || query_meta(db, "version", buf, sizeof(buf)) < 0 ?
@@ -103,7 +100,7 @@ static void print_identity(FILE *f, const struct api_info *info, struct db *db,
 		", \"uptime_s\": ", running ? "true" : "false",
 		info->in_daemon ? (uint64_t)getpid() : meta_u64(db, "pid"), started);
 	if (running && started > 0 && now > started)
-		fprintf(f, "%.3f", (double)(now - started) / 1e9);
+		fprintf(f, "%.3f", (double)(now - started) / (double)NS_PER_SEC);
 	else
 		fputs("null", f);
 	fputs(",\n \"model\": ", f);

@@ -62,7 +62,7 @@ static int print_top(struct db *db, const struct window *w, enum top_by by, cons
 	fputs(", \"model_description\": ", o.f);
 	json_string_or_null(o.f, w->model ? w->model->description : NULL);
 	fprintf(o.f, ", \"by\": \"%s\", \"sort\": \"%s\", \"total_rows\": %zu,\n ",
-		top_by_name(by), sort, rs->n_rows);
+		top_rows_by_name(by), sort, rs->n_rows);
 	api_print_window_health(o.f, w);
 	fputs(",\n \"columns\": ", o.f);
 	rowset_print_columns_json(rs, o.f);
@@ -91,7 +91,8 @@ int api_top(struct db *db, const char *query, const struct api_access *acc,
 	    http_query_duration(&q, "window", API_MAX_WINDOW_NS, &window_ns, err, sizeof(err)) < 0 ||
 	    http_query_uint(&q, "limit", API_MAX_LIMIT, &limit, err, sizeof(err)) < 0)
 		return api_error(resp, 400, "%s", err);
-	if (http_query_get(&q, "by") != NULL && top_by_parse(http_query_get(&q, "by"), &by) < 0)
+	if (http_query_get(&q, "by") != NULL &&
+	    top_rows_by_parse(http_query_get(&q, "by"), &by) < 0)
 		return api_error(resp, 400, "parameter 'by': '%s' is not one of process, comm, "
 				 "unit, user", http_query_get(&q, "by"));
 	r = parse_filter(&q, acc, &filter, err, sizeof(err));

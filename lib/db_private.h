@@ -25,9 +25,9 @@ struct tiers {
 	int64_t raw_floor, minute_floor;
 };
 
-void db_tiers(struct db *db, struct tiers *t);
+void query_tiers(struct db *db, struct tiers *t);
 /* Bind ?20 and ?21 where st has them. */
-void db_bind_tiers(sqlite3_stmt *st, const struct tiers *t);
+void query_bind_tiers(sqlite3_stmt *st, const struct tiers *t);
 
 /* The SQL condition that keeps an interval row (alias A, e.g. "i.") of the
  * right level for its time. */

@@ -2,6 +2,7 @@
  * duration.c - time spans for config values and command-line flags.
  */
 #include "duration.h"
+#include "clock.h"
 
 #include <errno.h>
 #include <math.h>
@@ -17,12 +18,12 @@ struct unit {
 /* Longest suffixes first so "ms" is not taken for "m". */
 static const struct unit units[] = {
 	{ "ns", 1 },
-	{ "us", NSEC_PER_USEC },
-	{ "ms", NSEC_PER_MSEC },
-	{ "s", NSEC_PER_SEC },
-	{ "m", 60 * NSEC_PER_SEC },
-	{ "h", 3600 * NSEC_PER_SEC },
-	{ "d", 86400 * NSEC_PER_SEC },
+	{ "us", NS_PER_USEC },
+	{ "ms", NS_PER_MSEC },
+	{ "s", NS_PER_SEC },
+	{ "m", 60 * NS_PER_SEC },
+	{ "h", 3600 * NS_PER_SEC },
+	{ "d", 86400 * NS_PER_SEC },
 };
 
 int duration_parse(const char *text, uint64_t *ret_ns)
@@ -87,12 +88,12 @@ void duration_format_approx(double ns, char *buf, size_t len)
 		snprintf(buf, len, "%.1fh", ns / 3600e9);
 	else if (ns >= 600e9)
 		snprintf(buf, len, "%.1fm", ns / 60e9);
-	else if (ns >= 1e9)
-		snprintf(buf, len, "%.2fs", ns / 1e9);
-	else if (ns >= 1e6)
-		snprintf(buf, len, "%.1fms", ns / 1e6);
-	else if (ns >= 1e3)
-		snprintf(buf, len, "%.1fus", ns / 1e3);
+	else if (ns >= (double)NS_PER_SEC)
+		snprintf(buf, len, "%.2fs", ns / (double)NS_PER_SEC);
+	else if (ns >= (double)NS_PER_MSEC)
+		snprintf(buf, len, "%.1fms", ns / (double)NS_PER_MSEC);
+	else if (ns >= (double)NS_PER_USEC)
+		snprintf(buf, len, "%.1fus", ns / (double)NS_PER_USEC);
 	else
 		snprintf(buf, len, "%.0fns", ns);
 }

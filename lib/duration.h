@@ -8,10 +8,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define NSEC_PER_USEC 1000ULL
-#define NSEC_PER_MSEC 1000000ULL
-#define NSEC_PER_SEC  1000000000ULL
-
 /* Parse "<number><unit>" where unit is ns, us, ms, s, m, h or d, e.g. "1.5s".
  * A bare number is refused: a unit is always required, so "1" cannot be
  * misread as milliseconds by one user and seconds by another.

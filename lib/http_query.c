@@ -57,7 +57,7 @@ static int decode(const char *text, size_t len, char *out, size_t cap)
 	return decode_as(text, len, out, cap, true);
 }
 
-int http_path_segment_decode(const char *text, char *out, size_t cap)
+int http_query_decode_segment(const char *text, char *out, size_t cap)
 {
 	return decode_as(text, strlen(text), out, cap, false);
 }

@@ -44,6 +44,6 @@ int http_query_bool(const struct http_query *q, const char *key, bool *ret, char
 
 /* A path segment ("kworker%2F0%3A1"): %XX decoded, '+' kept.  Returns the
  * length or -EINVAL (bad escape, control byte, longer than cap - 1). */
-int http_path_segment_decode(const char *text, char *out, size_t cap);
+int http_query_decode_segment(const char *text, char *out, size_t cap);
 
 #endif

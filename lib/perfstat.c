@@ -6,6 +6,7 @@
  * already scaled multiplexed counts; running% says how much was measured.
  */
 #include "perfstat.h"
+#include "clock.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -304,7 +305,7 @@ int perfstat_read(FILE *f, struct ps_recording *rec, char *err, size_t errlen)
 		}
 		perfstat_normalise(fld[at + 2], name, sizeof(name));
 		if (strcmp(name, "task-clock") == 0 && strcmp(fld[at + 1], "msec") == 0)
-			v *= 1e6;  /* perf prints task-clock in msec: store ns */
+			v *= (double)NS_PER_MSEC;  /* perf prints task-clock in msec: store ns */
 		if (n > at + 4 && is_number(fld[at + 4], &pct))
 			running = pct / 100.0;
 		if (!isnan(t) && (isnan(last_time) || t != last_time)) {
@@ -402,7 +403,7 @@ void perfstat_group_sums(const struct ps_recording *rec, size_t interval, const 
 	double secs = 0;
 
 	if (tc != NULL && tc->counted)
-		secs = tc->value / 1e9;
+		secs = tc->value / (double)NS_PER_SEC;
 	else if (rec->interval_mode)
 		secs = interval == 0 ? iv->time : iv->time - rec->iv[interval - 1].time;
 	*seconds = secs;
@@ -440,6 +441,7 @@ void perfstat_group_sums(const struct ps_recording *rec, size_t interval, const 
 		/* Time this group measured: the recording's time x the share
 		 * perf says its events were running (1 s when unknown, so
 		 * coverage still reads as a share). */
-		sums[g].task_clock_ns = (uint64_t)llround((secs > 0 ? secs : 1.0) * 1e9 * running);
+		sums[g].task_clock_ns =
+			(uint64_t)llround((secs > 0 ? secs : 1.0) * (double)NS_PER_SEC * running);
 	}
 }

@@ -212,7 +212,7 @@ static int read_intervals(struct db *db, const struct tiers *t, uint64_t window_
 	*hi = newest;
 	sqlite3_bind_int64(st, 1, *lo);
 	sqlite3_bind_int64(st, 2, *hi);
-	db_bind_tiers(st, t);
+	query_bind_tiers(st, t);
 	if (sqlite3_step(st) == SQLITE_ROW) {
 		w->from_ns = (uint64_t)sqlite3_column_int64(st, 0);
 		w->to_ns = (uint64_t)sqlite3_column_int64(st, 1);
@@ -239,7 +239,7 @@ static int read_intervals(struct db *db, const struct tiers *t, uint64_t window_
 	if (rc == SQLITE_OK) {
 		sqlite3_bind_int64(st, 1, *lo);
 		sqlite3_bind_int64(st, 2, *hi);
-		db_bind_tiers(st, t);
+		query_bind_tiers(st, t);
 		if (sqlite3_step(st) == SQLITE_ROW)
 			w->busiest_cpu = sqlite3_column_int(st, 0);
 		sqlite3_finalize(st);
@@ -266,7 +266,7 @@ static int read_group_times(struct db *db, const struct tiers *t, struct window 
 		return sql_fail(db, "cannot read group times", err, errlen);
 	sqlite3_bind_int64(st, 1, lo);
 	sqlite3_bind_int64(st, 2, hi);
-	db_bind_tiers(st, t);
+	query_bind_tiers(st, t);
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		int g = group_index(map, n_map, sqlite3_column_int64(st, 0));
 
@@ -290,7 +290,7 @@ int query_window(struct db *db, uint64_t window_ns, struct window *out, char *er
 	int r, rc;
 
 	memset(&w, 0, sizeof(w));
-	db_tiers(db, &t);
+	query_tiers(db, &t);
 	r = read_intervals(db, &t, window_ns, &w, &lo, &hi, err, errlen);
 	if (r < 0)
 		return r;
@@ -318,7 +318,7 @@ int query_window(struct db *db, uint64_t window_ns, struct window *out, char *er
 		return sql_fail(db, "cannot read samples", err, errlen);
 	sqlite3_bind_int64(st, 1, lo);
 	sqlite3_bind_int64(st, 2, hi);
-	db_bind_tiers(st, &t);
+	query_bind_tiers(st, &t);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t proc_id = sqlite3_column_int64(st, 0);
 		struct window_proc *p;
@@ -380,7 +380,7 @@ int query_health(struct db *db, uint64_t window_ns, struct window *out, char *er
 	int r;
 
 	memset(out, 0, sizeof(*out));
-	db_tiers(db, &t);
+	query_tiers(db, &t);
 	r = read_intervals(db, &t, window_ns, out, &lo, &hi, err, errlen);
 	if (r == 0)
 		r = map_groups(db, out, map, &n_map, err, errlen);
@@ -425,7 +425,7 @@ int query_series(struct db *db, enum query_who who, const char *what, int64_t ui
 	int r, rc;
 
 	memset(&w, 0, sizeof(w));
-	db_tiers(db, &t);
+	query_tiers(db, &t);
 	r = read_intervals(db, &t, 1, &w, &lo, &hi, err, errlen);
 	if (r == 0)
 		r = map_groups(db, &w, map, &n_map, err, errlen);
@@ -447,7 +447,7 @@ int query_series(struct db *db, enum query_who who, const char *what, int64_t ui
 		 " GROUP BY bucket, s.group_id ORDER BY bucket", match[who]);
 	if (sqlite3_prepare_v2(db->db, sql, -1, &st, NULL) != SQLITE_OK)
 		return sql_fail(db, "cannot read the series", err, errlen);
-	db_bind_tiers(st, &t);
+	query_bind_tiers(st, &t);
 	sqlite3_bind_int64(st, 1, (int64_t)from_ns);
 	sqlite3_bind_int64(st, 2, (int64_t)to_ns);
 	sqlite3_bind_text(st, 3, what, -1, SQLITE_STATIC);
@@ -486,7 +486,7 @@ int query_series(struct db *db, enum query_who who, const char *what, int64_t ui
 					" AND " TIER_MATCH("") " GROUP BY 1", -1, &st, NULL) == SQLITE_OK) {
 		size_t j = 0;
 
-		db_bind_tiers(st, &t);
+		query_bind_tiers(st, &t);
 		sqlite3_bind_int64(st, 1, (int64_t)from_ns);
 		sqlite3_bind_int64(st, 2, (int64_t)to_ns);
 		sqlite3_bind_int64(st, 3, (int64_t)step_ns);

@@ -80,8 +80,8 @@ int query_export(struct db *db, uint64_t from_ns, uint64_t to_ns, enum query_who
 		sqlite3_bind_text(st, 6, what, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 7, uid);
 	sqlite3_bind_int64(st, 8, (int64_t)limit);
-	db_tiers(db, &t);
-	db_bind_tiers(st, &t);
+	query_tiers(db, &t);
+	query_bind_tiers(st, &t);
 	memset(&row, 0, sizeof(row));
 	while (r >= 0 && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		row.key.interval_id = sqlite3_column_int64(st, 0);

@@ -4,11 +4,11 @@
  */
 #include "db.h"
 #include "db_private.h"
+#include "clock.h"
 
 #include <stddef.h>
 #include <stdint.h>
 
-#define NS_PER_S 1000000000LL
 
 static int64_t oldest_end(struct db *db, int rollup_s)
 {
@@ -28,12 +28,12 @@ static int64_t oldest_end(struct db *db, int rollup_s)
 /* The start of the bucket (of size_s) that holds an end time. */
 static int64_t bucket_of(int64_t end, int64_t size_s)
 {
-	int64_t size = size_s * NS_PER_S;
+	int64_t size = size_s * NS_PER_SEC;
 
 	return end <= 0 ? 0 : (end - 1) - (end - 1) % size;
 }
 
-void db_tiers(struct db *db, struct tiers *t)
+void query_tiers(struct db *db, struct tiers *t)
 {
 	int64_t raw = oldest_end(db, 0), minute = oldest_end(db, STACKD_ROLLUP_MINUTE_S);
 
@@ -47,7 +47,7 @@ void db_tiers(struct db *db, struct tiers *t)
 		t->minute_floor = bucket_of(minute, STACKD_ROLLUP_HOUR_S);
 }
 
-void db_bind_tiers(sqlite3_stmt *st, const struct tiers *t)
+void query_bind_tiers(sqlite3_stmt *st, const struct tiers *t)
 {
 	if (sqlite3_bind_parameter_count(st) >= 21) {
 		sqlite3_bind_int64(st, 20, t->raw_floor);

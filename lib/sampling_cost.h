@@ -9,6 +9,8 @@
 #ifndef STACKD_LIB_SAMPLING_COST_H
 #define STACKD_LIB_SAMPLING_COST_H
 
+#include "clock.h"
+
 #include <stdint.h>
 
 #define SWITCH_SAMPLE_COST_NS 1200ULL
@@ -20,7 +22,7 @@
  * only in theory). */
 static inline double sampling_cost_fraction(uint64_t switches_per_s)
 {
-	return (double)switches_per_s * (double)SWITCH_SAMPLE_COST_NS / 1e9;
+	return (double)switches_per_s * (double)SWITCH_SAMPLE_COST_NS / (double)NS_PER_SEC;
 }
 
 #endif

@@ -50,7 +50,7 @@ static const char *const by_names[] = {
 	[TOP_BY_USER] = "user",
 };
 
-int top_by_parse(const char *name, enum top_by *ret)
+int top_rows_by_parse(const char *name, enum top_by *ret)
 {
 	size_t i;
 
@@ -62,7 +62,7 @@ int top_by_parse(const char *name, enum top_by *ret)
 	return -EINVAL;
 }
 
-const char *top_by_name(enum top_by by)
+const char *top_rows_by_name(enum top_by by)
 {
 	return by_names[by];
 }

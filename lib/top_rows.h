@@ -30,8 +30,8 @@ struct top_filter {
  * (counts add up, so the formulas run on the sums). */
 enum top_by { TOP_BY_PROCESS, TOP_BY_COMM, TOP_BY_UNIT, TOP_BY_USER };
 
-int top_by_parse(const char *name, enum top_by *ret);   /* -EINVAL if unknown */
-const char *top_by_name(enum top_by by);
+int top_rows_by_parse(const char *name, enum top_by *ret);   /* -EINVAL if unknown */
+const char *top_rows_by_name(enum top_by by);
 
 /* Fill rs (initialised, empty) with one row per kept process (or group of
  * them) of w.  Returns 0 or -ENOMEM. */

@@ -7,7 +7,7 @@
  * FLOPS from RETIRED_SSE_AVX_FLOPS (paired with the merge event by the
  * kernel: two counters).  Formula version 1.
  *
- * The stack needs weights fitted over many intervals (generic_cpi_fit);
+ * The stack needs weights fitted over many intervals (model_generic_cpi_fit);
  * one summed window alone gives the rates, not the stack.  Six counters per
  * thread, one possibly held by the NMI watchdog: groups of at most five.
  */
@@ -106,8 +106,8 @@ static bool per_instruction(const struct model *m, const struct group_sums *sums
 	unsigned g;
 
 	for (g = 0; g < m->n_groups; g++) {
-		struct gview v = gview_get(m, sums, m->groups[g].name);
-		double c = gv(&v, column), i = gv(&v, "instructions");
+		struct gview v = model_gview_get(m, sums, m->groups[g].name);
+		double c = model_gv(&v, column), i = model_gv(&v, "instructions");
 
 		if (!isnan(c) && i > 0) {
 			*rate = c / i;
@@ -123,14 +123,14 @@ static bool cycles_per_instruction(const struct model *m, const struct group_sum
 {
 	double cyc, ins;
 
-	if (!base_counts(m, sums, &cyc, &ins, coverage))
+	if (!model_base_counts(m, sums, &cyc, &ins, coverage))
 		return false;
 	*cpi = cyc / ins;
 	return true;
 }
 
-void generic_compute(const struct model *m, const struct group_sums *sums,
-		     const struct model_context *ctx, struct metric_value *out)
+void model_generic_compute(const struct model *m, const struct group_sums *sums,
+			   const struct model_context *ctx, struct metric_value *out)
 {
 	double cpi, cov, rate[CPI_REGRESSORS], rcov[CPI_REGRESSORS];
 	bool have[CPI_REGRESSORS];
@@ -138,33 +138,33 @@ void generic_compute(const struct model *m, const struct group_sums *sums,
 	unsigned k;
 
 	if (cycles_per_instruction(m, sums, &cpi, &cov)) {
-		put(&out[GM_CPI], cpi, cov, false);
-		put(&out[GM_IPC], 1.0 / cpi, cov, false);
+		model_put(&out[GM_CPI], cpi, cov, false);
+		model_put(&out[GM_IPC], 1.0 / cpi, cov, false);
 	}
 	for (k = 0; k < CPI_REGRESSORS; k++) {
 		have[k] = per_instruction(m, sums, regressor(m, k), &rate[k], &rcov[k]);
 		if (have[k])
-			put(&out[GM_MPKI_0 + k], 1000.0 * rate[k], rcov[k], false);
+			model_put(&out[GM_MPKI_0 + k], 1000.0 * rate[k], rcov[k], false);
 	}
 	if (ctx != NULL && ctx->cpi_weights != NULL) {
 		double c = cov;
 
-		put(&out[GM_CPI_BASE], ctx->cpi_weights[0], cov, false);
+		model_put(&out[GM_CPI_BASE], ctx->cpi_weights[0], cov, false);
 		for (k = 0; k < CPI_REGRESSORS; k++)
 			if (have[k]) {
-				c = cov2(c, rcov[k]);
-				put(&out[GM_CPI_0 + k], ctx->cpi_weights[k + 1] * rate[k], rcov[k],
-				    false);
+				c = model_cov2(c, rcov[k]);
+				model_put(&out[GM_CPI_0 + k], ctx->cpi_weights[k + 1] * rate[k],
+					  rcov[k], false);
 			}
 	}
-	flops_family(m, sums, &fl);
+	model_flops_family(m, sums, &fl);
 	out[GM_FLOPS_PER_CYCLE] = fl.flops_per_cycle;
 	out[GM_GFLOPS] = fl.gflops;
 	out[GM_FLOP_PEAK] = fl.peak_fraction;
 }
 
-int generic_cpi_fit(const struct model *m, const struct group_sums *const *intervals, size_t n,
-		    double weights[CPI_WEIGHTS])
+int model_generic_cpi_fit(const struct model *m, const struct group_sums *const *intervals,
+			  size_t n, double weights[CPI_WEIGHTS])
 {
 	double *a, *b, cov;
 	size_t rows = 0, i, k;
@@ -212,7 +212,7 @@ const struct model model_zen3 = {
 	.n_groups = N(zen3_groups),
 	.metrics = generic_metrics,
 	.n_metrics = _GM_MAX,
-	.compute = generic_compute,
+	.compute = model_generic_compute,
 	.detail = &zen_spec,
 };
 
@@ -231,7 +231,7 @@ const struct model model_zen2 = {
 	.n_groups = N(zen2_groups),
 	.metrics = generic_metrics,
 	.n_metrics = _GM_MAX,
-	.compute = generic_compute,
+	.compute = model_generic_compute,
 	.detail = &zen_spec,
 };
 

@@ -29,15 +29,15 @@ struct generic_spec {
 };
 
 /* Fill the _GM_MAX generic metrics (CPI stack only with ctx->cpi_weights). */
-void generic_compute(const struct model *m, const struct group_sums *sums,
-		     const struct model_context *ctx, struct metric_value *out);
+void model_generic_compute(const struct model *m, const struct group_sums *sums,
+			   const struct model_context *ctx, struct metric_value *out);
 
 /* Fit base CPI and cycles-per-event weights, all >= 0, over n interval
  * records (each an array of the model's group sums) by non-negative least
  * squares on CPI_i = base + sum_k w_k * events_k,i / instructions_i.
  * Returns 0, or -EINVAL when fewer usable intervals than weights + 1. */
-int generic_cpi_fit(const struct model *m, const struct group_sums *const *intervals, size_t n,
-		    double weights[CPI_WEIGHTS]);
+int model_generic_cpi_fit(const struct model *m, const struct group_sums *const *intervals,
+			  size_t n, double weights[CPI_WEIGHTS]);
 
 /* Whether m has a regression CPI stack. */
 bool model_is_generic(const struct model *m);

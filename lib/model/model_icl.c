@@ -71,24 +71,25 @@ static const struct model_event icl_fe_stalls_flops[] = {
 static const struct model_group icl_groups[] = {
 	{ "td_l2", icl_td_l2, N(icl_td_l2), true },
 	{ "td_mem", icl_td_mem, N(icl_td_mem), true },
-	{ "fe_uops", intel_fe_uops_lsd, INTEL_FE_UOPS_LSD, false },
+	{ "fe_uops", model_intel_fe_uops_lsd, INTEL_FE_UOPS_LSD, false },
 	{ "fe_stalls_flops", icl_fe_stalls_flops, N(icl_fe_stalls_flops), false },
-	{ "flops_b", intel_flops_wide, INTEL_FLOPS_WIDE_ALL, false },
+	{ "flops_b", model_intel_flops_wide, INTEL_FLOPS_WIDE_ALL, false },
 };
 
 /* Level 1 of one group from its perf metrics and corrections. */
 static void icl_level1(const struct gview *v, double out[4])
 {
-	double slots = gv(v, "slots");
-	double sum4 = gv(v, "td_retiring") + gv(v, "td_bad_spec") + gv(v, "td_fe_bound") +
-		      gv(v, "td_be_bound");
-	double drop = gv(v, "uop_dropping");
+	double slots = model_gv(v, "slots");
+	double sum4 = model_gv(v, "td_retiring") + model_gv(v, "td_bad_spec") +
+		      model_gv(v, "td_fe_bound") + model_gv(v, "td_be_bound");
+	double drop = model_gv(v, "uop_dropping");
 
 	if (isnan(drop))
 		drop = 0.0;  /* the memory group carries no frontend correction */
-	out[0] = ratio(gv(v, "td_retiring"), sum4);
-	out[2] = ratio(gv(v, "td_fe_bound"), sum4) - ratio(drop, slots);
-	out[3] = ratio(gv(v, "td_be_bound"), sum4) + ratio(5.0 * gv(v, "clears_count"), slots);
+	out[0] = model_ratio(model_gv(v, "td_retiring"), sum4);
+	out[2] = model_ratio(model_gv(v, "td_fe_bound"), sum4) - model_ratio(drop, slots);
+	out[3] = model_ratio(model_gv(v, "td_be_bound"), sum4) +
+		 model_ratio(5.0 * model_gv(v, "clears_count"), slots);
 	out[1] = 1.0 - (out[2] + out[3] + out[0]);
 	if (out[1] < 0.0)
 		out[1] = 0.0;
@@ -97,34 +98,38 @@ static void icl_level1(const struct gview *v, double out[4])
 static void icl_compute(const struct model *m, const struct group_sums *sums,
 			const struct model_context *ctx, struct metric_value *out)
 {
-	struct gview l2 = gview_get(m, sums, "td_l2");
-	struct gview mem = gview_get(m, sums, "td_mem");
+	struct gview l2 = model_gview_get(m, sums, "td_l2");
+	struct gview mem = model_gview_get(m, sums, "td_mem");
 	struct topdown td;
-	double slots = gv(&l2, "slots"), mem_l1[4], br, mc, fl;
+	double slots = model_gv(&l2, "slots"), mem_l1[4], br, mc, fl;
 
 	(void)ctx;
 	icl_level1(&l2, td.l1);
 	td.l1_cov = l2.coverage;
 	td.core_scoped = false;
-	fl = ratio(5.0 * gv(&l2, "idq_0_uops_cycles") - gv(&l2, "uop_dropping"), slots);
-	td.fetch_latency_share = ratio(fl, td.l1[2]);
-	br = gv(&l2, "br_misp_retired");
-	mc = gv(&l2, "machine_clears_count");
-	td.mispredict_share = ratio(br, br + mc);
+	fl = model_ratio(5.0 * model_gv(&l2, "idq_0_uops_cycles") - model_gv(&l2, "uop_dropping"),
+			 slots);
+	td.fetch_latency_share = model_ratio(fl, td.l1[2]);
+	br = model_gv(&l2, "br_misp_retired");
+	mc = model_gv(&l2, "machine_clears_count");
+	td.mispredict_share = model_ratio(br, br + mc);
 	td.fe_cov = td.bs_cov = l2.coverage;
 	/* The memory split is a ratio inside the memory group, whose own
 	 * perf metrics give the retiring it needs. */
 	icl_level1(&mem, mem_l1);
-	td.memory_share = ratio(gv(&mem, "stalls_mem_any") + gv(&mem, "bound_on_stores"),
-				gv(&mem, "stalls_total") + gv(&mem, "ports_util_1") +
-				mem_l1[0] * gv(&mem, "ports_util_2") + gv(&mem, "bound_on_stores"));
+	td.memory_share =
+		model_ratio(model_gv(&mem, "stalls_mem_any") + model_gv(&mem, "bound_on_stores"),
+			    model_gv(&mem, "stalls_total") + model_gv(&mem, "ports_util_1") +
+			    mem_l1[0] * model_gv(&mem, "ports_util_2") +
+			    model_gv(&mem, "bound_on_stores"));
 	td.be_cov = mem.coverage;
 	td.heavy_share = NAN;
 	td.ret_cov = 0;
-	td.fe_issue_stage = ratio(gv(&mem, "rs_empty_cycles"), mem.cycles);
-	td.be_exec_stage = ratio(gv(&mem, "stalls_total"), mem.cycles) - td.fe_issue_stage;
+	td.fe_issue_stage = model_ratio(model_gv(&mem, "rs_empty_cycles"), mem.cycles);
+	td.be_exec_stage =
+		model_ratio(model_gv(&mem, "stalls_total"), mem.cycles) - td.fe_issue_stage;
 	td.stage_cov = mem.coverage;
-	intel_compute(m, sums, &td, out);
+	model_intel_compute(m, sums, &td, out);
 }
 
 const struct model model_icl = {
@@ -141,7 +146,7 @@ const struct model model_icl = {
 	.peak_flop_sp = 32,
 	.groups = icl_groups,
 	.n_groups = N(icl_groups),
-	.metrics = intel_metrics,
+	.metrics = model_intel_metrics,
 	.n_metrics = _IM_MAX,
 	.compute = icl_compute,
 };
@@ -160,7 +165,7 @@ const struct model model_icx = {
 	.peak_flop_sp = 64,
 	.groups = icl_groups,
 	.n_groups = N(icl_groups),
-	.metrics = intel_metrics,
+	.metrics = model_intel_metrics,
 	.n_metrics = _IM_MAX,
 	.compute = icl_compute,
 };

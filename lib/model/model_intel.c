@@ -12,7 +12,7 @@
 #define FE "frontend"
 #define FL "flops"
 
-const struct model_metric intel_metrics[_IM_MAX] = {
+const struct model_metric model_intel_metrics[_IM_MAX] = {
 	[IM_RETIRING] = { "retiring", NULL, METRIC_FRACTION, "slots retiring useful uops", TD },
 	[IM_BAD_SPECULATION] = { "bad_speculation", NULL, METRIC_FRACTION,
 		"slots wasted on uops that never retire (mispredicts, clears)", TD },
@@ -86,7 +86,7 @@ const struct model_metric intel_metrics[_IM_MAX] = {
 		"backend loss, higher of two stages (allocation, execution)", NULL },
 };
 
-const struct model_event intel_flops_wide[INTEL_FLOPS_WIDE_ALL] = {
+const struct model_event model_intel_flops_wide[INTEL_FLOPS_WIDE_ALL] = {
 	INTEL_BASE_EVENTS,
 	{ "FP_ARITH_INST_RETIRED:256B_PACKED_DOUBLE", "fp_256_dp",
 	  "FP_ARITH_INST_RETIRED.256B_PACKED_DOUBLE", false, false },
@@ -98,7 +98,7 @@ const struct model_event intel_flops_wide[INTEL_FLOPS_WIDE_ALL] = {
 	  "FP_ARITH_INST_RETIRED.512B_PACKED_SINGLE", false, false },
 };
 
-const struct model_event intel_fe_uops_lsd[INTEL_FE_UOPS_LSD] = {
+const struct model_event model_intel_fe_uops_lsd[INTEL_FE_UOPS_LSD] = {
 	INTEL_BASE_EVENTS,
 	{ "IDQ:DSB_UOPS", "dsb_uops", "IDQ.DSB_UOPS", false, false },
 	{ "IDQ:MITE_UOPS", "mite_uops", "IDQ.MITE_UOPS", false, false },
@@ -108,30 +108,30 @@ const struct model_event intel_fe_uops_lsd[INTEL_FE_UOPS_LSD] = {
 	{ "IDQ:MITE_UOPS:c=1", "mite_cycles", "IDQ.MITE_CYCLES_ANY", false, false },
 };
 
-void intel_compute(const struct model *m, const struct group_sums *sums, const struct topdown *td,
-		   struct metric_value *out)
+void model_intel_compute(const struct model *m, const struct group_sums *sums,
+			 const struct topdown *td, struct metric_value *out)
 {
 	struct frontend_out fe;
 	struct flops_out fl;
 	unsigned i;
 
 	for (i = 0; i < 4; i++)
-		put(&out[IM_RETIRING + i], td->l1[i], td->l1_cov, td->core_scoped);
-	split_parent(&out[IM_FETCH_LATENCY], &out[IM_FETCH_BANDWIDTH], &out[IM_FRONTEND_BOUND],
-		     td->fetch_latency_share, td->fe_cov);
-	split_parent(&out[IM_BRANCH_MISPREDICTS], &out[IM_MACHINE_CLEARS], &out[IM_BAD_SPECULATION],
-		     td->mispredict_share, td->bs_cov);
-	split_parent(&out[IM_MEMORY_BOUND], &out[IM_CORE_BOUND], &out[IM_BACKEND_BOUND],
-		     td->memory_share, td->be_cov);
-	split_parent(&out[IM_HEAVY_OPS], &out[IM_LIGHT_OPS], &out[IM_RETIRING], td->heavy_share,
-		     td->ret_cov);
-	put_ipc_cpi(m, sums, &out[IM_IPC], &out[IM_CPI]);
-	put_stage_range(&out[IM_FE_LOW], &out[IM_FE_HIGH], &out[IM_FRONTEND_BOUND],
-			td->fe_issue_stage, td->stage_cov);
-	put_stage_range(&out[IM_BE_LOW], &out[IM_BE_HIGH], &out[IM_BACKEND_BOUND],
-			td->be_exec_stage, td->stage_cov);
+		model_put(&out[IM_RETIRING + i], td->l1[i], td->l1_cov, td->core_scoped);
+	model_split_parent(&out[IM_FETCH_LATENCY], &out[IM_FETCH_BANDWIDTH],
+			   &out[IM_FRONTEND_BOUND], td->fetch_latency_share, td->fe_cov);
+	model_split_parent(&out[IM_BRANCH_MISPREDICTS], &out[IM_MACHINE_CLEARS],
+			   &out[IM_BAD_SPECULATION], td->mispredict_share, td->bs_cov);
+	model_split_parent(&out[IM_MEMORY_BOUND], &out[IM_CORE_BOUND], &out[IM_BACKEND_BOUND],
+			   td->memory_share, td->be_cov);
+	model_split_parent(&out[IM_HEAVY_OPS], &out[IM_LIGHT_OPS], &out[IM_RETIRING],
+			   td->heavy_share, td->ret_cov);
+	model_put_ipc_cpi(m, sums, &out[IM_IPC], &out[IM_CPI]);
+	model_put_stage_range(&out[IM_FE_LOW], &out[IM_FE_HIGH], &out[IM_FRONTEND_BOUND],
+			      td->fe_issue_stage, td->stage_cov);
+	model_put_stage_range(&out[IM_BE_LOW], &out[IM_BE_HIGH], &out[IM_BACKEND_BOUND],
+			      td->be_exec_stage, td->stage_cov);
 
-	frontend_delivery(m, sums, &fe);
+	model_frontend_delivery(m, sums, &fe);
 	out[IM_DSB_COVERAGE] = fe.dsb_coverage;
 	out[IM_MITE_SHARE] = fe.mite_share;
 	out[IM_MS_SHARE] = fe.ms_share;
@@ -144,7 +144,7 @@ void intel_compute(const struct model *m, const struct group_sums *sums, const s
 	out[IM_ICACHE_STALL] = fe.icache_stall_fraction;
 	out[IM_ITLB_STALL] = fe.itlb_stall_fraction;
 
-	flops_family(m, sums, &fl);
+	model_flops_family(m, sums, &fl);
 	out[IM_FLOPS_PER_CYCLE] = fl.flops_per_cycle;
 	out[IM_GFLOPS] = fl.gflops;
 	out[IM_FLOP_PEAK] = fl.peak_fraction;

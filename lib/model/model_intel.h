@@ -23,7 +23,7 @@ enum intel_metric {
 	_IM_MAX,
 };
 
-extern const struct model_metric intel_metrics[_IM_MAX];
+extern const struct model_metric model_intel_metrics[_IM_MAX];
 
 /* Top-Down level 1 and 2 as fractions of slots, from the model's formulas. */
 struct topdown {
@@ -41,8 +41,8 @@ struct topdown {
 };
 
 /* Fill every Intel metric: Top-Down from td, the rest from the groups. */
-void intel_compute(const struct model *m, const struct group_sums *sums, const struct topdown *td,
-		   struct metric_value *out);
+void model_intel_compute(const struct model *m, const struct group_sums *sums,
+			 const struct topdown *td, struct metric_value *out);
 
 /* Events every Intel group carries: cycles and instructions on fixed
  * counters (raw 0x3c and 0xc0 are the kernel's fixed-counter aliases). */
@@ -66,10 +66,10 @@ void intel_compute(const struct model *m, const struct group_sums *sums, const s
  * uses the first INTEL_FLOPS_WIDE_AVX2 entries). */
 #define INTEL_FLOPS_WIDE_AVX2 4
 #define INTEL_FLOPS_WIDE_ALL 6
-extern const struct model_event intel_flops_wide[INTEL_FLOPS_WIDE_ALL];
+extern const struct model_event model_intel_flops_wide[INTEL_FLOPS_WIDE_ALL];
 
 /* Base events and uops by source with the LSD (Ice Lake and later). */
 #define INTEL_FE_UOPS_LSD 8
-extern const struct model_event intel_fe_uops_lsd[INTEL_FE_UOPS_LSD];
+extern const struct model_event model_intel_fe_uops_lsd[INTEL_FE_UOPS_LSD];
 
 #endif

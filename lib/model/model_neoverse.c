@@ -143,40 +143,41 @@ static double sve_granules(const struct model *m)
 static void arm_flops(const struct model *m, const struct group_sums *sums,
 		      struct metric_value *out)
 {
-	struct gview v = gview_get(m, sums, "cpi_b_flops");
+	struct gview v = model_gview_get(m, sums, "cpi_b_flops");
 	double flop, fpc;
 
 	if (!v.ok)
 		return;
-	flop = gv(&v, "fp_fixed_ops") + sve_granules(m) * gv(&v, "fp_scale_ops");
-	fpc = ratio(flop, v.cycles);
-	put(&out[GM_FLOPS_PER_CYCLE], fpc, v.coverage, false);
+	flop = model_gv(&v, "fp_fixed_ops") + sve_granules(m) * model_gv(&v, "fp_scale_ops");
+	fpc = model_ratio(flop, v.cycles);
+	model_put(&out[GM_FLOPS_PER_CYCLE], fpc, v.coverage, false);
 	if (v.s->task_clock_ns > 0)
-		put(&out[GM_GFLOPS], flop / (double)v.s->task_clock_ns, v.coverage, false);
-	put(&out[GM_FLOP_PEAK], ratio(fpc, (double)m->peak_flop_dp), v.coverage, false);
+		model_put(&out[GM_GFLOPS], flop / (double)v.s->task_clock_ns, v.coverage, false);
+	model_put(&out[GM_FLOP_PEAK], model_ratio(fpc, (double)m->peak_flop_dp), v.coverage, false);
 }
 
 static void arm_compute(const struct model *m, const struct group_sums *sums,
 			const struct model_context *ctx, struct metric_value *out)
 {
-	struct gview td = gview_get(m, sums, "td");
+	struct gview td = model_gview_get(m, sums, "td");
 	double slots = m->pipeline_width * td.cycles;
 	/* Neoverse N2 counts one stall slot too many per cycle (perf's fix). */
 	double extra = m->pipeline_width == 5 ? td.cycles : 0.0;
 	double used, retired_share;
 
-	generic_compute(m, sums, ctx, out);
+	model_generic_compute(m, sums, ctx, out);
 	arm_flops(m, sums, out);
 	if (!td.ok)
 		return;
-	used = 1.0 - ratio(gv(&td, "stall_slot") - extra, slots);
-	retired_share = ratio(gv(&td, "op_retired"), gv(&td, "op_spec"));
-	put(&out[AM_FRONTEND_BOUND], ratio(gv(&td, "stall_slot_frontend") - extra, slots),
-	    td.coverage, false);
-	put(&out[AM_BACKEND_BOUND], ratio(gv(&td, "stall_slot_backend"), slots), td.coverage,
-	    false);
-	put(&out[AM_RETIRING], retired_share * used, td.coverage, false);
-	put(&out[AM_BAD_SPECULATION], (1.0 - retired_share) * used, td.coverage, false);
+	used = 1.0 - model_ratio(model_gv(&td, "stall_slot") - extra, slots);
+	retired_share = model_ratio(model_gv(&td, "op_retired"), model_gv(&td, "op_spec"));
+	model_put(&out[AM_FRONTEND_BOUND],
+		  model_ratio(model_gv(&td, "stall_slot_frontend") - extra, slots), td.coverage,
+		  false);
+	model_put(&out[AM_BACKEND_BOUND], model_ratio(model_gv(&td, "stall_slot_backend"), slots),
+		  td.coverage, false);
+	model_put(&out[AM_RETIRING], retired_share * used, td.coverage, false);
+	model_put(&out[AM_BAD_SPECULATION], (1.0 - retired_share) * used, td.coverage, false);
 }
 
 #define ARM_COMMON                                                               \
@@ -242,6 +243,6 @@ const struct model model_arm_n1 = {
 	.groups = arm_n1_groups,
 	.n_groups = N(arm_n1_groups),
 	.n_metrics = _GM_MAX,
-	.compute = generic_compute,
+	.compute = model_generic_compute,
 	ARM_COMMON,
 };

@@ -103,55 +103,56 @@ static const struct model_event skl_flops_a[] = {
 
 static const struct model_group skl_groups[] = {
 	SKL_TD_GROUPS,
-	{ "flops_b", intel_flops_wide, INTEL_FLOPS_WIDE_AVX2, false },
+	{ "flops_b", model_intel_flops_wide, INTEL_FLOPS_WIDE_AVX2, false },
 };
 
 static const struct model_group skx_groups[] = {
 	SKL_TD_GROUPS,
-	{ "flops_b", intel_flops_wide, INTEL_FLOPS_WIDE_ALL, false },
+	{ "flops_b", model_intel_flops_wide, INTEL_FLOPS_WIDE_ALL, false },
 };
 
 static void skl_compute(const struct model *m, const struct group_sums *sums,
 			const struct model_context *ctx, struct metric_value *out)
 {
-	struct gview l1 = gview_get(m, sums, "td_l1");
-	struct gview febs = gview_get(m, sums, "td_l2_fe_bs");
-	struct gview be = gview_get(m, sums, "td_l2_be");
-	struct gview ret = gview_get(m, sums, "td_l2_ret");
+	struct gview l1 = model_gview_get(m, sums, "td_l1");
+	struct gview febs = model_gview_get(m, sums, "td_l2_fe_bs");
+	struct gview be = model_gview_get(m, sums, "td_l2_be");
+	struct gview ret = model_gview_get(m, sums, "td_l2_ret");
 	struct topdown td;
 	double slots = 4.0 * l1.cycles, br, mc, mem, st, tot, p1, p2, r2;
 
 	td.core_scoped = ctx != NULL && ctx->smt_on;
-	td.l1[2] = ratio(gv(&l1, "idq_not_delivered"), slots);
-	td.l1[1] = ratio(gv(&l1, "uops_issued") - gv(&l1, "retire_slots") +
-			 4.0 * gv(&l1, "recovery_cycles"), slots);
-	td.l1[0] = ratio(gv(&l1, "retire_slots"), slots);
+	td.l1[2] = model_ratio(model_gv(&l1, "idq_not_delivered"), slots);
+	td.l1[1] = model_ratio(model_gv(&l1, "uops_issued") - model_gv(&l1, "retire_slots") +
+			       4.0 * model_gv(&l1, "recovery_cycles"), slots);
+	td.l1[0] = model_ratio(model_gv(&l1, "retire_slots"), slots);
 	td.l1[3] = 1.0 - td.l1[0] - td.l1[1] - td.l1[2];
 	td.l1_cov = l1.coverage;
 
-	td.fetch_latency_share = ratio(4.0 * gv(&febs, "idq_0_uops_cycles"),
-				       gv(&febs, "idq_not_delivered"));
-	br = gv(&febs, "br_misp_retired");
-	mc = gv(&febs, "machine_clears_count");
-	td.mispredict_share = ratio(br, br + mc);
+	td.fetch_latency_share = model_ratio(4.0 * model_gv(&febs, "idq_0_uops_cycles"),
+					     model_gv(&febs, "idq_not_delivered"));
+	br = model_gv(&febs, "br_misp_retired");
+	mc = model_gv(&febs, "machine_clears_count");
+	td.mispredict_share = model_ratio(br, br + mc);
 	td.fe_cov = td.bs_cov = febs.coverage;
 
 	/* Per-cycle rates: the backend split's inputs span two groups. */
-	mem = ratio(gv(&be, "stalls_mem_any"), be.cycles);
-	st = ratio(gv(&be, "bound_on_stores"), be.cycles);
-	tot = ratio(gv(&be, "stalls_total"), be.cycles);
-	p1 = ratio(gv(&be, "ports_util_1"), be.cycles);
-	p2 = ratio(gv(&ret, "ports_util_2"), ret.cycles);
-	r2 = ratio(gv(&ret, "retire_slots"), 4.0 * ret.cycles);
-	td.memory_share = ratio(mem + st, tot + p1 + r2 * p2 + st);
-	td.be_cov = cov2(be.coverage, ret.coverage);
-	td.heavy_share = ratio(gv(&ret, "retire_slots") + gv(&ret, "macro_fused") -
-			       gv(&ret, "instructions"), gv(&ret, "retire_slots"));
+	mem = model_ratio(model_gv(&be, "stalls_mem_any"), be.cycles);
+	st = model_ratio(model_gv(&be, "bound_on_stores"), be.cycles);
+	tot = model_ratio(model_gv(&be, "stalls_total"), be.cycles);
+	p1 = model_ratio(model_gv(&be, "ports_util_1"), be.cycles);
+	p2 = model_ratio(model_gv(&ret, "ports_util_2"), ret.cycles);
+	r2 = model_ratio(model_gv(&ret, "retire_slots"), 4.0 * ret.cycles);
+	td.memory_share = model_ratio(mem + st, tot + p1 + r2 * p2 + st);
+	td.be_cov = model_cov2(be.coverage, ret.coverage);
+	td.heavy_share = model_ratio(model_gv(&ret, "retire_slots") +
+				     model_gv(&ret, "macro_fused") - model_gv(&ret, "instructions"),
+				     model_gv(&ret, "retire_slots"));
 	td.ret_cov = ret.coverage;
-	td.fe_issue_stage = ratio(gv(&ret, "rs_empty_cycles"), ret.cycles);
+	td.fe_issue_stage = model_ratio(model_gv(&ret, "rs_empty_cycles"), ret.cycles);
 	td.be_exec_stage = tot - td.fe_issue_stage;
-	td.stage_cov = cov2(be.coverage, ret.coverage);
-	intel_compute(m, sums, &td, out);
+	td.stage_cov = model_cov2(be.coverage, ret.coverage);
+	model_intel_compute(m, sums, &td, out);
 }
 
 const struct model model_skl = {
@@ -168,7 +169,7 @@ const struct model model_skl = {
 	.peak_flop_sp = 32,
 	.groups = skl_groups,
 	.n_groups = sizeof(skl_groups) / sizeof(skl_groups[0]),
-	.metrics = intel_metrics,
+	.metrics = model_intel_metrics,
 	.n_metrics = _IM_MAX,
 	.compute = skl_compute,
 };
@@ -187,7 +188,7 @@ const struct model model_skx = {
 	.peak_flop_sp = 64,
 	.groups = skx_groups,
 	.n_groups = sizeof(skx_groups) / sizeof(skx_groups[0]),
-	.metrics = intel_metrics,
+	.metrics = model_intel_metrics,
 	.n_metrics = _IM_MAX,
 	.compute = skl_compute,
 };

@@ -7,6 +7,7 @@
  * code the hardware models use.  Formula version 1.
  */
 #include "model.h"
+#include "lib/clock.h"
 
 static const struct model_event faults_events[] = {
 	{ "perf::PAGE-FAULTS", "page_faults", "page-faults", true, false },
@@ -51,7 +52,7 @@ static void rate_in_group(const struct group_sums *g, uint64_t count, uint64_t t
 		return;
 	}
 	out->valid = true;
-	out->value = (double)count * 1e9 / (double)g->task_clock_ns;
+	out->value = (double)count * (double)NS_PER_SEC / (double)g->task_clock_ns;
 	out->coverage = (double)g->task_clock_ns / (double)total_ns;
 }
 
@@ -70,7 +71,8 @@ static void software_compute(const struct model *m, const struct group_sums *sum
 	/* Switches are counted by every group, so their total has full coverage. */
 	if (total_ns > 0) {
 		out[SW_SWITCHES_PER_CPU_S].valid = true;
-		out[SW_SWITCHES_PER_CPU_S].value = (double)switches * 1e9 / (double)total_ns;
+		out[SW_SWITCHES_PER_CPU_S].value =
+			(double)switches * (double)NS_PER_SEC / (double)total_ns;
 		out[SW_SWITCHES_PER_CPU_S].coverage = 1.0;
 	} else {
 		out[SW_SWITCHES_PER_CPU_S].valid = false;

@@ -50,38 +50,41 @@ static const struct model_event spr_fe_stalls_flops[] = {
 
 static const struct model_group spr_groups[] = {
 	{ "td", spr_td, N(spr_td), true },
-	{ "fe_uops", intel_fe_uops_lsd, INTEL_FE_UOPS_LSD, false },
+	{ "fe_uops", model_intel_fe_uops_lsd, INTEL_FE_UOPS_LSD, false },
 	{ "fe_stalls_flops", spr_fe_stalls_flops, N(spr_fe_stalls_flops), false },
-	{ "flops_b", intel_flops_wide, INTEL_FLOPS_WIDE_ALL, false },
+	{ "flops_b", model_intel_flops_wide, INTEL_FLOPS_WIDE_ALL, false },
 };
 
 static void spr_compute(const struct model *m, const struct group_sums *sums,
 			const struct model_context *ctx, struct metric_value *out)
 {
-	struct gview v = gview_get(m, sums, "td");
+	struct gview v = model_gview_get(m, sums, "td");
 	struct topdown td;
-	double slots = gv(&v, "slots"), drop = ratio(gv(&v, "uop_dropping"), slots);
-	double sum4 = gv(&v, "td_retiring") + gv(&v, "td_bad_spec") + gv(&v, "td_fe_bound") +
-		      gv(&v, "td_be_bound");
+	double slots = model_gv(&v, "slots");
+	double drop = model_ratio(model_gv(&v, "uop_dropping"), slots);
+	double sum4 = model_gv(&v, "td_retiring") + model_gv(&v, "td_bad_spec") +
+		      model_gv(&v, "td_fe_bound") + model_gv(&v, "td_be_bound");
 
 	(void)ctx;
-	td.l1[0] = ratio(gv(&v, "td_retiring"), sum4);
-	td.l1[2] = ratio(gv(&v, "td_fe_bound"), sum4) - drop;
-	td.l1[3] = ratio(gv(&v, "td_be_bound"), sum4);
+	td.l1[0] = model_ratio(model_gv(&v, "td_retiring"), sum4);
+	td.l1[2] = model_ratio(model_gv(&v, "td_fe_bound"), sum4) - drop;
+	td.l1[3] = model_ratio(model_gv(&v, "td_be_bound"), sum4);
 	td.l1[1] = 1.0 - (td.l1[0] + td.l1[2] + td.l1[3]);
 	if (td.l1[1] < 0.0)
 		td.l1[1] = 0.0;
 	td.l1_cov = v.coverage;
 	td.core_scoped = false;
-	td.fetch_latency_share = ratio(ratio(gv(&v, "td_fetch_lat"), sum4) - drop, td.l1[2]);
-	td.mispredict_share = ratio(ratio(gv(&v, "td_br_mispredict"), sum4), td.l1[1]);
-	td.memory_share = ratio(ratio(gv(&v, "td_mem_bound"), sum4), td.l1[3]);
-	td.heavy_share = ratio(ratio(gv(&v, "td_heavy_ops"), sum4), td.l1[0]);
+	td.fetch_latency_share =
+		model_ratio(model_ratio(model_gv(&v, "td_fetch_lat"), sum4) - drop, td.l1[2]);
+	td.mispredict_share =
+		model_ratio(model_ratio(model_gv(&v, "td_br_mispredict"), sum4), td.l1[1]);
+	td.memory_share = model_ratio(model_ratio(model_gv(&v, "td_mem_bound"), sum4), td.l1[3]);
+	td.heavy_share = model_ratio(model_ratio(model_gv(&v, "td_heavy_ops"), sum4), td.l1[0]);
 	td.fe_cov = td.bs_cov = td.be_cov = td.ret_cov = v.coverage;
-	td.fe_issue_stage = ratio(gv(&v, "rs_empty_cycles"), v.cycles);
-	td.be_exec_stage = ratio(gv(&v, "stalls_total"), v.cycles) - td.fe_issue_stage;
+	td.fe_issue_stage = model_ratio(model_gv(&v, "rs_empty_cycles"), v.cycles);
+	td.be_exec_stage = model_ratio(model_gv(&v, "stalls_total"), v.cycles) - td.fe_issue_stage;
 	td.stage_cov = v.coverage;
-	intel_compute(m, sums, &td, out);
+	model_intel_compute(m, sums, &td, out);
 }
 
 const struct model model_spr = {
@@ -98,7 +101,7 @@ const struct model model_spr = {
 	.peak_flop_sp = 64,
 	.groups = spr_groups,
 	.n_groups = N(spr_groups),
-	.metrics = intel_metrics,
+	.metrics = model_intel_metrics,
 	.n_metrics = _IM_MAX,
 	.compute = spr_compute,
 };

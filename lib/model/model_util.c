@@ -2,6 +2,7 @@
  * model_util.c - helpers the hardware models share (see model_util.h).
  */
 #include "model_util.h"
+#include "lib/clock.h"
 
 #include <math.h>
 #include <string.h>
@@ -16,7 +17,8 @@ static int column_index(const struct model_group *g, const char *column)
 	return -1;
 }
 
-struct gview gview_get(const struct model *m, const struct group_sums *sums, const char *group)
+struct gview model_gview_get(const struct model *m, const struct group_sums *sums,
+			     const char *group)
 {
 	struct gview v = { 0 };
 	uint64_t total = model_total_task_clock(m, sums);
@@ -35,7 +37,7 @@ struct gview gview_get(const struct model *m, const struct group_sums *sums, con
 	return v;
 }
 
-double gv(const struct gview *v, const char *column)
+double model_gv(const struct gview *v, const char *column)
 {
 	int ci;
 
@@ -47,21 +49,21 @@ double gv(const struct gview *v, const char *column)
 	return (double)v->s->v[ci];
 }
 
-double ratio(double a, double b)
+double model_ratio(double a, double b)
 {
 	if (isnan(a) || isnan(b) || b == 0.0)
 		return NAN;
 	return a / b;
 }
 
-double clamp01(double x)
+double model_clamp01(double x)
 {
 	if (isnan(x))
 		return x;
 	return x < 0.0 ? 0.0 : x > 1.0 ? 1.0 : x;
 }
 
-void put(struct metric_value *out, double value, double coverage, bool core_scoped)
+void model_put(struct metric_value *out, double value, double coverage, bool core_scoped)
 {
 	if (!isfinite(value))
 		return;
@@ -71,46 +73,46 @@ void put(struct metric_value *out, double value, double coverage, bool core_scop
 	out->core_scoped = core_scoped;
 }
 
-double cov2(double a, double b)
+double model_cov2(double a, double b)
 {
 	return a < b ? a : b;
 }
 
-void put_stage_range(struct metric_value *low, struct metric_value *high,
-		     const struct metric_value *node, double other_stage, double coverage)
+void model_put_stage_range(struct metric_value *low, struct metric_value *high,
+			   const struct metric_value *node, double other_stage, double coverage)
 {
 	double a, b, c;
 
 	if (!node->valid || isnan(other_stage))
 		return;
 	a = node->value;
-	b = clamp01(other_stage);
-	c = cov2(node->coverage, coverage);
-	put(low, a < b ? a : b, c, node->core_scoped);
-	put(high, a < b ? b : a, c, node->core_scoped);
+	b = model_clamp01(other_stage);
+	c = model_cov2(node->coverage, coverage);
+	model_put(low, a < b ? a : b, c, node->core_scoped);
+	model_put(high, a < b ? b : a, c, node->core_scoped);
 }
 
-void split_parent(struct metric_value *a, struct metric_value *b, const struct metric_value *parent,
-		  double share, double coverage)
+void model_split_parent(struct metric_value *a, struct metric_value *b,
+			const struct metric_value *parent, double share, double coverage)
 {
 	if (!parent->valid || isnan(share))
 		return;
-	share = clamp01(share);
-	coverage = cov2(parent->coverage, coverage);
-	put(a, parent->value * share, coverage, parent->core_scoped);
-	put(b, parent->value * (1.0 - share), coverage, parent->core_scoped);
+	share = model_clamp01(share);
+	coverage = model_cov2(parent->coverage, coverage);
+	model_put(a, parent->value * share, coverage, parent->core_scoped);
+	model_put(b, parent->value * (1.0 - share), coverage, parent->core_scoped);
 }
 
-bool base_counts(const struct model *m, const struct group_sums *sums, double *cycles,
-		 double *instructions, double *coverage)
+bool model_base_counts(const struct model *m, const struct group_sums *sums, double *cycles,
+		       double *instructions, double *coverage)
 {
 	double cyc = 0, ins = 0, t = 0;
 	uint64_t total = model_total_task_clock(m, sums);
 	unsigned g;
 
 	for (g = 0; g < m->n_groups; g++) {
-		struct gview v = gview_get(m, sums, m->groups[g].name);
-		double i = gv(&v, "instructions");
+		struct gview v = model_gview_get(m, sums, m->groups[g].name);
+		double i = model_gv(&v, "instructions");
 
 		if (!v.ok || isnan(i))
 			continue;
@@ -126,15 +128,15 @@ bool base_counts(const struct model *m, const struct group_sums *sums, double *c
 	return true;
 }
 
-void put_ipc_cpi(const struct model *m, const struct group_sums *sums, struct metric_value *ipc,
-		 struct metric_value *cpi)
+void model_put_ipc_cpi(const struct model *m, const struct group_sums *sums,
+		       struct metric_value *ipc, struct metric_value *cpi)
 {
 	double cyc, ins, cov;
 
-	if (!base_counts(m, sums, &cyc, &ins, &cov))
+	if (!model_base_counts(m, sums, &cyc, &ins, &cov))
 		return;
-	put(ipc, ratio(ins, cyc), cov, false);
-	put(cpi, ratio(cyc, ins), cov, false);
+	model_put(ipc, model_ratio(ins, cyc), cov, false);
+	model_put(cpi, model_ratio(cyc, ins), cov, false);
 }
 
 static bool model_has_column(const struct model *m, const char *column)
@@ -154,8 +156,8 @@ static bool find_rate(const struct model *m, const struct group_sums *sums, cons
 	unsigned g;
 
 	for (g = 0; g < m->n_groups; g++) {
-		struct gview v = gview_get(m, sums, m->groups[g].name);
-		double c = gv(&v, column);
+		struct gview v = model_gview_get(m, sums, m->groups[g].name);
+		double c = model_gv(&v, column);
 
 		if (!isnan(c)) {
 			*rate = c / v.cycles;
@@ -166,8 +168,8 @@ static bool find_rate(const struct model *m, const struct group_sums *sums, cons
 	return false;
 }
 
-void frontend_delivery(const struct model *m, const struct group_sums *sums,
-		       struct frontend_out *out)
+void model_frontend_delivery(const struct model *m, const struct group_sums *sums,
+			     struct frontend_out *out)
 {
 	double dsb = NAN, mite = NAN, ms = NAN, lsd = 0.0, dsbc = NAN, mitec = NAN, r;
 	double cd = 1, cm = 1, cs = 1, cl = 1, cdc = 1, cmc = 1, c;
@@ -185,24 +187,24 @@ void frontend_delivery(const struct model *m, const struct group_sums *sums,
 	(void)find_rate(m, sums, "dsb_cycles", &dsbc, &cdc);
 	(void)find_rate(m, sums, "mite_cycles", &mitec, &cmc);
 	all = dsb + mite + ms + lsd;
-	c = cov2(cov2(cd, cm), cs);
-	put(&out->dsb_coverage, ratio(dsb, all), c, false);
-	put(&out->mite_share, ratio(mite, all), c, false);
-	put(&out->ms_share, ratio(ms, all), c, false);
+	c = model_cov2(model_cov2(cd, cm), cs);
+	model_put(&out->dsb_coverage, model_ratio(dsb, all), c, false);
+	model_put(&out->mite_share, model_ratio(mite, all), c, false);
+	model_put(&out->ms_share, model_ratio(ms, all), c, false);
 	if (model_metric_index(m, "lsd_share") >= 0 && find_rate(m, sums, "lsd_uops", &r, &cl))
-		put(&out->lsd_share, ratio(lsd, all), cov2(c, cl), false);
+		model_put(&out->lsd_share, model_ratio(lsd, all), model_cov2(c, cl), false);
 	/* The thesis's throughputs: P_only = uops per cycle the path was
 	 * delivering, P_overall = uops per cycle of all cycles. */
-	put(&out->dsb_p_only, ratio(dsb, dsbc), cov2(cd, cdc), false);
-	put(&out->dsb_p_overall, dsb, cd, false);
-	put(&out->mite_p_only, ratio(mite, mitec), cov2(cm, cmc), false);
-	put(&out->mite_p_overall, mite, cm, false);
+	model_put(&out->dsb_p_only, model_ratio(dsb, dsbc), model_cov2(cd, cdc), false);
+	model_put(&out->dsb_p_overall, dsb, cd, false);
+	model_put(&out->mite_p_only, model_ratio(mite, mitec), model_cov2(cm, cmc), false);
+	model_put(&out->mite_p_overall, mite, cm, false);
 	if (find_rate(m, sums, "dsb2mite_penalty_cycles", &r, &c))
-		put(&out->dsb_switch_fraction, r, c, false);
+		model_put(&out->dsb_switch_fraction, r, c, false);
 	if (find_rate(m, sums, "icache_stall_cycles", &r, &c))
-		put(&out->icache_stall_fraction, r, c, false);
+		model_put(&out->icache_stall_fraction, r, c, false);
 	if (find_rate(m, sums, "itlb_stall_cycles", &r, &c))
-		put(&out->itlb_stall_fraction, r, c, false);
+		model_put(&out->itlb_stall_fraction, r, c, false);
 }
 
 struct fp_width {
@@ -217,7 +219,7 @@ static const struct fp_width widths[] = {
 	{ "fp_512_dp", "fp_512_sp", 8, 16 },
 };
 
-void flops_family(const struct model *m, const struct group_sums *sums, struct flops_out *out)
+void model_flops_family(const struct model *m, const struct group_sums *sums, struct flops_out *out)
 {
 	double flop[4] = { 0 }, dp = 0, sp = 0, n_dp = 0, n_sp = 0, loss, total, fpc, peak;
 	double max_dp = 0, max_sp = 0, rate, c, cov = 1.0, secs, cycles_per_s = NAN;
@@ -240,14 +242,14 @@ void flops_family(const struct model *m, const struct group_sums *sums, struct f
 			flop[w] += d * widths[w].lanes_dp;
 			dp += d * widths[w].lanes_dp;
 			n_dp += d;
-			cov = cov2(cov, cd);
+			cov = model_cov2(cov, cd);
 			any = true;
 		}
 		if (find_rate(m, sums, widths[w].sp, &s, &cs)) {
 			flop[w] += s * widths[w].lanes_sp;
 			sp += s * widths[w].lanes_sp;
 			n_sp += s;
-			cov = cov2(cov, cs);
+			cov = model_cov2(cov, cs);
 			any = true;
 		}
 	}
@@ -264,30 +266,33 @@ void flops_family(const struct model *m, const struct group_sums *sums, struct f
 		return;
 	total = flop[0] + flop[1] + flop[2] + flop[3];
 	fpc = total;  /* every rate above is per cycle */
-	put(&out->flops_per_cycle, fpc, cov, false);
+	model_put(&out->flops_per_cycle, fpc, cov, false);
 	/* GFLOP/s of the target's CPU time: cycles per ns of the group that
 	 * counted them (task_clock_ns is that group's time on the target). */
 	for (g = 0; g < m->n_groups && isnan(cycles_per_s); g++) {
-		struct gview v = gview_get(m, sums, m->groups[g].name);
+		struct gview v = model_gview_get(m, sums, m->groups[g].name);
 
-		if (v.ok && (!isnan(gv(&v, "fp_scalar_dp")) || !isnan(gv(&v, "flops"))) &&
+		if (v.ok &&
+		    (!isnan(model_gv(&v, "fp_scalar_dp")) || !isnan(model_gv(&v, "flops"))) &&
 		    v.s->task_clock_ns > 0) {
-			secs = (double)v.s->task_clock_ns / 1e9;
+			secs = (double)v.s->task_clock_ns / (double)NS_PER_SEC;
 			cycles_per_s = v.cycles / secs;
 		}
 	}
-	put(&out->gflops, fpc * cycles_per_s / 1e9, cov, false);
+	model_put(&out->gflops, fpc * cycles_per_s / 1e9, cov, false);
 	/* Peak for the precision that dominates. */
 	peak = dp >= sp ? m->peak_flop_dp : m->peak_flop_sp;
-	put(&out->peak_fraction, fpc / peak, cov, false);
+	model_put(&out->peak_fraction, fpc / peak, cov, false);
 	if (total > 0) {
-		put(&out->scalar_share, flop[0] / total, cov, false);
-		put(&out->v128_share, flop[1] / total, cov, false);
-		put(&out->v256_share, flop[2] / total, cov, false);
-		put(&out->v512_share, flop[3] / total, cov, false);
-		put(&out->dp_share, dp / total, cov, false);
+		model_put(&out->scalar_share, flop[0] / total, cov, false);
+		model_put(&out->v128_share, flop[1] / total, cov, false);
+		model_put(&out->v256_share, flop[2] / total, cov, false);
+		model_put(&out->v512_share, flop[3] / total, cov, false);
+		model_put(&out->dp_share, dp / total, cov, false);
 	}
-	put(&out->stack_base, clamp01(fpc / peak), cov, false);
-	put(&out->stack_width_loss, clamp01(loss / peak), cov, false);
-	put(&out->stack_other, clamp01(1.0 - clamp01(fpc / peak) - clamp01(loss / peak)), cov, false);
+	model_put(&out->stack_base, model_clamp01(fpc / peak), cov, false);
+	model_put(&out->stack_width_loss, model_clamp01(loss / peak), cov, false);
+	model_put(&out->stack_other,
+		  model_clamp01(1.0 - model_clamp01(fpc / peak) - model_clamp01(loss / peak)), cov,
+		  false);
 }

@@ -22,42 +22,43 @@ struct gview {
 
 /* Look a group up by name; ok is false when it did not measure the target
  * or has no cycles column with a count. */
-struct gview gview_get(const struct model *m, const struct group_sums *sums, const char *group);
+struct gview model_gview_get(const struct model *m, const struct group_sums *sums,
+			     const char *group);
 
 /* Count of a column in the group; NaN when the group lacks it. */
-double gv(const struct gview *v, const char *column);
+double model_gv(const struct gview *v, const char *column);
 
 /* a / b, NaN when b is 0 or either is NaN. */
-double ratio(double a, double b);
-double clamp01(double x);
+double model_ratio(double a, double b);
+double model_clamp01(double x);
 
 /* Store a value when finite (else leave invalid). */
-void put(struct metric_value *out, double value, double coverage, bool core_scoped);
+void model_put(struct metric_value *out, double value, double coverage, bool core_scoped);
 /* The smaller of two coverages (a figure combining two groups). */
-double cov2(double a, double b);
+double model_cov2(double a, double b);
 
 /* Split a valid parent into two children by share (clamped to 0..1):
  * a = parent x share, b = the rest; children inherit the parent's scope and
  * the smaller of the two coverages. */
-void split_parent(struct metric_value *a, struct metric_value *b, const struct metric_value *parent,
-		  double share, double coverage);
+void model_split_parent(struct metric_value *a, struct metric_value *b,
+			const struct metric_value *parent, double share, double coverage);
 
 /* Multi-stage bounds (papers/multi-stage-cpi-and-flops-stacks.txt): a loss
  * measured at two pipeline stages, the level-1 node (allocation) and
  * other_stage (a later stage, per cycle, clamped to 0..1), reported as the
  * range [low, high].  Left invalid when either is missing. */
-void put_stage_range(struct metric_value *low, struct metric_value *high,
-		     const struct metric_value *node, double other_stage, double coverage);
+void model_put_stage_range(struct metric_value *low, struct metric_value *high,
+			   const struct metric_value *node, double other_stage, double coverage);
 
 /* Cycles and instructions summed over every group that counts both (the
  * base events ride in most groups, so this covers most of the target's
  * time); false when no group has them. */
-bool base_counts(const struct model *m, const struct group_sums *sums, double *cycles,
-		 double *instructions, double *coverage);
+bool model_base_counts(const struct model *m, const struct group_sums *sums, double *cycles,
+		       double *instructions, double *coverage);
 
-/* ipc and cpi from base_counts(). */
-void put_ipc_cpi(const struct model *m, const struct group_sums *sums, struct metric_value *ipc,
-		 struct metric_value *cpi);
+/* ipc and cpi from model_base_counts(). */
+void model_put_ipc_cpi(const struct model *m, const struct group_sums *sums,
+		       struct metric_value *ipc, struct metric_value *cpi);
 
 /* Frontend delivery from the groups that hold dsb_uops, mite_uops, ms_uops,
  * lsd_uops, dsb_cycles, mite_cycles, dsb2mite_penalty_cycles,
@@ -68,8 +69,8 @@ struct frontend_out {
 	struct metric_value dsb_p_only, dsb_p_overall, mite_p_only, mite_p_overall;
 	struct metric_value dsb_switch_fraction, icache_stall_fraction, itlb_stall_fraction;
 };
-void frontend_delivery(const struct model *m, const struct group_sums *sums,
-		       struct frontend_out *out);
+void model_frontend_delivery(const struct model *m, const struct group_sums *sums,
+			     struct frontend_out *out);
 
 /* FLOPS from Intel's FP_ARITH_INST_RETIRED counts (columns fp_scalar_dp,
  * fp_scalar_sp, fp_128_dp, fp_128_sp, fp_256_dp, fp_256_sp, fp_512_dp,
@@ -83,6 +84,7 @@ struct flops_out {
 	struct metric_value scalar_share, v128_share, v256_share, v512_share, dp_share;
 	struct metric_value stack_base, stack_width_loss, stack_other;
 };
-void flops_family(const struct model *m, const struct group_sums *sums, struct flops_out *out);
+void model_flops_family(const struct model *m, const struct group_sums *sums,
+			struct flops_out *out);
 
 #endif

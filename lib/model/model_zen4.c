@@ -139,42 +139,53 @@ static const struct model_group zen4_groups[] = {
 static void zen4_compute(const struct model *m, const struct group_sums *sums,
 			 const struct model_context *ctx, struct metric_value *out)
 {
-	struct gview l1 = gview_get(m, sums, "td_l1");
-	struct gview febs = gview_get(m, sums, "td_l2_fe_bs");
-	struct gview beret = gview_get(m, sums, "td_l2_be_ret");
-	struct gview fe = gview_get(m, sums, "fe_flops");
+	struct gview l1 = model_gview_get(m, sums, "td_l1");
+	struct gview febs = model_gview_get(m, sums, "td_l2_fe_bs");
+	struct gview beret = model_gview_get(m, sums, "td_l2_be_ret");
+	struct gview fe = model_gview_get(m, sums, "fe_flops");
 	struct flops_out fl;
 	double slots = 6.0 * l1.cycles, br, rs;
 
 	(void)ctx;
-	put(&out[ZM_RETIRING], ratio(gv(&l1, "retired_ops"), slots), l1.coverage, false);
-	put(&out[ZM_BAD_SPECULATION], ratio(gv(&l1, "dispatched_ops") - gv(&l1, "retired_ops"), slots),
-	    l1.coverage, false);
-	put(&out[ZM_FRONTEND_BOUND], ratio(gv(&l1, "fe_no_ops"), slots), l1.coverage, false);
-	put(&out[ZM_BACKEND_BOUND], ratio(gv(&l1, "be_stalls"), slots), l1.coverage, false);
-	put(&out[ZM_SMT_CONTENTION], ratio(gv(&l1, "smt_contention_slots"), slots), l1.coverage,
-	    false);
+	model_put(&out[ZM_RETIRING], model_ratio(model_gv(&l1, "retired_ops"), slots), l1.coverage,
+		  false);
+	model_put(&out[ZM_BAD_SPECULATION],
+		  model_ratio(model_gv(&l1, "dispatched_ops") - model_gv(&l1, "retired_ops"),
+			      slots), l1.coverage, false);
+	model_put(&out[ZM_FRONTEND_BOUND], model_ratio(model_gv(&l1, "fe_no_ops"), slots),
+		  l1.coverage, false);
+	model_put(&out[ZM_BACKEND_BOUND], model_ratio(model_gv(&l1, "be_stalls"), slots),
+		  l1.coverage, false);
+	model_put(&out[ZM_SMT_CONTENTION],
+		  model_ratio(model_gv(&l1, "smt_contention_slots"), slots), l1.coverage, false);
 
-	split_parent(&out[ZM_FETCH_LATENCY], &out[ZM_FETCH_BANDWIDTH], &out[ZM_FRONTEND_BOUND],
-	      ratio(6.0 * gv(&febs, "fe_no_ops_cycles"), gv(&febs, "fe_no_ops")), febs.coverage);
-	br = gv(&febs, "br_misp_retired");
-	rs = gv(&febs, "resyncs");
-	split_parent(&out[ZM_BRANCH_MISPREDICTS], &out[ZM_MACHINE_CLEARS], &out[ZM_BAD_SPECULATION],
-	      ratio(br, br + rs), febs.coverage);
-	split_parent(&out[ZM_MEMORY_BOUND], &out[ZM_CORE_BOUND], &out[ZM_BACKEND_BOUND],
-	      ratio(gv(&beret, "no_retire_load"), gv(&beret, "no_retire_not_complete")),
-	      beret.coverage);
-	put_stage_range(&out[ZM_BE_LOW], &out[ZM_BE_HIGH], &out[ZM_BACKEND_BOUND],
-			ratio(gv(&beret, "no_retire_not_complete"), beret.cycles), beret.coverage);
-	split_parent(&out[ZM_HEAVY_OPS], &out[ZM_LIGHT_OPS], &out[ZM_RETIRING],
-	      ratio(gv(&beret, "ucode_ops"), gv(&beret, "retired_ops")), beret.coverage);
+	model_split_parent(&out[ZM_FETCH_LATENCY], &out[ZM_FETCH_BANDWIDTH],
+			   &out[ZM_FRONTEND_BOUND],
+			   model_ratio(6.0 * model_gv(&febs, "fe_no_ops_cycles"),
+				       model_gv(&febs, "fe_no_ops")),
+			   febs.coverage);
+	br = model_gv(&febs, "br_misp_retired");
+	rs = model_gv(&febs, "resyncs");
+	model_split_parent(&out[ZM_BRANCH_MISPREDICTS], &out[ZM_MACHINE_CLEARS],
+			   &out[ZM_BAD_SPECULATION], model_ratio(br, br + rs), febs.coverage);
+	model_split_parent(&out[ZM_MEMORY_BOUND], &out[ZM_CORE_BOUND], &out[ZM_BACKEND_BOUND],
+			   model_ratio(model_gv(&beret, "no_retire_load"),
+				       model_gv(&beret, "no_retire_not_complete")),
+			   beret.coverage);
+	model_put_stage_range(&out[ZM_BE_LOW], &out[ZM_BE_HIGH], &out[ZM_BACKEND_BOUND],
+			      model_ratio(model_gv(&beret, "no_retire_not_complete"), beret.cycles),
+			      beret.coverage);
+	model_split_parent(&out[ZM_HEAVY_OPS], &out[ZM_LIGHT_OPS], &out[ZM_RETIRING],
+			   model_ratio(model_gv(&beret, "ucode_ops"),
+				       model_gv(&beret, "retired_ops")), beret.coverage);
 
 	/* Instructions are in every group but the level-1 one. */
-	put_ipc_cpi(m, sums, &out[ZM_IPC], &out[ZM_CPI]);
-	put(&out[ZM_OPCACHE], ratio(gv(&fe, "opcache_ops"),
-				    gv(&fe, "opcache_ops") + gv(&fe, "decoder_ops")),
-	    fe.coverage, false);
-	flops_family(m, sums, &fl);
+	model_put_ipc_cpi(m, sums, &out[ZM_IPC], &out[ZM_CPI]);
+	model_put(&out[ZM_OPCACHE],
+		  model_ratio(model_gv(&fe, "opcache_ops"),
+			      model_gv(&fe, "opcache_ops") + model_gv(&fe, "decoder_ops")),
+		  fe.coverage, false);
+	model_flops_family(m, sums, &fl);
 	out[ZM_FLOPS_PER_CYCLE] = fl.flops_per_cycle;
 	out[ZM_GFLOPS] = fl.gflops;
 	out[ZM_FLOP_PEAK] = fl.peak_fraction;

@@ -10,6 +10,7 @@
  * Deterministic: same file, same outputs.
  */
 #include "interval.h"
+#include "lib/clock.h"
 #include "store.h"
 #include "lib/model/model.h"
 
@@ -18,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SEC 1000000000ULL
+#define SEC ((uint64_t)NS_PER_SEC)   /* unsigned: ns fields are uint64_t */
 #define T0 1767225600ULL   /* 2026-01-01 00:00:00 UTC */
 #define N_INTERVALS 120
 #define HISTORY_INTERVALS 1080   /* 3 h of 10 s before T0 */

@@ -44,10 +44,10 @@ static void check_fold(void)
 	}
 	iv.n_rows = 8;
 
-	CHECK(exclusions_parse(&x, "kworker/*, nosuch", "*.scope", "34", err, sizeof(err)) == 0);
-	CHECK(!exclusions_empty(&x));
+	CHECK(exclude_parse(&x, "kworker/*, nosuch", "*.scope", "34", err, sizeof(err)) == 0);
+	CHECK(!exclude_empty(&x));
 	/* kworker x2, sshd (scope), backup (uid 34): four folded */
-	CHECK(exclusions_apply(&x, &iv) == 4);
+	CHECK(exclude_apply(&x, &iv) == 4);
 	CHECK_EQ_U(iv.n_procs, 3);
 	CHECK(iv.procs[0].pid == 0);             /* idle is never excluded */
 	CHECK(iv.procs[1].pid == EXCLUDE_PID);   /* in the first excluded slot */
@@ -73,8 +73,8 @@ static void check_fold(void)
 	free(iv.procs);
 	free(iv.rows);
 
-	CHECK(exclusions_parse(&x, "", "", "", err, sizeof(err)) == 0 && exclusions_empty(&x));
-	CHECK(exclusions_parse(&x, "", "", "no-such-user-here", err, sizeof(err)) == -EINVAL);
+	CHECK(exclude_parse(&x, "", "", "", err, sizeof(err)) == 0 && exclude_empty(&x));
+	CHECK(exclude_parse(&x, "", "", "no-such-user-here", err, sizeof(err)) == -EINVAL);
 	CHECK(strstr(err, "no user 'no-such-user-here'") != NULL);
 }
 

@@ -76,7 +76,7 @@ int main(void)
 		col.layout[g].model_idx[0] = 1;
 	}
 	CHECK(proctab_init(&pt, root, 10 * MS, 0) == 0);
-	CHECK(flusher_init(&f, &col, NULL, 0, &pt, 0) == 0);
+	CHECK(flush_init(&f, &col, NULL, 0, &pt, 0) == 0);
 	f.seq = 1;
 	for (i = 0; i < 2; i++) {
 		h[i] = calloc(1, sizeof(*h[i]));
@@ -106,10 +106,10 @@ int main(void)
 	CHECK(iv != NULL);
 	iv->n_groups = 2;
 	iv->st.busiest_cpu = -1;
-	CHECK(flusher_apply_life(&f, h, 2) == 0);
-	CHECK(flusher_add_handover(&f, iv, h[0]) == 0);
-	CHECK(flusher_add_handover(&f, iv, h[1]) == 0);
-	CHECK(flusher_finish(&f, iv) == 0);
+	CHECK(flush_apply_life(&f, h, 2) == 0);
+	CHECK(flush_add_handover(&f, iv, h[0]) == 0);
+	CHECK(flush_add_handover(&f, iv, h[1]) == 0);
+	CHECK(flush_finish(&f, iv) == 0);
 
 	r = row(iv, "alpha", 0);
 	CHECK(r != NULL);
@@ -147,7 +147,7 @@ int main(void)
 	interval_free(iv);
 	for (i = 0; i < 2; i++)
 		handover_free(h[i]);
-	flusher_done(&f);
+	flush_done(&f);
 	proctab_done(&pt);
 	rmdir(root);
 	return 0;

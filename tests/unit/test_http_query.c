@@ -68,17 +68,18 @@ int main(void)
 	CHECK(parse("all=yes", &q, err) == 0);
 	CHECK(http_query_bool(&q, "all", &b, err, sizeof(err)) == -EINVAL);
 
-	CHECK(http_parse_listen("127.0.0.1:9466", &a, &len, err, sizeof(err)) == 0);
+	CHECK(http_server_parse_listen("127.0.0.1:9466", &a, &len, err, sizeof(err)) == 0);
 	CHECK(a.ss_family == AF_INET && ntohs(((struct sockaddr_in *)&a)->sin_port) == 9466);
-	CHECK(http_parse_listen("[::1]:80", &a, &len, err, sizeof(err)) == 0 && a.ss_family == AF_INET6);
-	CHECK(http_parse_listen("localhost:1", &a, &len, err, sizeof(err)) == 0);
-	CHECK(http_parse_listen("unix:/run/stackd/api.sock", &a, &len, err, sizeof(err)) == 0 &&
-	      a.ss_family == AF_UNIX);
-	CHECK(http_parse_listen("unix:relative", &a, &len, err, sizeof(err)) == -EINVAL);
-	CHECK(http_parse_listen("127.0.0.1:0", &a, &len, err, sizeof(err)) == -EINVAL);
-	CHECK(http_parse_listen("127.0.0.1:70000", &a, &len, err, sizeof(err)) == -EINVAL);
-	CHECK(http_parse_listen("example.com:80", &a, &len, err, sizeof(err)) == -EINVAL &&
+	CHECK(http_server_parse_listen("[::1]:80", &a, &len, err, sizeof(err)) == 0 &&
+	      a.ss_family == AF_INET6);
+	CHECK(http_server_parse_listen("localhost:1", &a, &len, err, sizeof(err)) == 0);
+	CHECK(http_server_parse_listen("unix:/run/stackd/api.sock", &a, &len, err,
+				       sizeof(err)) == 0 && a.ss_family == AF_UNIX);
+	CHECK(http_server_parse_listen("unix:relative", &a, &len, err, sizeof(err)) == -EINVAL);
+	CHECK(http_server_parse_listen("127.0.0.1:0", &a, &len, err, sizeof(err)) == -EINVAL);
+	CHECK(http_server_parse_listen("127.0.0.1:70000", &a, &len, err, sizeof(err)) == -EINVAL);
+	CHECK(http_server_parse_listen("example.com:80", &a, &len, err, sizeof(err)) == -EINVAL &&
 	      strstr(err, "not an IP address"));
-	CHECK(http_parse_listen("9466", &a, &len, err, sizeof(err)) == -EINVAL);
+	CHECK(http_server_parse_listen("9466", &a, &len, err, sizeof(err)) == -EINVAL);
 	return 0;
 }

@@ -368,14 +368,14 @@ static void test_regression(void)
 		set(m, rows[i], "cycles", cpi * ins);
 		ptr[i] = rows[i];
 	}
-	CHECK(generic_cpi_fit(m, ptr, 200, w) == 0);
+	CHECK(model_generic_cpi_fit(m, ptr, 200, w) == 0);
 	for (k = 0; k < CPI_WEIGHTS; k++) {
 		CHECK(w[k] >= 0);
 		if (fabs(w[k] - truth[k]) > 0.05 * truth[k] + 0.5)
 			fprintf(stderr, "weight %u: %.3f, truth %.3f\n", k, w[k], truth[k]);
 		CHECK(fabs(w[k] - truth[k]) <= 0.05 * truth[k] + 0.5);
 	}
-	CHECK(generic_cpi_fit(m, ptr, 5, w) < 0);  /* too few intervals */
+	CHECK(model_generic_cpi_fit(m, ptr, 5, w) < 0);  /* too few intervals */
 
 	/* Unconstrained least squares would go negative here: y falls with
 	 * the second regressor.  NNLS clamps it to 0 and fits the rest. */

@@ -106,31 +106,31 @@ int main(void)
 
 	h = ring_peek(&r);
 	CHECK(h != NULL && h->type == PERF_RECORD_FORK);
-	CHECK(record_parse_task(h, &tk) == 0);
+	CHECK(perf_record_parse_task(h, &tk) == 0);
 	CHECK(tk.pid == 100 && tk.ppid == 1 && tk.time == 1000);
-	CHECK_EQ_U(record_time(h), 1000);
-	CHECK_EQ_U(record_id(h), 77);
+	CHECK_EQ_U(perf_record_time(h), 1000);
+	CHECK_EQ_U(perf_record_id(h), 77);
 	ring_consume(&r, h);
 
 	h = ring_peek(&r);
 	CHECK(h != NULL && h->type == PERF_RECORD_COMM);
-	CHECK(record_parse_comm(h, &c) == 0);
+	CHECK(perf_record_parse_comm(h, &c) == 0);
 	CHECK_STR(c.comm, "worker");
 	CHECK(c.exec && c.pid == 100 && c.time == 1001);
 	ring_consume(&r, h);
 
 	h = ring_peek(&r);
 	CHECK(h != NULL && h->type == PERF_RECORD_SAMPLE);
-	CHECK(record_parse_sample(h, &s) == 0);
+	CHECK(perf_record_parse_sample(h, &s) == 0);
 	CHECK(s.id == 42 && s.pid == 100 && s.tid == 101 && s.time == 1002 && s.nr == 3);
 	CHECK(s.values[0] == 1 && s.values[1] == 2 && s.values[2] == 3);
-	CHECK_EQ_U(record_time(h), 1002);
-	CHECK_EQ_U(record_id(h), 42);
+	CHECK_EQ_U(perf_record_time(h), 1002);
+	CHECK_EQ_U(perf_record_id(h), 42);
 	ring_consume(&r, h);
 
 	h = ring_peek(&r);
 	CHECK(h != NULL && h->type == PERF_RECORD_LOST);
-	CHECK(record_parse_lost(h, &l) == 0);
+	CHECK(perf_record_parse_lost(h, &l) == 0);
 	CHECK(l.lost == 9 && l.time == 1003);
 	ring_consume(&r, h);
 	CHECK(ring_peek(&r) == NULL);
@@ -152,7 +152,7 @@ int main(void)
 	for (i = 0; i < 3; i++) {
 		h = ring_peek(&r);
 		CHECK(h != NULL);
-		CHECK(record_parse_sample(h, &s) == 0);
+		CHECK(perf_record_parse_sample(h, &s) == 0);
 		CHECK(s.pid == 300 + i && s.nr == 8 && s.values[7] == 80 && s.values[0] == 10);
 		ring_consume(&r, h);
 	}
@@ -175,9 +175,9 @@ int main(void)
 	{
 		struct perf_event_header tiny = { PERF_RECORD_SAMPLE, 0, 32 };
 
-		CHECK(record_parse_sample(&tiny, &s) < 0);
+		CHECK(perf_record_parse_sample(&tiny, &s) < 0);
 		tiny.type = PERF_RECORD_FORK;
-		CHECK(record_parse_task(&tiny, &tk) < 0);
+		CHECK(perf_record_parse_task(&tiny, &tk) < 0);
 	}
 	ring_unmap(&r);
 	free(map);

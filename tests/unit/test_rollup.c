@@ -4,6 +4,7 @@
  * intervals and then minutes, every reader (window, series, export) keeps
  * summing each moment exactly once.  And a schema-1 database is migrated. */
 #include "interval.h"
+#include "lib/clock.h"
 #include "store.h"
 #include "store_schema.h"
 #include "lib/db.h"
@@ -16,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SEC 1000000000ULL
+#define SEC ((uint64_t)NS_PER_SEC)   /* unsigned: ns fields are uint64_t */
 #define T0 1000000ULL             /* s; deliberately not on an hour */
 #define N_INTERVALS 1080          /* 3 h of 10 s */
 

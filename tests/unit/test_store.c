@@ -2,6 +2,7 @@
  * query code stackctl uses: schema versioning, sums over windows, process
  * identity, a busy database and a database from a newer stackd. */
 #include "interval.h"
+#include "lib/clock.h"
 #include "store.h"
 #include "lib/db.h"
 #include "lib/query.h"
@@ -15,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#define SEC 1000000000ULL
+#define SEC ((uint64_t)NS_PER_SEC)   /* unsigned: ns fields are uint64_t */
 
 /* One interval ending at end_s with two processes. */
 static struct interval_data *make_interval(uint64_t end_s, uint64_t spin_tc, uint64_t exit_ns)

@@ -139,9 +139,9 @@ int main(void)
 	{
 		enum top_by b;
 
-		CHECK(top_by_parse("unit", &b) == 0 && b == TOP_BY_UNIT);
-		CHECK(top_by_parse("units", &b) == -EINVAL);
-		CHECK(strcmp(top_by_name(TOP_BY_USER), "user") == 0);
+		CHECK(top_rows_by_parse("unit", &b) == 0 && b == TOP_BY_UNIT);
+		CHECK(top_rows_by_parse("units", &b) == -EINVAL);
+		CHECK(strcmp(top_rows_by_name(TOP_BY_USER), "user") == 0);
 	}
 	printf("top_rows: %zu models x 4 groupings, columns unique, slots, sums, filters\n", n);
 	return 0;
