@@ -2,8 +2,13 @@
  * attrib.c - see attrib.h.
  */
 #include "attrib.h"
+#include "lib/pids.h"
 
 #include <string.h>
+
+/* perf's pid or tid of a task it can no longer name (reaped before the
+ * record was written); not a pseudo pid of ours (lib/pids.h). */
+#define PERF_PID_GONE (-1)
 
 void attrib_init(struct attrib_cpu *c, const struct attrib_layout *layout, unsigned n_groups,
 		 int32_t self_pid, struct cpuacc *acc)
@@ -62,7 +67,8 @@ static bool resolve_owner(struct attrib_cpu *c, int32_t *pid, int32_t tid, uint6
 	bool trailing = false;
 
 	if (c->exit_pending) {
-		if (*pid == -1 || (tid == -1 && *pid == c->exit_pid) || tid == c->exit_tid)
+		if (*pid == PERF_PID_GONE || (tid == PERF_PID_GONE && *pid == c->exit_pid) ||
+		    tid == c->exit_tid)
 			trailing = true;
 	}
 	if (trailing) {
@@ -71,7 +77,7 @@ static bool resolve_owner(struct attrib_cpu *c, int32_t *pid, int32_t tid, uint6
 		c->exit_pending = false;
 		return true;
 	}
-	if (*pid == -1) {
+	if (*pid == PERF_PID_GONE) {
 		c->st.orphan_exits++;
 		return false;
 	}
@@ -95,7 +101,7 @@ void attrib_sample(struct attrib_cpu *c, unsigned g, int32_t pid, int32_t tid, u
 		return;
 	if (!resolve_owner(c, &pid, tid, &t)) {
 		c->st.unattributed_spans++;
-		charge(c, ACC_PID_UNATTRIBUTED, g, t, span, d, n);
+		charge(c, PID_UNATTRIBUTED, g, t, span, d, n);
 		return;
 	}
 	switches = d[lay->switches_idx];
@@ -113,7 +119,7 @@ void attrib_sample(struct attrib_cpu *c, unsigned g, int32_t pid, int32_t tid, u
 		c->st.unsampled_switches += switches - 1;
 		c->st.unattributed_spans++;
 		charge(c, pid, g, t, 0, own, n);
-		charge(c, ACC_PID_UNATTRIBUTED, g, t, span, d, n);
+		charge(c, PID_UNATTRIBUTED, g, t, span, d, n);
 	}
 }
 
@@ -147,7 +153,7 @@ void attrib_remainder(struct attrib_cpu *c, unsigned g, uint64_t t, const uint64
 	if (d[lay->switches_idx] != 0) {
 		c->st.unsampled_switches += d[lay->switches_idx];
 		c->st.unattributed_spans++;
-		charge(c, ACC_PID_UNATTRIBUTED, g, t, span, d, n);
+		charge(c, PID_UNATTRIBUTED, g, t, span, d, n);
 		return;
 	}
 	charge(c, c->self_pid, g, t, span, d, n);

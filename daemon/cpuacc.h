@@ -11,6 +11,7 @@
 #define STACKD_CPUACC_H
 
 #include "lib/model/model.h"
+#include "lib/pids.h"
 #include "lib/u64map.h"
 
 #include <stdint.h>
@@ -18,12 +19,8 @@
 /* A group's members: the model's events plus the switch sampler. */
 #define ACC_MAX_MEMBERS (MODEL_MAX_EVENTS + 1)
 
-/* Pseudo pid for counts that cannot be charged to one task (a sample span
- * covering unsampled switches, lost records, an exit whose owner is unknown). */
-#define ACC_PID_UNATTRIBUTED (-2)
-
 struct acc_entry {
-	int32_t pid;                  /* tgid, 0 = idle, ACC_PID_UNATTRIBUTED */
+	int32_t pid;                  /* tgid, PID_IDLE, PID_UNATTRIBUTED (lib/pids.h) */
 	uint16_t group;
 	uint16_t n;                   /* members used in d[] */
 	uint64_t first_ns, last_ns;   /* CLOCK_MONOTONIC key times charged */

@@ -78,7 +78,7 @@ bool exclude_match(const struct exclusions *x, const struct iv_proc *p)
 {
 	size_t i;
 
-	if (p->pid <= 0)
+	if (!pid_is_real(p->pid))
 		return false;
 	for (i = 0; i < x->n_comm; i++)
 		if (fnmatch(x->comm[i], p->comm, 0) == 0)
@@ -132,8 +132,8 @@ int exclude_apply(const struct exclusions *x, struct interval_data *iv)
 		free(p->unit);
 		if (excl == UINT32_MAX) {
 			excl = (uint32_t)kept++;
-			iv->procs[excl] = (struct iv_proc){ .pid = EXCLUDE_PID, .comm = EXCLUDE_COMM,
-							    .uid = -1 };
+			iv->procs[excl] = (struct iv_proc){ .pid = PID_EXCLUDED,
+							    .comm = PID_EXCLUDED_COMM, .uid = -1 };
 		}
 		new_index[i] = excl;
 		folded++;

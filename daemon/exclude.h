@@ -2,21 +2,20 @@
  * exclude.h - processes an administrator asked stackd not to store one by
  * one (exclude_comm, exclude_unit, exclude_user).  Their counts are not
  * dropped: they add up in one row per group of the pseudo-process
- * "[excluded]" (pid -2), so every CPU second stays accounted for and the
- * host's totals do not change.
+ * "[excluded]" (PID_EXCLUDED, lib/pids.h), so every CPU second stays
+ * accounted for and the host's totals do not change.
  */
 #ifndef STACKD_EXCLUDE_H
 #define STACKD_EXCLUDE_H
 
 #include "interval.h"
+#include "lib/pids.h"
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
 #define EXCLUDE_MAX 32          /* patterns of each kind */
-#define EXCLUDE_PID (-2)
-#define EXCLUDE_COMM "[excluded]"
 
 struct exclusions {
 	char comm[EXCLUDE_MAX][64];    /* fnmatch(3) patterns of command names */

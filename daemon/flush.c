@@ -3,6 +3,7 @@
  */
 #include "flush.h"
 #include "lib/clock.h"
+#include "lib/pids.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -158,7 +159,7 @@ int flush_add_handover(struct flusher *f, struct interval_data *iv, const struct
 		if (e->group >= col->n_groups)
 			continue;
 		lay = &col->layout[e->group];
-		if (e->pid == ACC_PID_UNATTRIBUTED) {
+		if (e->pid == PID_UNATTRIBUTED) {
 			gen = &f->pt->unattributed;
 		} else {
 			r = proctab_resolve(f->pt, e->pid, e->first_ns, e->last_ns, &gen);

@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 struct iv_proc {
-	int32_t pid;          /* 0 idle, -1 unattributed */
+	int32_t pid;          /* > 0, or a pseudo pid (lib/pids.h) */
 	uint64_t start_ns;    /* with pid: the process's identity */
 	char comm[16];
 	int64_t uid;          /* -1 unknown */

@@ -3,6 +3,7 @@
  */
 #include "proctab.h"
 #include "procinfo.h"
+#include "lib/clock.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -39,11 +40,11 @@ int proctab_init(struct proctab *pt, const char *proc_root, uint64_t tick_ns,
 {
 	memset(pt, 0, sizeof(*pt));
 	pt->proc_root = proc_root;
-	pt->tick_ns = tick_ns ? tick_ns : 10000000;
+	pt->tick_ns = tick_ns ? tick_ns : 10 * NS_PER_MSEC;
 	pt->boot_minus_mono_ns = boot_minus_mono_ns;
-	gen_init_special(&pt->idle, PROC_PID_IDLE, "[idle]");
+	gen_init_special(&pt->idle, PID_IDLE, PID_IDLE_COMM);
 	pt->idle.uid = 0;
-	gen_init_special(&pt->unattributed, PROC_PID_UNATTRIBUTED, "[unattributed]");
+	gen_init_special(&pt->unattributed, PID_UNATTRIBUTED, PID_UNATTRIBUTED_COMM);
 	return u64map_init(&pt->by_pid, 1024);
 }
 
@@ -260,7 +261,7 @@ int proctab_resolve(struct proctab *pt, int32_t pid, uint64_t first, uint64_t la
 {
 	struct proc_gen *g, *newer;
 
-	if (pid == PROC_PID_IDLE) {
+	if (pid == PID_IDLE) {
 		*ret = &pt->idle;
 		return 0;
 	}

@@ -12,14 +12,12 @@
 #ifndef STACKD_PROCTAB_H
 #define STACKD_PROCTAB_H
 
+#include "lib/pids.h"
 #include "lib/u64map.h"
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-
-#define PROC_PID_IDLE 0
-#define PROC_PID_UNATTRIBUTED (-1)   /* as stored; the collector uses -2 */
 
 struct proc_gen {
 	int32_t pid;

@@ -3,6 +3,7 @@
  */
 #include "prom.h"
 #include "lib/clock.h"
+#include "lib/pids.h"
 #include "lib/u64map.h"
 #include "lib/version.h"
 
@@ -210,8 +211,8 @@ void prom_add_interval(struct prom *p, const struct interval_data *iv)
 		const struct iv_proc *pr = &iv->procs[r->proc];
 		struct memo *m = &memo[r->proc];
 
-		if (r->group >= MODEL_MAX_GROUPS || pr->pid <= 0)
-			continue;   /* idle and unattributed time are not a process */
+		if (r->group >= MODEL_MAX_GROUPS || !pid_is_real(pr->pid))
+			continue;   /* idle, unattributed, excluded: not a process */
 		if (!m->known) {
 			m->known = true;
 			m->comm = find_or_add(&p->comms, pr->comm, p->max_keys);

@@ -22,7 +22,7 @@ int db_open(const char *path, struct db **ret, char *err, size_t errlen);
 void db_close(struct db *db);   /* NULL is a no-op */
 
 struct window_proc {
-	int32_t pid;                 /* 0 idle, -1 unattributed */
+	int32_t pid;                 /* > 0, or a pseudo pid (pids.h) */
 	uint64_t start_ns;           /* since boot */
 	char comm[64];
 	int64_t uid;                 /* -1 unknown */

@@ -2,6 +2,7 @@
  * top_rows.c - see top_rows.h.
  */
 #include "top_rows.h"
+#include "pids.h"
 
 #include <errno.h>
 #include <pwd.h>
@@ -276,7 +277,7 @@ void top_rows_list_columns(const struct rowset *rs, char *buf, size_t len)
 
 static bool kept(const struct window_proc *p, const struct top_filter *f)
 {
-	if (!f->include_idle && p->pid <= 0)
+	if (!f->include_idle && !pid_is_real(p->pid))
 		return false;
 	if (f->uid >= 0 && p->uid != f->uid)
 		return false;

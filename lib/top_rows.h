@@ -18,7 +18,7 @@
 
 /* Which processes to keep; NULL / -1 / false keep all. */
 struct top_filter {
-	bool include_idle;    /* the [idle] (pid 0) and [unattributed] (pid -1) rows */
+	bool include_idle;    /* the pseudo-process rows too: [idle], [unattributed]... */
 	int64_t uid;          /* only this user's processes; -1: everyone's */
 	const char *comm;     /* exact command name */
 	const char *unit;     /* exact systemd unit */

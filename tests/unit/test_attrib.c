@@ -70,9 +70,9 @@ int main(void)
 	attrib_sample(&c, 0, 20, 21, 10500, v, 2);
 	CHECK_EQ_U(charged(&acc, 20, 0, SW), 2);
 	CHECK_EQ_U(charged(&acc, 20, 0, TIME), 2000);
-	CHECK_EQ_U(charged(&acc, ACC_PID_UNATTRIBUTED, 0, SW), 1);
-	CHECK_EQ_U(charged(&acc, ACC_PID_UNATTRIBUTED, 0, TIME), 6000);
-	CHECK_EQ_U(charged(&acc, ACC_PID_UNATTRIBUTED, 0, PF), 2);
+	CHECK_EQ_U(charged(&acc, PID_UNATTRIBUTED, 0, SW), 1);
+	CHECK_EQ_U(charged(&acc, PID_UNATTRIBUTED, 0, TIME), 6000);
+	CHECK_EQ_U(charged(&acc, PID_UNATTRIBUTED, 0, PF), 2);
 	CHECK_EQ_U(c.st.unsampled_switches, 1);
 
 	/* Exit: the trailing sample (pid -1: reaped elsewhere first) belongs to
@@ -85,7 +85,7 @@ int main(void)
 	v[0] = 7; v[1] = 9;
 	attrib_sample(&c, 0, -1, -1, 10700, v, 2);
 	CHECK_EQ_U(c.st.orphan_exits, 1);
-	CHECK_EQ_U(charged(&acc, ACC_PID_UNATTRIBUTED, 0, TIME), 6100);
+	CHECK_EQ_U(charged(&acc, PID_UNATTRIBUTED, 0, TIME), 6100);
 
 	/* pid 30 reused after its exit on this CPU: a separate entry. */
 	v[0] = 8; v[1] = 9;
@@ -115,7 +115,7 @@ int main(void)
 	v[0] = 10; v[1] = 9;
 	attrib_remainder(&c, 0, 20300, v, 2);
 	CHECK_EQ_U(charged(&acc, 999, 0, TIME), 250);
-	CHECK_EQ_U(charged(&acc, ACC_PID_UNATTRIBUTED, 0, TIME), 6400);
+	CHECK_EQ_U(charged(&acc, PID_UNATTRIBUTED, 0, TIME), 6400);
 
 	/* A read below the previous one is counted, not charged as 2^64. */
 	v[0] = 0; v[1] = 0;

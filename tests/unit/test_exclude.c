@@ -50,8 +50,8 @@ static void check_fold(void)
 	CHECK(exclude_apply(&x, &iv) == 4);
 	CHECK_EQ_U(iv.n_procs, 3);
 	CHECK(iv.procs[0].pid == 0);             /* idle is never excluded */
-	CHECK(iv.procs[1].pid == EXCLUDE_PID);   /* in the first excluded slot */
-	CHECK_STR(iv.procs[1].comm, EXCLUDE_COMM);
+	CHECK(iv.procs[1].pid == PID_EXCLUDED);   /* in the first excluded slot */
+	CHECK_STR(iv.procs[1].comm, PID_EXCLUDED_COMM);
 	CHECK(iv.procs[2].pid == 11);
 	for (i = 0; i < iv.n_rows; i++) {
 		after += iv.rows[i].task_clock_ns;

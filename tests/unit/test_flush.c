@@ -100,7 +100,7 @@ int main(void)
 	add_entry(h[1], 100, 0, 1800 * MS, 1900 * MS, 1, 70, 1);    /* beta */
 	add_entry(h[1], 100, 1, 1500 * MS, 1800 * MS, 1, 40, 0);    /* spans the reuse */
 	add_entry(h[0], 0, 1, 1000 * MS, 1000 * MS, 0, 900, 0);     /* idle */
-	add_entry(h[0], ACC_PID_UNATTRIBUTED, 0, 1100 * MS, 1100 * MS, 1, 11, 0);
+	add_entry(h[0], PID_UNATTRIBUTED, 0, 1100 * MS, 1100 * MS, 1, 11, 0);
 
 	iv = calloc(1, sizeof(*iv));
 	CHECK(iv != NULL);
