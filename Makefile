@@ -50,7 +50,7 @@ STACKD_SRCS := daemon/main.c daemon/run.c daemon/config.c daemon/log.c daemon/ht
 STACKD_GEN := $(BUILD)/gen/schema_sql.c
 STACKD_LIBS := $(SQLITE_LIBS) $(PFM_LIBS) $(MHD_LIBS) -lpthread -lm
 
-STACKCTL_SRCS := cli/stackctl.c cli/source.c cli/http_client.c cli/json_rowset.c cli/term.c \
+STACKCTL_SRCS := cli/stackctl.c cli/cli.c cli/source.c cli/http_client.c cli/json_rowset.c cli/term.c \
 	cli/target.c cli/top.c cli/top_view.c cli/top_live.c cli/show.c cli/history.c \
 	cli/status.c cli/export.c cli/analyze.c
 JANSSON_LIBS := $(shell pkg-config --libs jansson 2>/dev/null || echo -ljansson)

@@ -174,6 +174,119 @@ static void print_table(const struct model *m, const struct ps_recording *rec,
 	}
 }
 
+/* What the command line asks for. */
+struct analyze_args {
+	const struct model *m;   /* --model, else NULL */
+	bool json, perf_command, smt;
+};
+
+/* One of analyze's options into a; 0 or -EINVAL (said). */
+static int parse_option(struct analyze_args *a, int c, const char *arg)
+{
+	switch (c) {
+	case OPT_MODEL:
+		a->m = model_find(arg);
+		if (a->m == NULL) {
+			cli_error("analyze", "unknown model '%s' (see stackctl analyze --help)",
+				  arg);
+			return -EINVAL;
+		}
+		return 0;
+	case OPT_JSON:
+		a->json = true;
+		return 0;
+	case OPT_PERF_COMMAND:
+		a->perf_command = true;
+		return 0;
+	case OPT_SMT:
+		if (strcmp(arg, "on") != 0 && strcmp(arg, "off") != 0) {
+			cli_error("analyze", "--smt takes on or off, not '%s'", arg);
+			return -EINVAL;
+		}
+		a->smt = strcmp(arg, "on") == 0;
+		return 0;
+	}
+	return 0;
+}
+
+/* The recording at path ("-": stdin) into rec; 0, or the exit status after
+ * saying what is wrong (rec is freed then). */
+static int read_recording(const char *path, struct ps_recording *rec)
+{
+	char err[512];
+	FILE *f;
+	int r;
+
+	f = strcmp(path, "-") == 0 ? stdin : fopen(path, "re");
+	if (f == NULL) {
+		cli_error("analyze", "cannot read '%s': %s", path, strerror(errno));
+		return EXIT_FAILURE;
+	}
+	r = perfstat_read(f, rec, err, sizeof(err));
+	if (f != stdin)
+		fclose(f);
+	if (r < 0) {
+		cli_error("analyze", "%s: %s", path, err);
+		perfstat_free(rec);
+		return r == -EIO ? EXIT_FAILURE : EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* The model given, else the one the recording's events say; NULL after
+ * saying why there is none. */
+static const struct model *pick_model(const struct model *m, const struct ps_recording *rec,
+				      const char *path)
+{
+	char ambiguous[256];
+
+	if (m != NULL)
+		return m;
+	m = guess_model(rec, ambiguous, sizeof(ambiguous));
+	if (m == NULL && ambiguous[0] != '\0')
+		cli_error("analyze", "%s: the events fit %s alike (they differ in slots per "
+			  "cycle); choose one with --model", path, ambiguous);
+	else if (m == NULL)
+		cli_error("analyze", "%s: none of the recorded events belongs to a model "
+			  "(record with: stackctl analyze --perf-command --model NAME)", path);
+	return m;
+}
+
+/* Every interval of rec through m's formulas into out[]; -ENOMEM. */
+static int compute_all(const struct model *m, const struct ps_recording *rec, bool smt,
+		       struct metric_value (*out)[MODEL_MAX_METRICS])
+{
+	struct group_sums (*sums)[MODEL_MAX_GROUPS] = calloc(rec->n, sizeof(*sums));
+	const struct group_sums **ptr = calloc(rec->n, sizeof(*ptr));
+	double *secs = calloc(rec->n, sizeof(*secs));
+	struct model_context ctx = { smt, NULL };
+	double weights[CPI_WEIGHTS];
+	int gf = model_metric_index(m, "gflops");
+	size_t i;
+	int r = -ENOMEM;
+
+	if (sums == NULL || ptr == NULL || secs == NULL)
+		goto out;
+	for (i = 0; i < rec->n; i++) {
+		perfstat_group_sums(rec, i, m, sums[i], &secs[i]);
+		ptr[i] = sums[i];
+	}
+	/* The regression stack needs many intervals of one run. */
+	if (model_is_generic(m) && model_generic_cpi_fit(m, ptr, rec->n, weights) == 0)
+		ctx.cpi_weights = weights;
+	for (i = 0; i < rec->n; i++) {
+		m->compute(m, sums[i], &ctx, out[i]);
+		if (secs[i] <= 0 && gf >= 0)
+			out[i][gf].valid = false;  /* no time in the recording */
+	}
+	r = 0;
+out:
+	free(sums);
+	free(ptr);
+	free(secs);
+	return r;
+}
+
 int verb_analyze(int argc, char **argv)
 {
 	static const struct option options[] = {
@@ -181,58 +294,26 @@ int verb_analyze(int argc, char **argv)
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "perf-command", no_argument, NULL, OPT_PERF_COMMAND },
 		{ "smt", required_argument, NULL, OPT_SMT },
-		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const struct model *m = NULL;
-	bool json = false, perf_command = false, smt = false;
-	struct ps_recording rec;
+	struct cli_getopt o = { .verb = "analyze", .options = options, .help = help };
+	struct analyze_args a = { NULL, false, false, false };
 	struct metric_value (*out)[MODEL_MAX_METRICS];
-	struct group_sums (*sums)[MODEL_MAX_GROUPS];
-	const struct group_sums **ptr;
-	double weights[CPI_WEIGHTS], *secs;
-	struct model_context ctx = { false, NULL };
-	char err[512], ambiguous[256];
-	FILE *f;
-	size_t i;
+	struct ps_recording rec;
+	const struct model *m;
 	int c, r;
 
-	while ((c = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
-		switch (c) {
-		case OPT_MODEL:
-			m = model_find(optarg);
-			if (m == NULL) {
-				cli_error("analyze", "unknown model '%s' (see stackctl analyze --help)",
-					  optarg);
-				return EXIT_USAGE;
-			}
-			break;
-		case OPT_JSON:
-			json = true;
-			break;
-		case OPT_PERF_COMMAND:
-			perf_command = true;
-			break;
-		case OPT_SMT:
-			if (strcmp(optarg, "on") != 0 && strcmp(optarg, "off") != 0) {
-				cli_error("analyze", "--smt takes on or off, not '%s'", optarg);
-				return EXIT_USAGE;
-			}
-			smt = strcmp(optarg, "on") == 0;
-			break;
-		case 'h':
-			help();
-			return EXIT_SUCCESS;
-		default:
-			return cli_bad_option("analyze", c, argv);
-		}
-	}
-	if (perf_command) {
-		if (m == NULL) {
+	while ((c = cli_getopt(&o, argc, argv)) >= 0)
+		if (parse_option(&a, c, optarg) < 0)
+			return EXIT_USAGE;
+	if (c == CLI_GETOPT_EXIT)
+		return o.status;
+	if (a.perf_command) {
+		if (a.m == NULL) {
 			cli_error("analyze", "--perf-command needs --model NAME");
 			return EXIT_USAGE;
 		}
-		print_perf_command(m);
+		print_perf_command(a.m);
 		return EXIT_SUCCESS;
 	}
 	if (optind + 1 != argc) {
@@ -240,71 +321,26 @@ int verb_analyze(int argc, char **argv)
 						    : "one FILE only");
 		return EXIT_USAGE;
 	}
-	f = strcmp(argv[optind], "-") == 0 ? stdin : fopen(argv[optind], "re");
-	if (f == NULL) {
-		cli_error("analyze", "cannot read '%s': %s", argv[optind], strerror(errno));
-		return EXIT_FAILURE;
-	}
-	r = perfstat_read(f, &rec, err, sizeof(err));
-	if (f != stdin)
-		fclose(f);
-	if (r < 0) {
-		cli_error("analyze", "%s: %s", argv[optind], err);
-		perfstat_free(&rec);
-		return r == -EIO ? EXIT_FAILURE : EXIT_USAGE;
-	}
-	if (m == NULL)
-		m = guess_model(&rec, ambiguous, sizeof(ambiguous));
-	if (m == NULL && ambiguous[0] != '\0') {
-		cli_error("analyze", "%s: the events fit %s alike (they differ in slots per "
-			  "cycle); choose one with --model", argv[optind], ambiguous);
-		perfstat_free(&rec);
-		return EXIT_USAGE;
-	}
+	r = read_recording(argv[optind], &rec);
+	if (r != 0)
+		return r;
+	m = pick_model(a.m, &rec, argv[optind]);
 	if (m == NULL) {
-		cli_error("analyze", "%s: none of the recorded events belongs to a model "
-			  "(record with: stackctl analyze --perf-command --model NAME)", argv[optind]);
 		perfstat_free(&rec);
 		return EXIT_USAGE;
 	}
 	out = calloc(rec.n, sizeof(*out));
-	sums = calloc(rec.n, sizeof(*sums));
-	ptr = calloc(rec.n, sizeof(*ptr));
-	secs = calloc(rec.n, sizeof(*secs));
-	if (out == NULL || sums == NULL || ptr == NULL || secs == NULL) {
+	if (out == NULL || compute_all(m, &rec, a.smt, out) < 0) {
 		cli_error("analyze", "out of memory");
 		free(out);
-		free(sums);
-		free(ptr);
-		free(secs);
 		perfstat_free(&rec);
 		return EXIT_FAILURE;
 	}
-	ctx.smt_on = smt;
-	for (i = 0; i < rec.n; i++) {
-		perfstat_group_sums(&rec, i, m, sums[i], &secs[i]);
-		ptr[i] = sums[i];
-	}
-	/* The regression stack needs many intervals of one run. */
-	if (model_is_generic(m) && model_generic_cpi_fit(m, ptr, rec.n, weights) == 0)
-		ctx.cpi_weights = weights;
-	for (i = 0; i < rec.n; i++) {
-		m->compute(m, sums[i], &ctx, out[i]);
-		if (secs[i] <= 0) {
-			int gf = model_metric_index(m, "gflops");
-
-			if (gf >= 0)
-				out[i][gf].valid = false;  /* no time in the recording */
-		}
-	}
-	if (json)
+	if (a.json)
 		print_json(m, &rec, out);
 	else
 		print_table(m, &rec, out);
 	free(out);
-	free(sums);
-	free(ptr);
-	free(secs);
 	perfstat_free(&rec);
 	return EXIT_SUCCESS;
 }

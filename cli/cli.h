@@ -10,6 +10,8 @@
 #include "source.h"
 #include "lib/rowset.h"
 
+#include <getopt.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #define EXIT_USAGE 2
@@ -21,10 +23,6 @@ void cli_error(const char *verb, const char *fmt, ...) __attribute__((format(pri
 int cli_parse_duration(const char *verb, const char *option, const char *text,
 		       uint64_t *ret_ns);
 int cli_parse_window(const char *verb, const char *text, uint64_t *ret_ns);
-
-/* Report what getopt_long refused (c is ':' for a missing value, anything
- * else for an unknown option); returns EXIT_USAGE. */
-int cli_bad_option(const char *verb, int c, char **argv);
 
 /* Refuse arguments left after the options; returns 0 or EXIT_USAGE. */
 int cli_no_arguments(const char *verb, int argc, char **argv);
@@ -44,22 +42,42 @@ int verb_analyze(int argc, char **argv);
  * API called wrong (-EINVAL), else EXIT_FAILURE. */
 int cli_exit_for(int err);
 
-/* --json and --csv, as every tabular verb takes them. */
-enum { OPT_FORMAT_JSON = 0x210, OPT_FORMAT_CSV };
-#define FORMAT_OPTIONS \
-	{ "json", no_argument, NULL, OPT_FORMAT_JSON }, \
-	{ "csv", no_argument, NULL, OPT_FORMAT_CSV }
-
-/* c is getopt's value: true when it was --json or --csv (now in *fmt). */
-bool cli_format_option(int c, enum rs_format *fmt);
-
-/* --url and --db, as every data verb takes them (SOURCE_OPTIONS). */
+/* --url and --db, as given (NULL when not). */
 struct cli_source {
 	const char *url, *db;
 };
 
-/* c is getopt's value: true when it was --url or --db (now remembered). */
-bool cli_source_option(struct cli_source *flags, int c, const char *arg);
+/* The options every verb's command line may hold besides its own. */
+enum {
+	CLI_SOURCE = 1 << 0,   /* --url URL, --db FILE: into source */
+	CLI_FORMAT = 1 << 1,   /* --json, --csv: into fmt */
+};
+
+#define CLI_MAX_OPTIONS 32
+
+/* A verb's command line: the verb fills the first fields (and fmt with its
+ * default), then calls cli_getopt() until it returns one of these: */
+#define CLI_GETOPT_END  (-1)   /* options done; argv[optind] is the first argument */
+#define CLI_GETOPT_EXIT (-2)   /* --help printed, or a bad option said: return status */
+struct cli_getopt {
+	const char *verb;
+	const struct option *options;   /* the verb's own, { NULL } ended; may be NULL */
+	const char *shortopts;          /* the verb's own short options ("bn:d:"); may be NULL */
+	unsigned common;                /* CLI_SOURCE | CLI_FORMAT */
+	void (*help)(void);             /* -h, --help */
+	struct cli_source source;
+	enum rs_format fmt;             /* RS_TABLE (0) unless set by the verb or --json/--csv */
+	int status;                     /* the exit status, after CLI_GETOPT_EXIT */
+	/* cli_getopt()'s own */
+	bool started;
+	struct option merged[CLI_MAX_OPTIONS + 1];
+	char shortopts_all[32];
+};
+
+/* The next of the verb's own options (getopt_long's value, optarg set),
+ * handling the common ones and -h/--help itself; CLI_GETOPT_END or
+ * CLI_GETOPT_EXIT when there is none.  Starts argv over on the first call. */
+int cli_getopt(struct cli_getopt *o, int argc, char **argv);
 
 /* Open the source; on failure print one line and return EXIT_FAILURE. */
 int cli_open(const char *verb, const struct cli_source *flags, struct source *src);

@@ -132,110 +132,132 @@ static int finish_file(FILE *f, const char *tmp, const char *path, int r, char *
 	return r;
 }
 
-int verb_export(int argc, char **argv)
+/* What the command line asks for. */
+struct export_args {
+	struct cli_getopt o;   /* --url/--db, --json/--csv */
+	struct export_job job;
+	const char *output, *who;
+};
+
+/* One of export's own options into a; 0 or -EINVAL (said). */
+static int parse_option(struct export_args *a, int c, const char *arg)
+{
+	char *end;
+
+	switch (c) {
+	case OPT_SINCE:
+		return cli_parse_duration("export", "--since", arg, &a->job.since);
+	case OPT_UNTIL:
+		return cli_parse_offset("export", "--until", arg, &a->job.until);
+	case OPT_WHO:
+		a->who = arg;
+		return 0;
+	case OPT_FORMAT:
+		if (strcmp(arg, "csv") != 0 && strcmp(arg, "json") != 0) {
+			cli_error("export", "invalid --format '%s' (csv or json)", arg);
+			return -EINVAL;
+		}
+		a->o.fmt = arg[0] == 'c' ? RS_CSV : RS_JSON;
+		return 0;
+	case 'o':
+		a->output = arg;
+		return 0;
+	case OPT_PAGE_ROWS:
+		a->job.page_rows = strtol(arg, &end, 10);
+		if (*arg == '\0' || *end != '\0' || a->job.page_rows < 1 ||
+		    a->job.page_rows > EXPORT_MAX_PAGE_ROWS) {
+			cli_error("export", "invalid --page-rows '%s' (1 to %d)", arg,
+				  EXPORT_MAX_PAGE_ROWS);
+			return -EINVAL;
+		}
+		return 0;
+	}
+	return 0;
+}
+
+/* The command line into a; -1 to go on, else the exit status. */
+static int parse_args(struct export_args *a, int argc, char **argv)
 {
 	static const struct option options[] = {
-		SOURCE_OPTIONS,
 		{ "since", required_argument, NULL, OPT_SINCE },
 		{ "until", required_argument, NULL, OPT_UNTIL },
 		{ "who", required_argument, NULL, OPT_WHO },
 		{ "format", required_argument, NULL, OPT_FORMAT },
-		FORMAT_OPTIONS,
 		{ "output", required_argument, NULL, 'o' },
 		{ "page-rows", required_argument, NULL, OPT_PAGE_ROWS },
-		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct export_job job = { .since = 3600ULL * NS_PER_SEC, .page_rows = EXPORT_PAGE_ROWS };
-	struct cli_source flags = { NULL, NULL };
-	const char *output = NULL, *who = NULL;
-	enum rs_format fmt = RS_CSV;
-	char err[1024], tmp[4200];
-	struct source src;
-	FILE *f = stdout;
-	int c, r;
+	int c;
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":ho:", options, NULL)) != -1) {
-		if (cli_source_option(&flags, c, optarg) || cli_format_option(c, &fmt))
-			continue;
-		switch (c) {
-		case OPT_SINCE:
-			if (cli_parse_duration("export", "--since", optarg, &job.since) < 0)
-				return EXIT_USAGE;
-			break;
-		case OPT_UNTIL:
-			if (cli_parse_offset("export", "--until", optarg, &job.until) < 0)
-				return EXIT_USAGE;
-			break;
-		case OPT_WHO:
-			who = optarg;
-			break;
-		case OPT_FORMAT:
-			if (strcmp(optarg, "csv") != 0 && strcmp(optarg, "json") != 0) {
-				cli_error("export", "invalid --format '%s' (csv or json)", optarg);
-				return EXIT_USAGE;
-			}
-			fmt = optarg[0] == 'c' ? RS_CSV : RS_JSON;
-			break;
-		case 'o':
-			output = optarg;
-			break;
-		case OPT_PAGE_ROWS: {
-			char *end;
-
-			job.page_rows = strtol(optarg, &end, 10);
-			if (*optarg == '\0' || *end != '\0' || job.page_rows < 1 ||
-			    job.page_rows > EXPORT_MAX_PAGE_ROWS) {
-				cli_error("export", "invalid --page-rows '%s' (1 to %d)", optarg,
-					  EXPORT_MAX_PAGE_ROWS);
-				return EXIT_USAGE;
-			}
-			break;
-		}
-		case 'h':
-			help();
-			return EXIT_SUCCESS;
-		default:
-			return cli_bad_option("export", c, argv);
-		}
-	}
+	a->o = (struct cli_getopt){ .verb = "export", .options = options, .shortopts = "o:",
+				    .common = CLI_SOURCE | CLI_FORMAT, .help = help,
+				    .fmt = RS_CSV };
+	while ((c = cli_getopt(&a->o, argc, argv)) >= 0)
+		if (parse_option(a, c, optarg) < 0)
+			return EXIT_USAGE;
+	if (c == CLI_GETOPT_EXIT)
+		return a->o.status;
 	if (cli_no_arguments("export", argc, argv) != 0)
 		return EXIT_USAGE;
-	if (who != NULL && target_parse(who, &job.kind, &job.name) < 0) {
-		cli_error("export", "invalid --who '%s' (a pid, command name or unit)", who);
+	if (a->who != NULL && target_parse(a->who, &a->job.kind, &a->job.name) < 0) {
+		cli_error("export", "invalid --who '%s' (a pid, command name or unit)", a->who);
 		return EXIT_USAGE;
 	}
-	if (job.until >= job.since) {
+	if (a->job.until >= a->job.since) {
 		cli_error("export", "--until must be less far back than --since");
 		return EXIT_USAGE;
 	}
-	if (cli_open("export", &flags, &src) != 0)
-		return EXIT_FAILURE;
+	return -1;
+}
+
+/* Every page into output (NULL: stdout), complete or not at all; 0, or
+ * -errno with err set. */
+static int export_to(struct export_job *job, const char *output, enum rs_format fmt,
+		     char *err, size_t errlen)
+{
+	char tmp[4200];
+	FILE *f = stdout;
+	int r;
+
 	if (output != NULL) {
 		snprintf(tmp, sizeof(tmp), "%s.partial", output);
 		f = fopen(tmp, "we");
 		if (f == NULL) {
-			cli_error("export", "cannot create %s: %s", tmp, strerror(errno));
-			source_close(&src);
-			return EXIT_FAILURE;
+			snprintf(err, errlen, "cannot create %s: %s", tmp, strerror(errno));
+			return -EIO;
 		}
 	}
-	job.src = &src;
-	job.progress = output != NULL && isatty(STDERR_FILENO);
-	rowset_stream_begin(&job.out, fmt, f);
-	r = run(&job, err, sizeof(err));
+	job->progress = output != NULL && isatty(STDERR_FILENO);
+	rowset_stream_begin(&job->out, fmt, f);
+	r = run(job, err, errlen);
 	if (r == 0)
-		rowset_stream_end(&job.out);
-	if (job.progress)
+		rowset_stream_end(&job->out);
+	if (job->progress)
 		fputc('\n', stderr);
 	if (output != NULL)
-		r = finish_file(f, tmp, output, r, err, sizeof(err));
+		r = finish_file(f, tmp, output, r, err, errlen);
 	else if (fflush(stdout) != 0 && r == 0) {
-		snprintf(err, sizeof(err), "cannot write: %s", strerror(errno));
+		snprintf(err, errlen, "cannot write: %s", strerror(errno));
 		r = -EIO;
 	}
+	return r;
+}
+
+int verb_export(int argc, char **argv)
+{
+	struct export_args a = { .job = { .since = 3600ULL * NS_PER_SEC,
+					  .page_rows = EXPORT_PAGE_ROWS } };
+	struct source src;
+	char err[4400];   /* room for "cannot create PATH.partial: ..." */
+	int r;
+
+	r = parse_args(&a, argc, argv);
+	if (r >= 0)
+		return r;
+	if (cli_open("export", &a.o.source, &src) != 0)
+		return EXIT_FAILURE;
+	a.job.src = &src;
+	r = export_to(&a.job, a.output, a.o.fmt, err, sizeof(err));
 	source_close(&src);
 	if (r < 0) {
 		cli_error("export", "%s", err);

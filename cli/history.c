@@ -183,153 +183,178 @@ static void print_sparklines(const struct rowset *rs, size_t n)
 	}
 }
 
-static int fetch(struct source *src, const char *kind, const char *name, const char *metric,
-		 uint64_t since, uint64_t until, uint64_t step, json_t **ret, char *err,
-		 size_t errlen)
+/* What the command line asks for. */
+struct history_args {
+	struct cli_getopt o;         /* --url/--db, --json/--csv */
+	const char *metrics;         /* NULL: DEFAULT_METRICS, less what the model lacks */
+	const char *kind, *name;     /* the target */
+	uint64_t since, until, step;
+};
+
+static int fetch(struct source *src, const struct history_args *a, const char *metric,
+		 json_t **ret, char *err, size_t errlen)
 {
 	char target[1200], who[400], num[32];
 
-	snprintf(who, sizeof(who), "%s:%s", kind, name);
+	snprintf(who, sizeof(who), "%s:%s", a->kind, a->name);
 	snprintf(target, sizeof(target), "/api/v1/series");
 	source_add_param(target, sizeof(target), "who", who);
 	source_add_param(target, sizeof(target), "metric", metric);
-	duration_format(since, num, sizeof(num));
+	duration_format(a->since, num, sizeof(num));
 	source_add_param(target, sizeof(target), "from", num);
-	if (until > 0) {
-		duration_format(until, num, sizeof(num));
+	if (a->until > 0) {
+		duration_format(a->until, num, sizeof(num));
 		source_add_param(target, sizeof(target), "to", num);
 	}
-	duration_format(step, num, sizeof(num));
+	duration_format(a->step, num, sizeof(num));
 	source_add_param(target, sizeof(target), "step", num);
 	return source_get(src, target, ret, err, errlen);
 }
 
-int verb_history(int argc, char **argv)
+/* The command line into a; -1 to go on, else the exit status. */
+static int parse_args(struct history_args *a, int argc, char **argv)
 {
 	static const struct option options[] = {
-		SOURCE_OPTIONS,
 		{ "since", required_argument, NULL, OPT_SINCE },
 		{ "until", required_argument, NULL, OPT_UNTIL },
 		{ "step", required_argument, NULL, OPT_STEP },
 		{ "metric", required_argument, NULL, OPT_METRIC },
-		FORMAT_OPTIONS,
-		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct cli_source flags = { NULL, NULL };
-	const char *metrics = NULL, *kind, *name, *arg;
-	uint64_t since = 3600ULL * NS_PER_SEC, until = 0, step = 0;
-	struct series s[MAX_METRICS];
-	enum rs_format fmt = RS_TABLE;
-	char err[1024], list[1024], *save = NULL, *m;
-	struct source src;
-	struct rowset rs;
-	size_t n = 0, k;
+	const char *arg;
 	int c, r = 0;
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
-		if (cli_source_option(&flags, c, optarg) || cli_format_option(c, &fmt))
-			continue;
-		switch (c) {
-		case OPT_SINCE:
-			if (cli_parse_duration("history", "--since", optarg, &since) < 0)
-				return EXIT_USAGE;
-			break;
-		case OPT_UNTIL:
-			if (cli_parse_offset("history", "--until", optarg, &until) < 0)
-				return EXIT_USAGE;
-			break;
-		case OPT_STEP:
-			if (cli_parse_duration("history", "--step", optarg, &step) < 0)
-				return EXIT_USAGE;
-			break;
-		case OPT_METRIC:
-			metrics = optarg;
-			break;
-		case 'h':
-			help();
-			return EXIT_SUCCESS;
-		default:
-			return cli_bad_option("history", c, argv);
-		}
+	a->o = (struct cli_getopt){ .verb = "history", .options = options,
+				    .common = CLI_SOURCE | CLI_FORMAT, .help = help };
+	while (r == 0 && (c = cli_getopt(&a->o, argc, argv)) >= 0) {
+		if (c == OPT_SINCE)
+			r = cli_parse_duration("history", "--since", optarg, &a->since);
+		else if (c == OPT_UNTIL)
+			r = cli_parse_offset("history", "--until", optarg, &a->until);
+		else if (c == OPT_STEP)
+			r = cli_parse_duration("history", "--step", optarg, &a->step);
+		else if (c == OPT_METRIC)
+			a->metrics = optarg;
 	}
+	if (r < 0)
+		return EXIT_USAGE;
+	if (c == CLI_GETOPT_EXIT)
+		return a->o.status;
 	arg = cli_one_target("history", argc, argv, "stackctl history nginx --since 1h");
 	if (arg == NULL)
 		return EXIT_USAGE;
-	if (target_parse(arg, &kind, &name) < 0) {
+	if (target_parse(arg, &a->kind, &a->name) < 0) {
 		cli_error("history", "invalid target '%s' (a pid, command name or unit; pid:N, "
 			  "comm:NAME, unit:NAME)", arg);
 		return EXIT_USAGE;
 	}
-	if (until >= since) {
+	if (a->until >= a->since) {
 		cli_error("history", "--until must be less far back than --since");
 		return EXIT_USAGE;
 	}
-	if (step == 0)
-		step = (since - until) / DEFAULT_ROWS > NS_PER_SEC ?
-		       (since - until) / DEFAULT_ROWS : NS_PER_SEC;
-	if (cli_open("history", &flags, &src) != 0)
-		return EXIT_FAILURE;
-	snprintf(list, sizeof(list), "%s", metrics ? metrics : DEFAULT_METRICS);
-	for (m = strtok_r(list, ",", &save); m != NULL && r >= 0; m = strtok_r(NULL, ",", &save)) {
-		if (n == MAX_METRICS) {
-			cli_error("history", "at most %d figures at a time", MAX_METRICS);
-			r = -E2BIG;
-			break;
-		}
-		r = fetch(&src, kind, name, m, since, until, step, &s[n].answer, err, sizeof(err));
-		/* The default list names Top-Down figures a model may lack. */
-		if (r == -EINVAL && metrics == NULL && strstr(err, "unknown metric") != NULL) {
-			r = 0;
-			continue;
-		}
-		if (r < 0)
-			cli_error("history", "%s", err);
-		else
-			snprintf(s[n++].name, sizeof(s[0].name), "%s", m);
-	}
-	source_close(&src);
-	if (r < 0) {
-		for (k = 0; k < n; k++)
-			json_decref(s[k].answer);
-		return r == -E2BIG ? EXIT_USAGE : cli_exit_for(r);
-	}
-	rowset_init(&rs);
-	r = build_rows(s, n, &rs, since - until > 86400ULL * NS_PER_SEC);
-	if (r == 0 && rs.n_rows == 0 && fmt == RS_TABLE)
-		printf("%s %s did not run between %s and %s before the newest data\n", kind, name,
-		       (duration_format(since, list, sizeof(list)), list),
-		       until ? (duration_format(until, err, sizeof(err)), err) : "0s");
-	else if (r == 0)
-		rowset_print(&rs, fmt, 0, stdout);
-	if (r == 0 && fmt == RS_TABLE && rs.n_rows > 0) {
-		printf("\n%s %s, one row per %s, from stored %s", kind, name,
-		       (duration_format(step, list, sizeof(list)), list),
-		       json_string_value(json_object_get(s[0].answer, "source")));
-		{
-			json_int_t res = 0;
-			const json_t *p;
-			size_t j;
+	if (a->step == 0)
+		a->step = (a->since - a->until) / DEFAULT_ROWS > NS_PER_SEC ?
+			  (a->since - a->until) / DEFAULT_ROWS : NS_PER_SEC;
+	return -1;
+}
 
-			json_array_foreach(json_object_get(s[0].answer, "points"), j, p)
-				if (json_integer_value(json_object_get(p, "resolution_s")) > res)
-					res = json_integer_value(json_object_get(p, "resolution_s"));
-			if (res > 0 && (uint64_t)res * NS_PER_SEC > step) {
-				duration_format((uint64_t)res * NS_PER_SEC, list, sizeof(list));
-				printf(" (rollups of %s: use --step %s or more for even rows)", list,
-				       list);
-			}
+/* A series per figure asked for into s[0..*n); 0, or the exit status
+ * after saying what failed. */
+static int fetch_all(struct source *src, const struct history_args *a, struct series *s,
+		     size_t *n)
+{
+	char err[1024], list[1024], *save = NULL, *m;
+
+	snprintf(list, sizeof(list), "%s", a->metrics ? a->metrics : DEFAULT_METRICS);
+	for (m = strtok_r(list, ",", &save); m != NULL; m = strtok_r(NULL, ",", &save)) {
+		int r;
+
+		if (*n == MAX_METRICS) {
+			cli_error("history", "at most %d figures at a time", MAX_METRICS);
+			return EXIT_USAGE;
 		}
+		r = fetch(src, a, m, &s[*n].answer, err, sizeof(err));
+		/* The default list names Top-Down figures a model may lack. */
+		if (r == -EINVAL && a->metrics == NULL && strstr(err, "unknown metric") != NULL)
+			continue;
+		if (r < 0) {
+			cli_error("history", "%s", err);
+			return cli_exit_for(r);
+		}
+		snprintf(s[(*n)++].name, sizeof(s[0].name), "%s", m);
+	}
+	return 0;
+}
+
+/* Under the table: the step, where the rows come from, and a hint when
+ * they come from rollups coarser than the step. */
+static void print_footer(const struct history_args *a, const struct series *s)
+{
+	json_int_t res = 0;
+	const json_t *p;
+	char step[32];
+	size_t j;
+
+	duration_format(a->step, step, sizeof(step));
+	printf("\n%s %s, one row per %s, from stored %s", a->kind, a->name, step,
+	       json_string_value(json_object_get(s[0].answer, "source")));
+	json_array_foreach(json_object_get(s[0].answer, "points"), j, p)
+		if (json_integer_value(json_object_get(p, "resolution_s")) > res)
+			res = json_integer_value(json_object_get(p, "resolution_s"));
+	if (res > 0 && (uint64_t)res * NS_PER_SEC > a->step) {
+		char roll[32];
+
+		duration_format((uint64_t)res * NS_PER_SEC, roll, sizeof(roll));
+		printf(" (rollups of %s: use --step %s or more for even rows)", roll, roll);
+	}
+}
+
+/* The n series as a table with sparklines, or as JSON/CSV rows. */
+static int print_history(const struct history_args *a, const struct series *s, size_t n)
+{
+	struct rowset rs;
+	int r;
+
+	rowset_init(&rs);
+	r = build_rows(s, n, &rs, a->since - a->until > 86400ULL * NS_PER_SEC);
+	if (r == 0 && rs.n_rows == 0 && a->o.fmt == RS_TABLE) {
+		char since[32], until[32];
+
+		duration_format(a->since, since, sizeof(since));
+		duration_format(a->until, until, sizeof(until));
+		printf("%s %s did not run between %s and %s before the newest data\n", a->kind,
+		       a->name, since, a->until ? until : "0s");
+	} else if (r == 0) {
+		rowset_print(&rs, a->o.fmt, 0, stdout);
+	}
+	if (r == 0 && a->o.fmt == RS_TABLE && rs.n_rows > 0) {
+		print_footer(a, s);
 		print_sparklines(&rs, n);
 	}
 	rowset_done(&rs);
+	return r;
+}
+
+int verb_history(int argc, char **argv)
+{
+	struct history_args a = { .since = 3600ULL * NS_PER_SEC };
+	struct series s[MAX_METRICS];
+	struct source src;
+	size_t n = 0, k;
+	int r;
+
+	r = parse_args(&a, argc, argv);
+	if (r >= 0)
+		return r;
+	if (cli_open("history", &a.o.source, &src) != 0)
+		return EXIT_FAILURE;
+	r = fetch_all(&src, &a, s, &n);
+	source_close(&src);
+	if (r == 0 && print_history(&a, s, n) < 0) {
+		cli_error("history", "out of memory");
+		r = EXIT_FAILURE;
+	}
 	for (k = 0; k < n; k++)
 		json_decref(s[k].answer);
-	if (r < 0) {
-		cli_error("history", "out of memory");
-		return EXIT_FAILURE;
-	}
-	return EXIT_SUCCESS;
+	return r;
 }

@@ -334,16 +334,13 @@ oom:
 int verb_show(int argc, char **argv)
 {
 	static const struct option options[] = {
-		SOURCE_OPTIONS,
 		{ "window", required_argument, NULL, OPT_WINDOW },
-		FORMAT_OPTIONS,
 		{ "no-color", no_argument, NULL, OPT_NO_COLOR },
-		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct cli_source flags = { NULL, NULL };
+	struct cli_getopt o = { .verb = "show", .options = options,
+				.common = CLI_SOURCE | CLI_FORMAT, .help = help };
 	uint64_t window_ns = 60ULL * NS_PER_SEC;
-	enum rs_format fmt = RS_TABLE;
 	bool no_color = false;
 	char target[1024], window[32];
 	const char *arg;
@@ -351,11 +348,7 @@ int verb_show(int argc, char **argv)
 	json_t *a = NULL;
 	int c, r;
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
-		if (cli_source_option(&flags, c, optarg) || cli_format_option(c, &fmt))
-			continue;
+	while ((c = cli_getopt(&o, argc, argv)) >= 0) {
 		switch (c) {
 		case OPT_WINDOW:
 			if (cli_parse_window("show", optarg, &window_ns) < 0)
@@ -364,13 +357,10 @@ int verb_show(int argc, char **argv)
 		case OPT_NO_COLOR:
 			no_color = true;
 			break;
-		case 'h':
-			help();
-			return EXIT_SUCCESS;
-		default:
-			return cli_bad_option("show", c, argv);
 		}
 	}
+	if (c == CLI_GETOPT_EXIT)
+		return o.status;
 	arg = cli_one_target("show", argc, argv, "stackctl show nginx");
 	if (arg == NULL)
 		return EXIT_USAGE;
@@ -381,17 +371,17 @@ int verb_show(int argc, char **argv)
 	}
 	duration_format(window_ns, window, sizeof(window));
 	source_add_param(target, sizeof(target), "window", window);
-	if (cli_open("show", &flags, &src) != 0)
+	if (cli_open("show", &o.source, &src) != 0)
 		return EXIT_FAILURE;
 	r = cli_get("show", &src, target, &a);
 	source_close(&src);
 	if (r != 0)
 		return r;
-	if (fmt == RS_TABLE) {
+	if (o.fmt == RS_TABLE) {
 		print_bars(a, window, term_color_wanted(STDOUT_FILENO, no_color));
 		r = EXIT_SUCCESS;
 	} else {
-		r = print_rows(a, fmt);
+		r = print_rows(a, o.fmt);
 	}
 	json_decref(a);
 	return r;

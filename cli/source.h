@@ -27,12 +27,6 @@ struct source {
 	char note[4200];
 };
 
-/* The options every data verb takes (getopt_long values). */
-enum { OPT_SOURCE_DB = 0x200, OPT_SOURCE_URL };
-#define SOURCE_OPTIONS \
-	{ "db", required_argument, NULL, OPT_SOURCE_DB }, \
-	{ "url", required_argument, NULL, OPT_SOURCE_URL }
-
 #define SOURCE_HELP \
 	"  --url URL        the daemon's API: unix:/PATH or http://HOST:PORT (default\n" \
 	"                   $STACKD_URL, else unix:/run/stackd/stackd.sock, else\n" \

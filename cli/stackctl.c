@@ -1,15 +1,11 @@
 /*
- * stackctl.c - the command line for stackd's data: a verbs table and the
- * helpers every verb uses.  Each verb parses its own options and fills a
- * rowset, so its table, JSON and CSV come from one printer.
+ * stackctl.c - the command line for stackd's data: a verbs table.  Each
+ * verb parses its options with cli_getopt() (cli.c) and fills a rowset, so
+ * its table, JSON and CSV come from one printer.
  */
 #include "cli.h"
-#include "lib/duration.h"
 #include "lib/version.h"
 
-#include <errno.h>
-#include <getopt.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,130 +24,6 @@ static const struct verb verbs[] = {
 	{ "export", verb_export, "the stored interval rows, as CSV or JSON" },
 	{ "analyze", verb_analyze, "stacks of a perf stat -x, recording, with the same formulas" },
 };
-
-void cli_error(const char *verb, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "stackctl: %s%s", verb ? verb : "", verb ? ": " : "");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
-
-int cli_parse_duration(const char *verb, const char *option, const char *text,
-		       uint64_t *ret_ns)
-{
-	uint64_t ns;
-
-	if (duration_parse(text, &ns) < 0 || ns == 0) {
-		cli_error(verb, "invalid %s '%s' (expected a duration such as 10s, 5m, 1h)",
-			  option, text);
-		return -EINVAL;
-	}
-	*ret_ns = ns;
-	return 0;
-}
-
-int cli_parse_window(const char *verb, const char *text, uint64_t *ret_ns)
-{
-	return cli_parse_duration(verb, "--window", text, ret_ns);
-}
-
-int cli_bad_option(const char *verb, int c, char **argv)
-{
-	if (c == ':')
-		cli_error(verb, "option '%s' needs a value", argv[optind - 1]);
-	else
-		cli_error(verb, "unknown option '%s' (see stackctl %s --help)", argv[optind - 1],
-			  verb);
-	return EXIT_USAGE;
-}
-
-int cli_no_arguments(const char *verb, int argc, char **argv)
-{
-	if (optind < argc) {
-		cli_error(verb, "unexpected argument '%s'", argv[optind]);
-		return EXIT_USAGE;
-	}
-	return 0;
-}
-
-const char *cli_one_target(const char *verb, int argc, char **argv, const char *example)
-{
-	if (optind >= argc) {
-		cli_error(verb, "which process? give a pid, command name or unit (e.g. %s)",
-			  example);
-		return NULL;
-	}
-	if (optind + 1 < argc) {
-		cli_error(verb, "unexpected argument '%s' (one target at a time)",
-			  argv[optind + 1]);
-		return NULL;
-	}
-	return argv[optind];
-}
-
-int cli_exit_for(int err)
-{
-	return err == -EINVAL ? EXIT_USAGE : EXIT_FAILURE;
-}
-
-bool cli_format_option(int c, enum rs_format *fmt)
-{
-	if (c == OPT_FORMAT_JSON)
-		*fmt = RS_JSON;
-	else if (c == OPT_FORMAT_CSV)
-		*fmt = RS_CSV;
-	else
-		return false;
-	return true;
-}
-
-bool cli_source_option(struct cli_source *flags, int c, const char *arg)
-{
-	if (c == OPT_SOURCE_DB)
-		flags->db = arg;
-	else if (c == OPT_SOURCE_URL)
-		flags->url = arg;
-	else
-		return false;
-	return true;
-}
-
-int cli_open(const char *verb, const struct cli_source *flags, struct source *src)
-{
-	char err[1024];
-
-	if (source_open(src, flags->url, flags->db, err, sizeof(err)) < 0) {
-		cli_error(verb, "%s", err);
-		return EXIT_FAILURE;
-	}
-	return 0;
-}
-
-int cli_get(const char *verb, struct source *src, const char *target, json_t **ret)
-{
-	char err[1024];
-	int r = source_get(src, target, ret, err, sizeof(err));
-
-	if (r < 0) {
-		cli_error(verb, "%s", err);
-		return cli_exit_for(r);
-	}
-	return 0;
-}
-
-int cli_parse_offset(const char *verb, const char *option, const char *text,
-		     uint64_t *ret_ns)
-{
-	if (duration_parse(text, ret_ns) < 0) {
-		cli_error(verb, "invalid %s '%s' (a duration such as 10m)", option, text);
-		return -EINVAL;
-	}
-	return 0;
-}
 
 static void help(void)
 {

@@ -132,13 +132,12 @@ static void print_text(const json_t *a, const struct source *src)
 int verb_status(int argc, char **argv)
 {
 	static const struct option options[] = {
-		SOURCE_OPTIONS,
 		{ "window", required_argument, NULL, OPT_WINDOW },
 		{ "json", no_argument, NULL, OPT_JSON },
-		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct cli_source flags = { NULL, NULL };
+	struct cli_getopt o = { .verb = "status", .options = options, .common = CLI_SOURCE,
+				.help = help };
 	uint64_t window_ns = 60ULL * NS_PER_SEC;
 	char target[128], num[32];
 	struct source src;
@@ -146,11 +145,7 @@ int verb_status(int argc, char **argv)
 	json_t *a = NULL;
 	int c, r;
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
-		if (cli_source_option(&flags, c, optarg))
-			continue;
+	while ((c = cli_getopt(&o, argc, argv)) >= 0) {
 		switch (c) {
 		case OPT_WINDOW:
 			if (cli_parse_window("status", optarg, &window_ns) < 0)
@@ -159,16 +154,13 @@ int verb_status(int argc, char **argv)
 		case OPT_JSON:
 			json = true;
 			break;
-		case 'h':
-			help();
-			return EXIT_SUCCESS;
-		default:
-			return cli_bad_option("status", c, argv);
 		}
 	}
+	if (c == CLI_GETOPT_EXIT)
+		return o.status;
 	if (cli_no_arguments("status", argc, argv) != 0)
 		return EXIT_USAGE;
-	if (cli_open("status", &flags, &src) != 0)
+	if (cli_open("status", &o.source, &src) != 0)
 		return EXIT_FAILURE;
 	duration_format(window_ns, num, sizeof(num));
 	snprintf(target, sizeof(target), "/api/v1/system?window=%s", num);

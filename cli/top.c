@@ -144,10 +144,67 @@ static int run_batch(struct source *src, struct top_request *req, enum rs_format
 	return EXIT_SUCCESS;
 }
 
-int verb_top(int argc, char **argv)
+/* What the command line asks for. */
+struct top_args {
+	struct cli_getopt o;   /* --url/--db, --json/--csv */
+	struct top_request req;
+	uint64_t delay_ns;
+	long limit, iterations;   /* -1: not given */
+	bool batch, no_color;
+};
+
+/* One of top's own options into a; 0 or -EINVAL (said). */
+static int parse_option(struct top_args *a, int c, const char *arg)
+{
+	switch (c) {
+	case OPT_WINDOW:
+		return cli_parse_window("top", arg, &a->req.window_ns);
+	case OPT_SORT:
+		a->req.sort = arg;
+		return 0;
+	case OPT_BY:
+		a->req.by = arg;
+		return 0;
+	case OPT_FAMILY:
+		a->req.family = arg;
+		return check_family(arg);
+	case OPT_USER:
+		return parse_user(arg, &a->req.uid);
+	case OPT_UNIT:
+		a->req.unit = arg;
+		return 0;
+	case OPT_COMM:
+		a->req.comm = arg;
+		return 0;
+	case OPT_ALL:
+		a->req.all = true;
+		return 0;
+	case OPT_LIMIT:
+		return parse_count("--limit", arg, &a->limit);
+	case 'n':
+		if (parse_count("--iterations", arg, &a->iterations) < 0)
+			return -EINVAL;
+		if (a->iterations == 0) {
+			cli_error("top", "--iterations must be at least 1");
+			return -EINVAL;
+		}
+		return 0;
+	case 'd':
+		return cli_parse_duration("top", "--delay", arg, &a->delay_ns);
+	case 'b':
+		a->batch = true;
+		return 0;
+	case OPT_NO_COLOR:
+		a->no_color = true;
+		return 0;
+	}
+	return 0;
+}
+
+/* The command line into a; -1 to go on, else the exit status. */
+static int parse_args(struct top_args *a, int argc, char **argv)
 {
 	static const struct option options[] = {
-		SOURCE_OPTIONS,
 		{ "window", required_argument, NULL, OPT_WINDOW },
 		{ "sort", required_argument, NULL, OPT_SORT },
 		{ "by", required_argument, NULL, OPT_BY },
@@ -160,97 +217,50 @@ int verb_top(int argc, char **argv)
 		{ "iterations", required_argument, NULL, 'n' },
 		{ "delay", required_argument, NULL, 'd' },
 		{ "batch", no_argument, NULL, 'b' },
-		FORMAT_OPTIONS,
 		{ "no-color", no_argument, NULL, OPT_NO_COLOR },
-		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct top_request req = { .window_ns = TOP_DEFAULT_WINDOW_NS, .uid = -1 };
-	struct cli_source flags = { NULL, NULL };
-	uint64_t delay_ns = TOP_DEFAULT_DELAY_NS;
-	enum rs_format fmt = RS_TABLE;
-	long limit = -1, iterations = -1;
-	bool batch = false, no_color = false;
-	struct source src;
-	int c, r;
+	const char *by;
+	int c;
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":hbn:d:", options, NULL)) != -1) {
-		if (cli_source_option(&flags, c, optarg) || cli_format_option(c, &fmt))
-			continue;
-		switch (c) {
-		case OPT_WINDOW:
-			if (cli_parse_window("top", optarg, &req.window_ns) < 0)
-				return EXIT_USAGE;
-			break;
-		case OPT_SORT:
-			req.sort = optarg;
-			break;
-		case OPT_BY:
-			req.by = optarg;
-			break;
-		case OPT_FAMILY:
-			if (check_family(optarg) < 0)
-				return EXIT_USAGE;
-			req.family = optarg;
-			break;
-		case OPT_USER:
-			if (parse_user(optarg, &req.uid) < 0)
-				return EXIT_USAGE;
-			break;
-		case OPT_UNIT:
-			req.unit = optarg;
-			break;
-		case OPT_COMM:
-			req.comm = optarg;
-			break;
-		case OPT_ALL:
-			req.all = true;
-			break;
-		case OPT_LIMIT:
-			if (parse_count("--limit", optarg, &limit) < 0)
-				return EXIT_USAGE;
-			break;
-		case 'n':
-			if (parse_count("--iterations", optarg, &iterations) < 0 || iterations == 0) {
-				if (iterations == 0)
-					cli_error("top", "--iterations must be at least 1");
-				return EXIT_USAGE;
-			}
-			break;
-		case 'd':
-			if (cli_parse_duration("top", "--delay", optarg, &delay_ns) < 0)
-				return EXIT_USAGE;
-			break;
-		case 'b':
-			batch = true;
-			break;
-		case OPT_NO_COLOR:
-			no_color = true;
-			break;
-		case 'h':
-			help();
-			return EXIT_SUCCESS;
-		default:
-			return cli_bad_option("top", c, argv);
-		}
-	}
+	a->o = (struct cli_getopt){ .verb = "top", .options = options, .shortopts = "bn:d:",
+				    .common = CLI_SOURCE | CLI_FORMAT, .help = help };
+	while ((c = cli_getopt(&a->o, argc, argv)) >= 0)
+		if (parse_option(a, c, optarg) < 0)
+			return EXIT_USAGE;
+	if (c == CLI_GETOPT_EXIT)
+		return a->o.status;
 	if (cli_no_arguments("top", argc, argv) != 0)
 		return EXIT_USAGE;
-	if (req.by != NULL && strcmp(req.by, "process") != 0 && strcmp(req.by, "comm") != 0 &&
-	    strcmp(req.by, "unit") != 0 && strcmp(req.by, "user") != 0) {
-		cli_error("top", "invalid --by '%s' (one of: process, comm, unit, user)", req.by);
+	by = a->req.by;
+	if (by != NULL && strcmp(by, "process") != 0 && strcmp(by, "comm") != 0 &&
+	    strcmp(by, "unit") != 0 && strcmp(by, "user") != 0) {
+		cli_error("top", "invalid --by '%s' (one of: process, comm, unit, user)", by);
 		return EXIT_USAGE;
 	}
-	if (cli_open("top", &flags, &src) != 0)
+	return -1;
+}
+
+int verb_top(int argc, char **argv)
+{
+	struct top_args a = { .req = { .window_ns = TOP_DEFAULT_WINDOW_NS, .uid = -1 },
+			      .delay_ns = TOP_DEFAULT_DELAY_NS, .limit = -1, .iterations = -1 };
+	enum rs_format fmt;
+	struct source src;
+	int r;
+
+	r = parse_args(&a, argc, argv);
+	if (r >= 0)
+		return r;
+	if (cli_open("top", &a.o.source, &src) != 0)
 		return EXIT_FAILURE;
-	if (fmt == RS_TABLE && !batch && isatty(STDOUT_FILENO) && isatty(STDIN_FILENO)) {
-		r = top_live(&src, &req, limit, iterations < 0 ? 0 : iterations, delay_ns,
-			     term_color_wanted(STDOUT_FILENO, no_color));
+	fmt = a.o.fmt;
+	if (fmt == RS_TABLE && !a.batch && isatty(STDOUT_FILENO) && isatty(STDIN_FILENO)) {
+		r = top_live(&src, &a.req, a.limit, a.iterations < 0 ? 0 : a.iterations,
+			     a.delay_ns, term_color_wanted(STDOUT_FILENO, a.no_color));
 	} else {
-		req.limit = limit >= 0 ? (size_t)limit : fmt == RS_TABLE ? TOP_TABLE_ROWS : 0;
-		r = run_batch(&src, &req, fmt, iterations < 0 ? 1 : iterations, delay_ns);
+		a.req.limit = a.limit >= 0 ? (size_t)a.limit : fmt == RS_TABLE ? TOP_TABLE_ROWS : 0;
+		r = run_batch(&src, &a.req, fmt, a.iterations < 0 ? 1 : a.iterations, a.delay_ns);
 	}
 	source_close(&src);
 	return r;

@@ -251,12 +251,81 @@ static int parse_uint(const char *value, uint64_t *ret)
 	return 0;
 }
 
+static int set_duration(const struct config_key *k, char *field, const char *value, char *err,
+			size_t errlen)
+{
+	uint64_t v;
+
+	if (duration_parse(value, &v) < 0) {
+		snprintf(err, errlen, "invalid duration '%s' (expected e.g. 1s, 500ms)", value);
+		return -EINVAL;
+	}
+	if (v < k->min || v > k->max) {
+		char lo[32], hi[32];
+
+		duration_format(k->min, lo, sizeof(lo));
+		duration_format(k->max, hi, sizeof(hi));
+		snprintf(err, errlen, "%s is out of range (%s..%s)", value, lo, hi);
+		return -EINVAL;
+	}
+	memcpy(field, &v, sizeof(v));
+	return 0;
+}
+
+/* KEY_UINT (an unsigned field) and KEY_U64. */
+static int set_number(const struct config_key *k, char *field, const char *value, char *err,
+		      size_t errlen)
+{
+	uint64_t v;
+
+	if (parse_uint(value, &v) < 0) {
+		snprintf(err, errlen, "invalid number '%s'", value);
+		return -EINVAL;
+	}
+	if (v < k->min || v > k->max) {
+		snprintf(err, errlen, "%s is out of range (%llu..%llu)", value,
+			 (unsigned long long)k->min, (unsigned long long)k->max);
+		return -EINVAL;
+	}
+	if (k->power_of_two && (v & (v - 1)) != 0) {
+		snprintf(err, errlen, "%s is not a power of two", value);
+		return -EINVAL;
+	}
+	if (k->type == KEY_U64) {
+		memcpy(field, &v, sizeof(v));
+	} else {
+		unsigned u = (unsigned)v;
+
+		memcpy(field, &u, sizeof(u));
+	}
+	return 0;
+}
+
+static int set_text(const struct config_key *k, char *field, const char *value, char *err,
+		    size_t errlen)
+{
+	const char *p;
+
+	for (p = value; *p != '\0'; p++)
+		if ((unsigned char)*p < 0x20) {
+			snprintf(err, errlen, "control character in the value");
+			return -EINVAL;
+		}
+	if (strlen(value) >= k->size) {
+		snprintf(err, errlen, "value too long (at most %zu characters)", k->size - 1);
+		return -EINVAL;
+	}
+	if (k->check != NULL && k->check(value, err, errlen) < 0)
+		return -EINVAL;
+	memcpy(field, value, strlen(value) + 1);
+	return 0;
+}
+
 int config_set(struct config *c, const char *key, const char *value, char *err, size_t errlen)
 {
 	const struct config_key *k = find_key(key);
 	char *field;
-	uint64_t v;
-	int r;
+	int i;
 
 	if (k == NULL) {
 		snprintf(err, errlen, "unknown key '%s'", key);
@@ -279,70 +348,21 @@ int config_set(struct config *c, const char *key, const char *value, char *err, 
 		memcpy(field, value, strlen(value) + 1);
 		return 0;
 	case KEY_DURATION:
-		r = duration_parse(value, &v);
-		if (r < 0) {
-			snprintf(err, errlen, "invalid duration '%s' (expected e.g. 1s, 500ms)", value);
-			return -EINVAL;
-		}
-		if (v < k->min || v > k->max) {
-			char lo[32], hi[32];
-
-			duration_format(k->min, lo, sizeof(lo));
-			duration_format(k->max, hi, sizeof(hi));
-			snprintf(err, errlen, "%s is out of range (%s..%s)", value, lo, hi);
-			return -EINVAL;
-		}
-		memcpy(field, &v, sizeof(v));
-		return 0;
+		return set_duration(k, field, value, err, errlen);
 	case KEY_UINT:
 	case KEY_U64:
-		if (parse_uint(value, &v) < 0) {
-			snprintf(err, errlen, "invalid number '%s'", value);
-			return -EINVAL;
-		}
-		if (v < k->min || v > k->max) {
-			snprintf(err, errlen, "%s is out of range (%llu..%llu)", value,
-				 (unsigned long long)k->min, (unsigned long long)k->max);
-			return -EINVAL;
-		}
-		if (k->power_of_two && (v & (v - 1)) != 0) {
-			snprintf(err, errlen, "%s is not a power of two", value);
-			return -EINVAL;
-		}
-		if (k->type == KEY_U64) {
-			memcpy(field, &v, sizeof(v));
-		} else {
-			unsigned u = (unsigned)v;
-
-			memcpy(field, &u, sizeof(u));
-		}
-		return 0;
+		return set_number(k, field, value, err, errlen);
 	case KEY_SWITCH:
-		for (r = 0; r < _SWITCH_POSITION_MAX; r++) {
-			if (strcmp(value, switch_names[r]) == 0) {
-				c->switch_event = (enum switch_position)r;
+		for (i = 0; i < _SWITCH_POSITION_MAX; i++) {
+			if (strcmp(value, switch_names[i]) == 0) {
+				c->switch_event = (enum switch_position)i;
 				return 0;
 			}
 		}
 		snprintf(err, errlen, "invalid value '%s' (expected leader or member)", value);
 		return -EINVAL;
-	case KEY_TEXT: {
-		const char *p;
-
-		for (p = value; *p != '\0'; p++)
-			if ((unsigned char)*p < 0x20) {
-				snprintf(err, errlen, "control character in the value");
-				return -EINVAL;
-			}
-		if (strlen(value) >= k->size) {
-			snprintf(err, errlen, "value too long (at most %zu characters)", k->size - 1);
-			return -EINVAL;
-		}
-		if (k->check != NULL && k->check(value, err, errlen) < 0)
-			return -EINVAL;
-		memcpy(field, value, strlen(value) + 1);
-		return 0;
-	}
+	case KEY_TEXT:
+		return set_text(k, field, value, err, errlen);
 	case KEY_LOG_LEVEL:
 		if (log_level_parse(value, &c->log_level) < 0) {
 			snprintf(err, errlen,

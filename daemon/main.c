@@ -133,7 +133,64 @@ enum {
 	OPT_WEB_DIR,
 };
 
-int main(int argc, char **argv)
+/* The flags that set a config key, as the key would in the file. */
+static const struct {
+	int c;
+	const char *key, *flag;
+} flag_keys[] = {
+	{ 'd', "database", "--db" },
+	{ 'i', "interval", "--interval" },
+	{ 'r', "rotate_period", "--rotate" },
+	{ 'm', "model", "--model" },
+	{ OPT_SWITCH_EVENT, "switch_event", "--switch-event" },
+	{ OPT_RING_PAGES, "ring_pages", "--ring-pages" },
+	{ OPT_LOG_LEVEL, "log_level", "--log-level" },
+	{ 'l', "listen", "--listen" },
+	{ OPT_WEB_DIR, "web_dir", "--web-dir" },
+	{ 'u', "user", "--user" },
+};
+
+/* One option; -1 to go on, else the exit status. */
+static int parse_option(int c, char **argv, bool *check)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(flag_keys) / sizeof(flag_keys[0]); i++)
+		if (c == flag_keys[i].c)
+			return add_setting(flag_keys[i].key, optarg, flag_keys[i].flag) < 0 ?
+			       EXIT_FAILURE : -1;
+	switch (c) {
+	case 'c':
+		arg_config = optarg;
+		arg_config_given = true;
+		return -1;
+	case 'v':
+		return add_setting("log_level", "debug", "--verbose") < 0 ? EXIT_FAILURE : -1;
+	case 'n':
+		*check = true;
+		return -1;
+	case OPT_LIST_MODELS:
+		list_models();
+		return EXIT_SUCCESS;
+	case 'h':
+		help();
+		return EXIT_SUCCESS;
+	case 'V':
+		printf("stackd %s (schema %d)\n", STACKD_VERSION, STACKD_SCHEMA_VERSION);
+		return EXIT_SUCCESS;
+	case ':':
+		fprintf(stderr, "stackd: option '%s' needs a value (see stackd --help)\n",
+			argv[optind - 1]);
+		return EXIT_FAILURE;
+	default:
+		fprintf(stderr, "stackd: unknown option '%s' (see stackd --help)\n",
+			argv[optind - 1]);
+		return EXIT_FAILURE;
+	}
+}
+
+/* The command line into arg_*; -1 to go on, else the exit status. */
+static int parse_args(int argc, char **argv, bool *check)
 {
 	static const struct option options[] = {
 		{ "config", required_argument, NULL, 'c' },
@@ -154,81 +211,34 @@ int main(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct config cfg;
-	char err[2048];
-	bool check = false;
-	int c, r = 0;
+	int c;
 
 	arg_config = STACKD_DEFAULT_CONFIG;
 	opterr = 0;   /* our own one-line messages */
 	while ((c = getopt_long(argc, argv, ":c:d:i:r:m:l:u:vnhV", options, NULL)) != -1) {
-		switch (c) {
-		case 'c':
-			arg_config = optarg;
-			arg_config_given = true;
-			break;
-		case 'd':
-			r = add_setting("database", optarg, "--db");
-			break;
-		case 'i':
-			r = add_setting("interval", optarg, "--interval");
-			break;
-		case 'r':
-			r = add_setting("rotate_period", optarg, "--rotate");
-			break;
-		case 'm':
-			r = add_setting("model", optarg, "--model");
-			break;
-		case OPT_SWITCH_EVENT:
-			r = add_setting("switch_event", optarg, "--switch-event");
-			break;
-		case OPT_RING_PAGES:
-			r = add_setting("ring_pages", optarg, "--ring-pages");
-			break;
-		case OPT_LOG_LEVEL:
-			r = add_setting("log_level", optarg, "--log-level");
-			break;
-		case 'l':
-			r = add_setting("listen", optarg, "--listen");
-			break;
-		case OPT_WEB_DIR:
-			r = add_setting("web_dir", optarg, "--web-dir");
-			break;
-		case 'u':
-			r = add_setting("user", optarg, "--user");
-			break;
-		case 'v':
-			r = add_setting("log_level", "debug", "--verbose");
-			break;
-		case 'n':
-			check = true;
-			break;
-		case OPT_LIST_MODELS:
-			list_models();
-			return EXIT_SUCCESS;
-		case 'h':
-			help();
-			return EXIT_SUCCESS;
-		case 'V':
-			printf("stackd %s (schema %d)\n", STACKD_VERSION, STACKD_SCHEMA_VERSION);
-			return EXIT_SUCCESS;
-		case ':':
-			fprintf(stderr, "stackd: option '%s' needs a value (see stackd --help)\n",
-				argv[optind - 1]);
-			return EXIT_FAILURE;
-		default:
-			fprintf(stderr, "stackd: unknown option '%s' (see stackd --help)\n",
-				argv[optind - 1]);
-			return EXIT_FAILURE;
-		}
-		if (r < 0)
-			return EXIT_FAILURE;
+		int r = parse_option(c, argv, check);
+
+		if (r >= 0)
+			return r;
 	}
 	if (optind < argc) {
 		fprintf(stderr, "stackd: unexpected argument '%s' (see stackd --help)\n",
 			argv[optind]);
 		return EXIT_FAILURE;
 	}
+	return -1;
+}
+
+int main(int argc, char **argv)
+{
+	struct config cfg;
+	char err[2048];
+	bool check = false;
+	int r;
+
+	r = parse_args(argc, argv, &check);
+	if (r >= 0)
+		return r;
 	r = load_config(&cfg, err, sizeof(err));
 	if (r < 0) {
 		fprintf(stderr, "stackd: %s\n", err);

@@ -615,7 +615,8 @@ static int loop(struct daemon *d)
 	}
 }
 
-static void cleanup(struct daemon *d)
+/* Undo what run_open() made, however far it got. */
+static void run_close(struct daemon *d)
 {
 	size_t i;
 
@@ -643,155 +644,200 @@ static void cleanup(struct daemon *d)
 		close(d->tfd);
 }
 
-int run_daemon(const struct config *cfg, config_reload_fn reload_fn)
+/* The model's counter groups, as configured; the exclusions. */
+static int open_counters(struct daemon *d)
 {
 	struct collector_params params;
-	struct daemon d;
-	char err[2048], boot_id[64];
-	long hz = sysconf(_SC_CLK_TCK);
-	int64_t boot_minus_mono;
-	uint64_t now_real;
-	int r, drop, status = EXIT_FAILURE;
+	char err[2048];
+	int r;
 
-	memset(&d, 0, sizeof(d));
-	d.cfg = *cfg;
-	d.reload = reload_fn;
-	d.sfd = d.tfd = -1;
-	r = notify_init(&d.notify);
+	check_counter_budget(d->model);
+	memset(&params, 0, sizeof(params));
+	params.model = d->model;
+	params.switch_position = d->cfg.switch_event;
+	params.ring_pages = d->cfg.ring_pages;
+	config_count_modes(&d->cfg, &params.count_user, &params.count_kernel);
+	r = families_parse(d->model, d->cfg.families, params.group_off, err, sizeof(err));
+	if (r < 0) {
+		log_error("families: %s", err);
+		return r;
+	}
+	r = exclude_parse(&d->excl, d->cfg.exclude_comm, d->cfg.exclude_unit,
+			  d->cfg.exclude_user, err, sizeof(err));
+	if (r < 0) {
+		log_error("%s", err);
+		return r;
+	}
+	r = collector_open(&params, &d->col, err, sizeof(err));
+	if (r < 0)
+		log_error("%s", err);
+	return r;
+}
+
+/* The database, registered for this boot; sets started_ns. */
+static int open_store(struct daemon *d)
+{
+	const char *db = d->cfg.database;
+	char err[2048], boot_id[64];
+	int r;
+
+	/* The store holds every user's command lines: files we create are not
+	 * world-readable (0640); group access is for an operator group. */
+	umask(027);
+	make_default_dir(db);
+	r = store_open(db, &d->store, err, sizeof(err));
+	if (r < 0) {
+		log_error("%s", err);
+		return r;
+	}
+	if (!store_reclaims_space(d->store))
+		log_info("%s was made by an early stackd: space freed by retention is reused, not "
+			 "returned; to return it, stop stackd and run: sqlite3 %s 'PRAGMA auto_vacuum "
+			 "= INCREMENTAL; VACUUM'", db, db);
+	if (read_boot_id(boot_id, sizeof(boot_id)) < 0)
+		snprintf(boot_id, sizeof(boot_id), "unknown");
+	d->started_ns = clock_ns(CLOCK_REALTIME);
+	r = store_register(d->store, d->model, boot_id,
+			   d->started_ns - clock_ns(CLOCK_BOOTTIME), err, sizeof(err));
+	if (r < 0)
+		log_error("%s: %s", db, err);
+	return r;
+}
+
+/* The process table, filled from /proc. */
+static int open_proctab(struct daemon *d)
+{
+	long hz = sysconf(_SC_CLK_TCK);
+	int64_t boot_minus_mono = (int64_t)(clock_ns(CLOCK_BOOTTIME) - monotonic_ns());
+	int r;
+
+	r = proctab_init(&d->pt, "/proc", hz > 0 ? NS_PER_SEC / (uint64_t)hz : 10 * NS_PER_MSEC,
+			 boot_minus_mono);
+	if (r < 0)
+		return log_error_r(-ENOMEM, "startup");
+	d->pt_ready = true;
+	/* The side-band events are already on, so nothing starting from now
+	 * is missed; the scan names what was there before. */
+	r = proctab_scan(&d->pt);
+	if (r < 0)
+		log_error_r(r, "cannot scan /proc");
+	return r;
+}
+
+/* Signals, the API, the workers and the flusher: from here on we collect. */
+static int start_collecting(struct daemon *d)
+{
+	int r;
+
+	r = setup_signals(d);
+	if (r < 0)
+		return log_error_r(r, "cannot set up signal handling and the flush timer");
+	/* After the signal mask: its threads must leave SIGTERM to us. */
+	r = start_http(d);
+	if (r < 0)
+		return r;
+	r = start_workers(d);
+	if (r < 0)
+		return log_error_r(r, "cannot start the CPU workers");
+	r = flush_init(&d->fl, d->col, d->workers, d->n_workers, &d->pt, d->started_ns);
+	if (r < 0)
+		return log_error_r(-ENOMEM, "startup");
+	d->fl_ready = true;
+	return 0;
+}
+
+/* Said only once started, so a failed start prints its one error line alone. */
+static void announce(struct daemon *d, int drop)
+{
+	char interval[32], rotate[32];
+
+	log_info("%s", d->model_why);
+	if (geteuid() == 0 && drop == 0)
+		log_warning("running as root with every capability (user = root); CAP_PERFMON "
+			    "alone is enough: see --user");
+	report_workers(d);
+	duration_format(d->cfg.interval_ns, interval, sizeof(interval));
+	duration_format(d->cfg.rotate_period_ns, rotate, sizeof(rotate));
+	log_info("collecting on %zu CPUs: model '%s', %u counter groups rotating every "
+		 "%s, one interval every %s, into %s", d->n_workers, d->model->name,
+		 d->model->n_groups, rotate, interval, d->cfg.database);
+	/* Ready: counters open, store written to, API listening. */
+	notify_send(&d->notify, "READY=1\nSTATUS=collecting on %zu CPUs: model %s, %u "
+		    "counter groups", d->n_workers, d->model->name, d->model->n_groups);
+}
+
+/* Everything up to READY=1, in an order that fails before anything is
+ * written where it can: model, privileges, counters, then the store.  On
+ * failure the error is logged and run_close() undoes what was made. */
+static int run_open(struct daemon *d, const struct config *cfg, config_reload_fn reload_fn)
+{
+	char err[2048];
+	int r, drop;
+
+	memset(d, 0, sizeof(*d));
+	d->cfg = *cfg;
+	d->reload = reload_fn;
+	d->sfd = d->tfd = -1;
+	r = notify_init(&d->notify);
 	if (r < 0)
 		log_warning("NOTIFY_SOCKET='%s' cannot be used (%s); not telling systemd",
 			    getenv("NOTIFY_SOCKET"), strerror(-r));
-
-	r = run_pick_model(cfg->model, &d.model, d.model_why, sizeof(d.model_why));
+	r = run_pick_model(cfg->model, &d->model, d->model_why, sizeof(d->model_why));
 	if (r < 0) {
-		log_error("model: %s", d.model_why);
-		goto out;
+		log_error("model: %s", d->model_why);
+		return r;
 	}
-
 	/* Started as root: make sure we can become the configured user before
 	 * anything is opened or written. */
 	drop = privilege_check(cfg->user, err, sizeof(err));
 	if (drop < 0) {
 		log_error("%s", err);
-		goto out;
+		return drop;
 	}
-
-
-	check_counter_budget(d.model);
 	/* Counters first: a host where we may not count gets a clear error
 	 * before anything is written to disk. */
-	memset(&params, 0, sizeof(params));
-	params.model = d.model;
-	params.switch_position = cfg->switch_event;
-	params.ring_pages = cfg->ring_pages;
-	config_count_modes(cfg, &params.count_user, &params.count_kernel);
-	r = families_parse(d.model, cfg->families, params.group_off, err, sizeof(err));
-	if (r < 0) {
-		log_error("families: %s", err);
-		goto out;
-	}
-	r = exclude_parse(&d.excl, cfg->exclude_comm, cfg->exclude_unit, cfg->exclude_user, err,
-			  sizeof(err));
-	if (r < 0) {
-		log_error("%s", err);
-		goto out;
-	}
-	r = collector_open(&params, &d.col, err, sizeof(err));
-	if (r < 0) {
-		log_error("%s", err);
-		goto out;
-	}
-
-	/* The store holds every user's command lines: files we create are not
-	 * world-readable (0640); group access is for an operator group. */
-	umask(027);
-	make_default_dir(cfg->database);
-	r = store_open(cfg->database, &d.store, err, sizeof(err));
-	if (r < 0) {
-		log_error("%s", err);
-		goto out;
-	}
-	if (!store_reclaims_space(d.store))
-		log_info("%s was made by an early stackd: space freed by retention is reused, not "
-			 "returned; to return it, stop stackd and run: sqlite3 %s 'PRAGMA auto_vacuum "
-			 "= INCREMENTAL; VACUUM'", cfg->database, cfg->database);
-	if (read_boot_id(boot_id, sizeof(boot_id)) < 0)
-		snprintf(boot_id, sizeof(boot_id), "unknown");
-	now_real = clock_ns(CLOCK_REALTIME);
-	r = store_register(d.store, d.model, boot_id, now_real - clock_ns(CLOCK_BOOTTIME), err,
-			   sizeof(err));
-	if (r < 0) {
-		log_error("%s: %s", cfg->database, err);
-		goto out;
-	}
-	d.started_ns = now_real;
-
-	boot_minus_mono = (int64_t)(clock_ns(CLOCK_BOOTTIME) - monotonic_ns());
-	r = proctab_init(&d.pt, "/proc", hz > 0 ? NS_PER_SEC / (uint64_t)hz : 10 * NS_PER_MSEC,
-			 boot_minus_mono);
+	r = open_counters(d);
+	if (r >= 0)
+		r = open_store(d);
+	if (r >= 0)
+		r = open_proctab(d);
+	if (r >= 0)
+		r = start_collecting(d);
 	if (r < 0)
-		goto oom;
-	d.pt_ready = true;
-	/* The side-band events are already on, so nothing starting from now
-	 * is missed; the scan names what was there before. */
-	r = proctab_scan(&d.pt);
-	if (r < 0) {
-		log_error_r(r, "cannot scan /proc");
-		goto out;
+		return r;
+	write_meta(d);
+	if (drop > 0) {
+		r = become_user(d);
+		if (r < 0)
+			return r;
 	}
+	announce(d, drop);
+	return 0;
+}
 
-	r = setup_signals(&d);
-	if (r < 0) {
-		log_error_r(r, "cannot set up signal handling and the flush timer");
-		goto out;
-	}
-	/* After the signal mask: its threads must leave SIGTERM to us. */
-	r = start_http(&d);
-	if (r < 0)
-		goto out;
-	r = start_workers(&d);
-	if (r < 0) {
-		log_error_r(r, "cannot start the CPU workers");
-		goto out;
-	}
-	r = flush_init(&d.fl, d.col, d.workers, d.n_workers, &d.pt, now_real);
-	if (r < 0)
-		goto oom;
-	d.fl_ready = true;
-	write_meta(&d);
-	if (drop > 0 && become_user(&d) < 0)
-		goto out;
-	/* Said only now, so a failed start prints its one error line alone. */
-	log_info("%s", d.model_why);
-	if (geteuid() == 0 && drop == 0)
-		log_warning("running as root with every capability (user = root); CAP_PERFMON "
-			    "alone is enough: see --user");
-	report_workers(&d);
-	{
-		char interval[32], rotate[32];
+/* Collect until SIGTERM/SIGINT, then write what is in flight; the exit
+ * status says whether everything reached the database. */
+static int run_serve(struct daemon *d)
+{
+	int r;
 
-		duration_format(cfg->interval_ns, interval, sizeof(interval));
-		duration_format(cfg->rotate_period_ns, rotate, sizeof(rotate));
-		log_info("collecting on %zu CPUs: model '%s', %u counter groups rotating every "
-			 "%s, one interval every %s, into %s", d.n_workers, d.model->name,
-			 d.model->n_groups, rotate, interval, cfg->database);
-		/* Ready: counters open, store written to, API listening. */
-		notify_send(&d.notify, "READY=1\nSTATUS=collecting on %zu CPUs: model %s, %u "
-			    "counter groups", d.n_workers, d.model->name, d.model->n_groups);
-	}
-
-	r = loop(&d);
-	flush(&d, true);
-	if (d.n_pending > 0)
-		log_error("%zu interval(s) could not be written to %s and are lost", d.n_pending,
-			  cfg->database);
+	r = loop(d);
+	flush(d, true);
+	if (d->n_pending > 0)
+		log_error("%zu interval(s) could not be written to %s and are lost", d->n_pending,
+			  d->cfg.database);
 	else
-		log_info("stopped; %" PRIu64 " intervals written", d.written);
-	status = r < 0 || d.n_pending > 0 ? EXIT_FAILURE : EXIT_SUCCESS;
-	goto out;
-oom:
-	log_error_r(-ENOMEM, "startup");
-out:
-	cleanup(&d);
+		log_info("stopped; %" PRIu64 " intervals written", d->written);
+	return r < 0 || d->n_pending > 0 ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+int run_daemon(const struct config *cfg, config_reload_fn reload_fn)
+{
+	struct daemon d;
+	int status = EXIT_FAILURE;
+
+	if (run_open(&d, cfg, reload_fn) == 0)
+		status = run_serve(&d);
+	run_close(&d);
 	return status;
 }

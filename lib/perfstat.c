@@ -222,122 +222,158 @@ static int occurrence(struct seen_keys *seen, const char *key)
 	return (int)k->n++;
 }
 
+/* perfstat_read()'s state between lines. */
+struct reader {
+	struct ps_recording *rec;
+	struct seen_keys seen;
+	double last_time;   /* of the interval being read (-I); NaN before */
+	bool decided;       /* whether this is an -I recording is known */
+	unsigned lineno;
+	char *err;
+	size_t errlen;
+};
+
+/* One count line, parsed. */
+struct ps_line {
+	double t;           /* NaN without -I */
+	const char *cpu;    /* "CPU3" with -A, else NULL */
+	char name[128];     /* normalised event name */
+	double v, running;
+	bool counted;
+};
+
+/* Refuse what is not a line of text: control characters, a NUL (fgets
+ * stops there), or a line longer than the buffer.  0 or -EINVAL. */
+static int check_text(struct reader *rd, FILE *f, const char *line, size_t size)
+{
+	size_t len = strlen(line), i;
+
+	for (i = 0; i < len; i++)
+		if ((unsigned char)line[i] < 0x20 && line[i] != '\n' && line[i] != '\r' &&
+		    line[i] != '\t') {
+			snprintf(rd->err, rd->errlen, "line %u: not text (binary data?)",
+				 rd->lineno);
+			return -EINVAL;
+		}
+	/* fgets stops at a NUL: a shorter line than the buffer that does not
+	 * end in a newline before EOF held one (binary data). */
+	if (len < size - 1 && (len == 0 || line[len - 1] != '\n') && !feof(f)) {
+		snprintf(rd->err, rd->errlen, "line %u: not text (binary data?)", rd->lineno);
+		return -EINVAL;
+	}
+	if (len > 0 && line[len - 1] != '\n' && !feof(f)) {
+		snprintf(rd->err, rd->errlen, "line %u: not a perf stat line (too long or binary)",
+			 rd->lineno);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The n fields of a count line into pl; the first line decides whether
+ * this is an -I recording.  0 or -EINVAL. */
+static int parse_fields(struct reader *rd, char **fld, size_t n, struct ps_line *pl)
+{
+	size_t at = 0;
+	double pct;
+
+	if (!rd->decided) {
+		double probe;
+
+		/* -I puts a time first: then the 2nd field is a value or a CPU. */
+		rd->rec->interval_mode = n >= 4 && is_number(fld[0], &probe) &&
+					 (is_number(fld[1], &probe) || fld[1][0] == '<' ||
+					  strncmp(fld[1], "CPU", 3) == 0);
+		rd->decided = true;
+	}
+	*pl = (struct ps_line){ .t = NAN, .running = 1.0, .counted = true };
+	if (rd->rec->interval_mode) {
+		if (!is_number(fld[0], &pl->t)) {
+			snprintf(rd->err, rd->errlen, "line %u: time '%s' is not a number (an -I "
+				 "recording starts every line with the time)", rd->lineno, fld[0]);
+			return -EINVAL;
+		}
+		at = 1;
+	}
+	if (at < n && strncmp(fld[at], "CPU", 3) == 0)
+		pl->cpu = fld[at++];
+	if (n < at + 3) {
+		snprintf(rd->err, rd->errlen, "line %u: too short: expected value,unit,event,... "
+			 "(perf stat -x,), got %zu field%s", rd->lineno, n, n == 1 ? "" : "s");
+		return -EINVAL;
+	}
+	if (fld[at][0] == '<') {
+		pl->counted = false;  /* <not counted>, <not supported> */
+	} else if (!is_number(fld[at], &pl->v) || pl->v < 0) {
+		snprintf(rd->err, rd->errlen, "line %u: value '%s' is not a count", rd->lineno,
+			 fld[at]);
+		return -EINVAL;
+	}
+	if (fld[at + 2][0] == '\0') {
+		snprintf(rd->err, rd->errlen, "line %u: no event name", rd->lineno);
+		return -EINVAL;
+	}
+	perfstat_normalise(fld[at + 2], pl->name, sizeof(pl->name));
+	if (strcmp(pl->name, "task-clock") == 0 && strcmp(fld[at + 1], "msec") == 0)
+		pl->v *= (double)NS_PER_MSEC;  /* perf prints task-clock in msec: store ns */
+	if (n > at + 4 && is_number(fld[at + 4], &pct))
+		pl->running = pct / 100.0;
+	return 0;
+}
+
+/* Add a parsed line to its interval, as the nth copy of its event.
+ * 0 or -ENOMEM. */
+static int add_line(struct reader *rd, const struct ps_line *pl)
+{
+	struct ps_interval *iv;
+	char key[160];
+	int occ;
+
+	if (!isnan(pl->t) && (isnan(rd->last_time) || pl->t != rd->last_time)) {
+		seen_clear(&rd->seen);
+		rd->last_time = pl->t;
+	}
+	iv = interval_for(rd->rec, pl->t);
+	if (iv == NULL)
+		goto oom;
+	snprintf(key, sizeof(key), "%s|%s", pl->cpu ? pl->cpu : "", pl->name);
+	occ = occurrence(&rd->seen, key);
+	if (occ < 0 || add_count(iv, pl->name, (unsigned)occ, pl->counted, pl->v,
+				 pl->running) < 0)
+		goto oom;
+	return 0;
+oom:
+	snprintf(rd->err, rd->errlen, "out of memory");
+	return -ENOMEM;
+}
+
 int perfstat_read(FILE *f, struct ps_recording *rec, char *err, size_t errlen)
 {
-	struct seen_keys seen = { NULL, 0, 0 };
-	char line[4096], *fld[MAX_FIELDS], name[128], key[160];
-	unsigned lineno = 0;
+	struct reader rd = { .rec = rec, .last_time = NAN, .err = err, .errlen = errlen };
+	char line[4096], *fld[MAX_FIELDS];
+	struct ps_line pl;
 	int r = 0;
-	double last_time = NAN;
-	bool decided = false;
 
 	memset(rec, 0, sizeof(*rec));
-	while (fgets(line, sizeof(line), f) != NULL) {
-		size_t n, i, len = strlen(line), at = 0;
-		double t = NAN, v = 0, running = 1.0, pct;
-		const char *cpu = NULL;
-		bool counted = true;
-		struct ps_interval *iv;
-		int occ;
-
-		lineno++;
-		for (i = 0; i < len; i++)
-			if ((unsigned char)line[i] < 0x20 && line[i] != '\n' && line[i] != '\r' &&
-			    line[i] != '\t') {
-				snprintf(err, errlen, "line %u: not text (binary data?)", lineno);
-				r = -EINVAL;
-				goto out;
-			}
-		/* fgets stops at a NUL: a shorter line than the buffer that does not
-		 * end in a newline before EOF held one (binary data). */
-		if (len < sizeof(line) - 1 && (len == 0 || line[len - 1] != '\n') && !feof(f)) {
-			snprintf(err, errlen, "line %u: not text (binary data?)", lineno);
-			r = -EINVAL;
-			goto out;
-		}
-		if (len > 0 && line[len - 1] != '\n' && !feof(f)) {
-			snprintf(err, errlen, "line %u: not a perf stat line (too long or binary)",
-				 lineno);
-			r = -EINVAL;
-			goto out;
-		}
+	while (r == 0 && fgets(line, sizeof(line), f) != NULL) {
+		rd.lineno++;
+		r = check_text(&rd, f, line, sizeof(line));
+		if (r < 0)
+			break;
 		line[strcspn(line, "\r\n")] = '\0';
 		if (line[0] == '#' || line[strspn(line, " \t")] == '\0')
 			continue;
-		n = split(line, fld);
-		if (!decided) {
-			double probe;
-
-			/* -I puts a time first: then the 2nd field is a value or a CPU. */
-			rec->interval_mode = n >= 4 && is_number(fld[0], &probe) &&
-					     (is_number(fld[1], &probe) || fld[1][0] == '<' ||
-					      strncmp(fld[1], "CPU", 3) == 0);
-			decided = true;
-		}
-		if (rec->interval_mode) {
-			if (!is_number(fld[0], &t)) {
-				snprintf(err, errlen, "line %u: time '%s' is not a number (an -I "
-					 "recording starts every line with the time)", lineno, fld[0]);
-				r = -EINVAL;
-				goto out;
-			}
-			at = 1;
-		}
-		if (at < n && strncmp(fld[at], "CPU", 3) == 0)
-			cpu = fld[at++];
-		if (n < at + 3) {
-			snprintf(err, errlen, "line %u: too short: expected value,unit,event,... "
-				 "(perf stat -x,), got %zu field%s", lineno, n, n == 1 ? "" : "s");
-			r = -EINVAL;
-			goto out;
-		}
-		if (fld[at][0] == '<') {
-			counted = false;  /* <not counted>, <not supported> */
-		} else if (!is_number(fld[at], &v) || v < 0) {
-			snprintf(err, errlen, "line %u: value '%s' is not a count", lineno, fld[at]);
-			r = -EINVAL;
-			goto out;
-		}
-		if (fld[at + 2][0] == '\0') {
-			snprintf(err, errlen, "line %u: no event name", lineno);
-			r = -EINVAL;
-			goto out;
-		}
-		perfstat_normalise(fld[at + 2], name, sizeof(name));
-		if (strcmp(name, "task-clock") == 0 && strcmp(fld[at + 1], "msec") == 0)
-			v *= (double)NS_PER_MSEC;  /* perf prints task-clock in msec: store ns */
-		if (n > at + 4 && is_number(fld[at + 4], &pct))
-			running = pct / 100.0;
-		if (!isnan(t) && (isnan(last_time) || t != last_time)) {
-			seen_clear(&seen);
-			last_time = t;
-		}
-		iv = interval_for(rec, t);
-		if (iv == NULL) {
-			snprintf(err, errlen, "out of memory");
-			r = -ENOMEM;
-			goto out;
-		}
-		snprintf(key, sizeof(key), "%s|%s", cpu ? cpu : "", name);
-		occ = occurrence(&seen, key);
-		if (occ < 0 || add_count(iv, name, (unsigned)occ, counted, v, running) < 0) {
-			snprintf(err, errlen, "out of memory");
-			r = -ENOMEM;
-			goto out;
-		}
+		r = parse_fields(&rd, fld, split(line, fld), &pl);
+		if (r == 0)
+			r = add_line(&rd, &pl);
 	}
-	if (ferror(f)) {
+	if (r == 0 && ferror(f)) {
 		snprintf(err, errlen, "read error");
 		r = -EIO;
-		goto out;
-	}
-	if (rec->n == 0) {
-		snprintf(err, errlen, "line %u: no counts found (empty file?)", lineno);
+	} else if (r == 0 && rec->n == 0) {
+		snprintf(err, errlen, "line %u: no counts found (empty file?)", rd.lineno);
 		r = -EINVAL;
-		goto out;
 	}
-out:
-	free(seen.k);
+	free(rd.seen.k);
 	return r;
 }
 
