@@ -3,9 +3,9 @@
  * meaning everywhere (collector, store, readers).  Real pids are > 0.
  *
  * These values are STORED: process.pid in every database (and the golden
- * fixture) holds them, and readers know the rows by them (top leaves
- * pid <= 0 out unless asked, /metrics never lists them).  Never change a
- * value or reuse one for another meaning; add a new one below -2.
+ * fixture) holds them, and readers know the rows by them (top shows them
+ * only when asked, /metrics counts them under no command or unit).  Never
+ * change a value or reuse one for another meaning; add a new one below -2.
  */
 #ifndef STACKD_LIB_PIDS_H
 #define STACKD_LIB_PIDS_H
