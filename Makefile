@@ -39,7 +39,7 @@ LIB_SRCS := lib/duration.c lib/model/models.c lib/model/model_software.c \
 	lib/paths.c lib/rowset.c lib/query.c lib/query_export.c \
 	lib/top_rows.c lib/http_query.c lib/api.c lib/api_top.c \
 	lib/api_target.c lib/api_series.c lib/api_export.c \
-	lib/api_system.c lib/query_tiers.c lib/u64map.c
+	lib/api_system.c lib/query_tiers.c lib/u64map.c lib/jsonw.c lib/utf8.c
 
 STACKD_SRCS := daemon/main.c daemon/run.c daemon/config.c daemon/log.c daemon/http_server.c \
 	daemon/prom.c daemon/peer.c daemon/notify.c daemon/privilege.c \
@@ -124,7 +124,7 @@ $(call obj,rel,daemon/store.c) $(call obj,asan,daemon/store.c): $(STACKD_GEN)
 $(BUILD)/tests/%: tests/unit/%.c $(UNIT_OBJS) tests/unit/test.h tests/unit/test_db.h
 	@mkdir -p $(dir $@)
 	@echo "  CC $@"
-	$(Q)$(CC) $(ASAN_CFLAGS) -Itests/unit -o $@ $< $(UNIT_OBJS) $(STACKD_LIBS)
+	$(Q)$(CC) $(ASAN_CFLAGS) -Itests/unit -o $@ $< $(UNIT_OBJS) $(STACKD_LIBS) $(JANSSON_LIBS)
 
 # The golden tests' database writer: the daemon's store code, like a unit test.
 FIXTURE_BIN := $(BUILD)/tests/mkfixture

@@ -5,6 +5,7 @@
 #include "lib/clock.h"
 #include "lib/pids.h"
 #include "lib/u64map.h"
+#include "lib/utf8.h"
 #include "lib/version.h"
 
 #include <errno.h>
@@ -231,17 +232,23 @@ void prom_add_interval(struct prom *p, const struct interval_data *iv)
 	free(memo);
 }
 
-/* A label value with \, " and newline escaped, as the format asks. */
+/* A label value as the format asks: valid UTF-8 (a process name may be
+ * any bytes: invalid sequences become U+FFFD, lib/utf8.h), with \, " and
+ * newline escaped. */
 static void label(FILE *f, const char *v)
 {
-	for (; *v != '\0'; v++) {
-		if (*v == '\\' || *v == '"')
-			fputc('\\', f);
-		if (*v == '\n') {
+	size_t n;
+
+	while (*v != '\0') {
+		if (utf8_decode(v, &n) < 0)
+			fputs(UTF8_REPLACEMENT, f);
+		else if (*v == '\n')
 			fputs("\\n", f);
-			continue;
-		}
-		fputc(*v, f);
+		else if (*v == '\\' || *v == '"')
+			fprintf(f, "\\%c", *v);
+		else
+			fwrite(v, 1, n, f);
+		v += n;
 	}
 }
 

@@ -21,11 +21,18 @@ int api_out_open(struct api_out *o)
 	o->buf = NULL;
 	o->len = 0;
 	o->f = open_memstream(&o->buf, &o->len);
-	return o->f == NULL ? -ENOMEM : 0;
+	if (o->f == NULL)
+		return -ENOMEM;
+	jsonw_init(&o->w, o->f);
+	return 0;
 }
 
 int api_out_finish(struct api_out *o, int status, bool cacheable, struct api_response *resp)
 {
+	if (jsonw_done(&o->w) < 0) {
+		api_out_abort(o);
+		return api_error(resp, 500, "internal error: an incomplete JSON answer");
+	}
 	if (fclose(o->f) != 0) {
 		free(o->buf);
 		return -ENOMEM;
@@ -55,26 +62,10 @@ int api_error(struct api_response *resp, int status, const char *fmt, ...)
 	va_end(ap);
 	if (api_out_open(&o) < 0)
 		return -ENOMEM;
-	fputs("{\"error\": ", o.f);
-	json_print_string(o.f, msg);
-	fputs("}\n", o.f);
+	jsonw_object_begin(&o.w);
+	jsonw_field_string(&o.w, "error", msg);
+	jsonw_object_end(&o.w);
 	return api_out_finish(&o, status, false, resp);
-}
-
-void json_double(FILE *f, double v)
-{
-	if (isfinite(v))
-		fprintf(f, "%.9g", v);
-	else
-		fputs("null", f);
-}
-
-void json_string_or_null(FILE *f, const char *s)
-{
-	if (s != NULL)
-		json_print_string(f, s);
-	else
-		fputs("null", f);
 }
 
 const char *api_metric_unit(enum metric_unit u)
@@ -158,29 +149,47 @@ void api_host(struct db *db, char *buf, size_t len)
 	buf[len - 1] = '\0';
 }
 
-void api_print_window_health(FILE *f, const struct window *w)
+void api_print_window_health(struct jsonw *j, const struct window *w)
 {
 	double cpu_span = (double)(w->to_ns - w->from_ns) * (double)(w->ncpus ? w->ncpus : 1);
 	unsigned g;
 
-	fprintf(f, "\"window\": {\"from_ns\": %" PRIu64 ", \"to_ns\": %" PRIu64
-		", \"intervals\": %u, \"ncpus\": %u, \"resolution_s\": %u},\n \"groups\": [",
-		w->from_ns, w->to_ns, w->n_intervals, w->ncpus, w->resolution_s);
+	jsonw_key(j, "window");
+	jsonw_object_begin(j);
+	jsonw_field_uint(j, "from_ns", w->from_ns);
+	jsonw_field_uint(j, "to_ns", w->to_ns);
+	jsonw_field_uint(j, "intervals", w->n_intervals);
+	jsonw_field_uint(j, "ncpus", w->ncpus);
+	jsonw_field_uint(j, "resolution_s", w->resolution_s);
+	jsonw_object_end(j);
+	jsonw_break(j, 1);
+	jsonw_key(j, "groups");
+	jsonw_array_begin(j);
 	for (g = 0; g < w->n_groups; g++) {
-		fprintf(f, "%s{\"name\": ", g ? ", " : "");
-		json_print_string(f, w->groups[g].name);
-		fprintf(f, ", \"enabled_ns\": %" PRIu64 ", \"coverage\": ", w->groups[g].enabled_ns);
-		json_double(f, cpu_span > 0 ? (double)w->groups[g].enabled_ns / cpu_span : NAN);
-		fputc('}', f);
+		jsonw_object_begin(j);
+		jsonw_field_string(j, "name", w->groups[g].name);
+		jsonw_field_uint(j, "enabled_ns", w->groups[g].enabled_ns);
+		jsonw_field_double(j, "coverage", cpu_span > 0 ?
+				   (double)w->groups[g].enabled_ns / cpu_span : NAN);
+		jsonw_object_end(j);
 	}
-	fprintf(f, "],\n \"collector\": {\"samples\": %" PRIu64 ", \"lost_records\": %" PRIu64
-		", \"lost_samples\": %" PRIu64 ", \"throttles\": %" PRIu64
-		", \"unsampled_switches\": %" PRIu64 ", \"unattributed_spans\": %" PRIu64
-		", \"straddles\": %" PRIu64 ", \"late_cpus\": %" PRIu64 ", \"dropped\": %" PRIu64
-		", \"unschedulable\": %" PRIu64 ", \"max_cpu_switch_rate\": %" PRIu64
-		", \"busiest_cpu\": %d}", w->samples, w->lost_records, w->lost_samples, w->throttles,
-		w->unsampled_switches, w->unattributed_spans, w->straddles, w->late_cpus, w->dropped,
-		w->unschedulable, w->max_cpu_switch_rate, w->busiest_cpu);
+	jsonw_array_end(j);
+	jsonw_break(j, 1);
+	jsonw_key(j, "collector");
+	jsonw_object_begin(j);
+	jsonw_field_uint(j, "samples", w->samples);
+	jsonw_field_uint(j, "lost_records", w->lost_records);
+	jsonw_field_uint(j, "lost_samples", w->lost_samples);
+	jsonw_field_uint(j, "throttles", w->throttles);
+	jsonw_field_uint(j, "unsampled_switches", w->unsampled_switches);
+	jsonw_field_uint(j, "unattributed_spans", w->unattributed_spans);
+	jsonw_field_uint(j, "straddles", w->straddles);
+	jsonw_field_uint(j, "late_cpus", w->late_cpus);
+	jsonw_field_uint(j, "dropped", w->dropped);
+	jsonw_field_uint(j, "unschedulable", w->unschedulable);
+	jsonw_field_uint(j, "max_cpu_switch_rate", w->max_cpu_switch_rate);
+	jsonw_field_int(j, "busiest_cpu", w->busiest_cpu);
+	jsonw_object_end(j);
 }
 
 int api_handle(const struct api_info *info, struct db *db, const char *db_err,

@@ -141,18 +141,27 @@ int api_export(struct db *db, const char *query, const struct api_access *acc,
 		rowset_done(&page.rs);
 		return n == -ENOMEM || n >= 0 ? -ENOMEM : api_error(resp, 500, "%s", err);
 	}
-	fprintf(o.f, "{\"from_ns\": %" PRIu64 ", \"to_ns\": %" PRIu64 ", \"row_count\": %d,"
-		" \"next\": ", from, to, n);
-	if ((uint64_t)n == limit)
-		fprintf(o.f, "\"%" PRId64 ".%" PRId64 ".%" PRId64 "\"", page.last.interval_id,
-			page.last.process_id, page.last.group_id);
-	else
-		fputs("null", o.f);
-	fputs(",\n \"columns\": ", o.f);
-	rowset_print_columns_json(&page.rs, o.f);
-	fputs(",\n \"rows\": ", o.f);
-	rowset_print(&page.rs, RS_JSON, 0, o.f);
-	fputs("}\n", o.f);
+	jsonw_object_begin(&o.w);
+	jsonw_field_uint(&o.w, "from_ns", from);
+	jsonw_field_uint(&o.w, "to_ns", to);
+	jsonw_field_int(&o.w, "row_count", n);
+	jsonw_key(&o.w, "next");
+	if ((uint64_t)n == limit) {
+		char next[96];
+
+		snprintf(next, sizeof(next), "%" PRId64 ".%" PRId64 ".%" PRId64,
+			 page.last.interval_id, page.last.process_id, page.last.group_id);
+		jsonw_string(&o.w, next);
+	} else {
+		jsonw_null(&o.w);
+	}
+	jsonw_break(&o.w, 1);
+	jsonw_key(&o.w, "columns");
+	rowset_print_columns_json(&page.rs, &o.w);
+	jsonw_break(&o.w, 1);
+	jsonw_key(&o.w, "rows");
+	rowset_print_json(&page.rs, 0, &o.w);
+	jsonw_object_end(&o.w);
 	rowset_done(&page.rs);
 	return api_out_finish(&o, 200, true, resp);
 }

@@ -1,13 +1,14 @@
 /*
  * api_out.h - what the api_*.c endpoint files share: a response being
- * written to memory, JSON helpers, the query forms every endpoint parses
- * the same way.  Internal to the API.
+ * written to memory through the JSON writer (jsonw.h), the query forms
+ * every endpoint parses the same way.  Internal to the API.
  */
 #ifndef STACKD_API_OUT_H
 #define STACKD_API_OUT_H
 
 #include "api.h"
 #include "http_query.h"
+#include "jsonw.h"
 #include "rowset.h"
 #include "clock.h"
 
@@ -15,19 +16,19 @@
 
 #define API_DEFAULT_WINDOW_NS (60ULL * NS_PER_SEC)
 
+/* An answer being written: JSON through w into memory. */
 struct api_out {
 	FILE *f;
 	char *buf;
 	size_t len;
+	struct jsonw w;
 };
 
 int api_out_open(struct api_out *o);
-/* Close o and hand its text to resp; returns 0 or -ENOMEM. */
+/* Close o and hand its text to resp; returns 0 or -ENOMEM.  A document
+ * left incomplete (a bug) becomes a 500 error answer, never invalid JSON. */
 int api_out_finish(struct api_out *o, int status, bool cacheable, struct api_response *resp);
 void api_out_abort(struct api_out *o);
-
-void json_double(FILE *f, double v);          /* null when not finite */
-void json_string_or_null(FILE *f, const char *s);
 const char *api_metric_unit(enum metric_unit u);
 
 /* "1h" (that long before newest) or "@1700000000" (Unix seconds) into
@@ -43,8 +44,9 @@ const char *api_who_key(enum query_who who);
 void api_host(struct db *db, char *buf, size_t len);
 
 /* "window": {...}, "groups": [...], "collector": {...}: what a header
- * above any table needs (coverage of each family, losses). */
-void api_print_window_health(FILE *f, const struct window *w);
+ * above any table needs (coverage of each family, losses), as members of
+ * the object being written. */
+void api_print_window_health(struct jsonw *j, const struct window *w);
 
 /* The endpoints. */
 int api_top(struct db *db, const char *query, const struct api_access *acc,

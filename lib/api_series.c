@@ -31,6 +31,32 @@ static const char *series_source(const struct series_bucket *b, int n)
 	return n > 0 ? "intervals and rollups" : "intervals";
 }
 
+/* One bucket: the metric (index mi of m, or cpu_percent when mi < 0). */
+static void print_point(struct jsonw *j, const struct series_bucket *b, const struct model *m,
+			int mi)
+{
+	double v, cov = 1.0;
+
+	if (mi < 0) {
+		v = b->span_ns > 0 ? (double)b->task_clock_ns * 100.0 / (double)b->span_ns : NAN;
+	} else {
+		struct metric_value mv[MODEL_MAX_METRICS];
+		struct model_context ctx = { false, NULL };
+
+		memset(mv, 0, sizeof(mv));
+		m->compute(m, b->sums, &ctx, mv);
+		v = mv[mi].valid ? mv[mi].value : NAN;
+		cov = mv[mi].valid ? mv[mi].coverage : 0;
+	}
+	jsonw_break(j, 2);
+	jsonw_object_begin(j);
+	jsonw_field_uint(j, "t_ns", b->start_ns);
+	jsonw_field_double(j, "value", v);
+	jsonw_field_double(j, "coverage", cov);
+	jsonw_field_uint(j, "resolution_s", b->resolution_s);
+	jsonw_object_end(j);
+}
+
 int api_series(struct db *db, const char *query, const struct api_access *acc,
 		      struct api_response *resp)
 {
@@ -93,34 +119,24 @@ int api_series(struct db *db, const char *query, const struct api_access *acc,
 		free(b);
 		return -ENOMEM;
 	}
-	fprintf(o.f, "{\"who\": {\"%s\": ", api_who_key(who));
-	json_print_string(o.f, what);
-	fprintf(o.f, "}, \"metric\": \"%s\", \"unit\": \"%s\", \"source\": \"%s\","
-		" \"from_ns\": %" PRIu64 ", \"to_ns\": %" PRIu64 ", \"step_ns\": %" PRIu64
-		",\n \"points\": [", metric, mi >= 0 ? api_metric_unit(m->metrics[mi].unit) : "percent",
-		series_source(b, n), from, to, step);
-	for (i = 0; i < n; i++) {
-		double v, cov = 1.0;
-
-		if (mi < 0) {
-			v = b[i].span_ns > 0 ? (double)b[i].task_clock_ns * 100.0 /
-			    (double)b[i].span_ns : NAN;
-		} else {
-			struct metric_value mv[MODEL_MAX_METRICS];
-			struct model_context ctx = { false, NULL };
-
-			memset(mv, 0, sizeof(mv));
-			m->compute(m, b[i].sums, &ctx, mv);
-			v = mv[mi].valid ? mv[mi].value : NAN;
-			cov = mv[mi].valid ? mv[mi].coverage : 0;
-		}
-		fprintf(o.f, "%s\n  {\"t_ns\": %" PRIu64 ", \"value\": ", i ? "," : "", b[i].start_ns);
-		json_double(o.f, v);
-		fputs(", \"coverage\": ", o.f);
-		json_double(o.f, cov);
-		fprintf(o.f, ", \"resolution_s\": %u}", b[i].resolution_s);
-	}
-	fputs("]}\n", o.f);
+	jsonw_object_begin(&o.w);
+	jsonw_key(&o.w, "who");
+	jsonw_object_begin(&o.w);
+	jsonw_field_string(&o.w, api_who_key(who), what);
+	jsonw_object_end(&o.w);
+	jsonw_field_string(&o.w, "metric", metric);
+	jsonw_field_string(&o.w, "unit", mi >= 0 ? api_metric_unit(m->metrics[mi].unit) : "percent");
+	jsonw_field_string(&o.w, "source", series_source(b, n));
+	jsonw_field_uint(&o.w, "from_ns", from);
+	jsonw_field_uint(&o.w, "to_ns", to);
+	jsonw_field_uint(&o.w, "step_ns", step);
+	jsonw_break(&o.w, 1);
+	jsonw_key(&o.w, "points");
+	jsonw_array_begin(&o.w);
+	for (i = 0; i < n; i++)
+		print_point(&o.w, &b[i], m, mi);
+	jsonw_array_end(&o.w);
+	jsonw_object_end(&o.w);
 	free(b);
 	return api_out_finish(&o, 200, true, resp);
 }

@@ -78,7 +78,52 @@ static bool writer_running(struct db *db)
 	return strcmp(comm, "stackd") == 0;
 }
 
-static void print_identity(FILE *f, const struct api_info *info, struct db *db,
+/* A meta value, NULL when the database has none. */
+static const char *meta_or_null(struct db *db, const char *key, char *buf, size_t len)
+{
+	return query_meta(db, key, buf, len) == 0 ? buf : NULL;
+}
+
+static void print_exclusions(struct jsonw *j, struct db *db)
+{
+	static const char *const kinds[] = { "comm", "unit", "user" };
+	char key[32], buf[512];
+
+	jsonw_key(j, "exclusions");
+	jsonw_object_begin(j);
+	for (unsigned k = 0; k < 3; k++) {
+		snprintf(key, sizeof(key), "exclude_%s", kinds[k]);
+		jsonw_field_string(j, kinds[k], query_meta(db, key, buf, sizeof(buf)) == 0 ? buf : "");
+	}
+	jsonw_object_end(j);
+}
+
+static void print_families(struct jsonw *j, struct db *db, const struct model *m)
+{
+	char buf[512];
+
+	/* meta "groups": the families the daemon collects (families =) */
+	if (query_meta(db, "groups", buf, sizeof(buf)) != 0)
+		buf[0] = '\0';
+	jsonw_break(j, 1);
+	jsonw_key(j, "families");
+	jsonw_array_begin(j);
+	for (unsigned g = 0; m != NULL && g < m->n_groups; g++) {
+		jsonw_object_begin(j);
+		jsonw_field_string(j, "name", m->groups[g].name);
+		jsonw_field_bool(j, "collected", buf[0] == '\0' || list_has(buf, m->groups[g].name));
+		jsonw_key(j, "events");
+		jsonw_array_begin(j);
+		for (unsigned k = 0; k < m->groups[g].n_events; k++)
+			jsonw_string(j, m->groups[g].events[k].column);
+		jsonw_array_end(j);
+		jsonw_object_end(j);
+	}
+	jsonw_array_end(j);
+	jsonw_break(j, 1);
+}
+
+static void print_identity(struct jsonw *j, const struct api_info *info, struct db *db,
 			   const struct window *w)
 {
 	const struct model *m = info->model ? info->model : w->model;
@@ -91,56 +136,34 @@ static void print_identity(FILE *f, const struct api_info *info, struct db *db,
 	uint64_t now = clock_ns(CLOCK_REALTIME);
 
 	api_host(db, host, sizeof(host));
-	fputs("{\"version\": ", f);
-	json_print_string(f, info->in_daemon || query_meta(db, "version", buf, sizeof(buf)) < 0 ?
-			  STACKD_VERSION : buf);
-	fputs(", \"host\": ", f);
-	json_print_string(f, host);
-	fprintf(f, ", \"running\": %s, \"pid\": %" PRIu64 ", \"started_ns\": %" PRIu64
-		", \"uptime_s\": ", running ? "true" : "false",
-		info->in_daemon ? (uint64_t)getpid() : meta_u64(db, "pid"), started);
+	jsonw_object_begin(j);
+	jsonw_field_string(j, "version", info->in_daemon ||
+			   query_meta(db, "version", buf, sizeof(buf)) < 0 ? STACKD_VERSION : buf);
+	jsonw_field_string(j, "host", host);
+	jsonw_field_bool(j, "running", running);
+	jsonw_field_uint(j, "pid", info->in_daemon ? (uint64_t)getpid() : meta_u64(db, "pid"));
+	jsonw_field_uint(j, "started_ns", started);
+	jsonw_key(j, "uptime_s");
 	if (running && started > 0 && now > started)
-		fprintf(f, "%.3f", (double)(now - started) / (double)NS_PER_SEC);
+		jsonw_double_f(j, (double)(now - started) / (double)NS_PER_SEC, 3);
 	else
-		fputs("null", f);
-	fputs(",\n \"model\": ", f);
-	json_print_string(f, m != NULL ? m->name : w->model_name);
-	fputs(", \"model_description\": ", f);
-	json_string_or_null(f, m != NULL ? m->description : NULL);
-	fputs(", \"model_reason\": ", f);
-	json_string_or_null(f, query_meta(db, "model_reason", buf, sizeof(buf)) == 0 ? buf : NULL);
-	fprintf(f, ", \"formula_version\": %u, \"pipeline_width\": %u,\n \"interval_ns\": %"
-		PRIu64 ", \"rotate_period_ns\": %" PRIu64 ", \"switch_event\": ",
-		m ? m->formula_version : 0, m ? m->pipeline_width : 0, interval, rotate);
-	json_string_or_null(f, query_meta(db, "switch_event", buf, sizeof(buf)) == 0 ? buf : NULL);
-	fputs(", \"count_modes\": ", f);
-	json_string_or_null(f, query_meta(db, "count_modes", buf, sizeof(buf)) == 0 ? buf : NULL);
-	fputs(", \"exclusions\": {", f);
-	{
-		static const char *const kinds[] = { "comm", "unit", "user" };
-
-		for (unsigned k = 0; k < 3; k++) {
-			char key[32];
-
-			snprintf(key, sizeof(key), "exclude_%s", kinds[k]);
-			fprintf(f, "%s\"%s\": ", k ? ", " : "", kinds[k]);
-			json_print_string(f, query_meta(db, key, buf, sizeof(buf)) == 0 ? buf : "");
-		}
-	}
-	fputc('}', f);
-	/* meta "groups": the families the daemon collects (families =) */
-	if (query_meta(db, "groups", buf, sizeof(buf)) != 0)
-		buf[0] = '\0';
-	fputs(",\n \"families\": [", f);
-	for (unsigned g = 0; m != NULL && g < m->n_groups; g++) {
-		fprintf(f, "%s{\"name\": \"%s\", \"collected\": %s, \"events\": [", g ? ", " : "",
-			m->groups[g].name,
-			buf[0] == '\0' || list_has(buf, m->groups[g].name) ? "true" : "false");
-		for (unsigned k = 0; k < m->groups[g].n_events; k++)
-			fprintf(f, "%s\"%s\"", k ? ", " : "", m->groups[g].events[k].column);
-		fputs("]}", f);
-	}
-	fputs("],\n ", f);
+		jsonw_null(j);
+	jsonw_break(j, 1);
+	jsonw_field_string(j, "model", m != NULL ? m->name : w->model_name);
+	jsonw_field_string_or_null(j, "model_description", m != NULL ? m->description : NULL);
+	jsonw_field_string_or_null(j, "model_reason",
+				   meta_or_null(db, "model_reason", buf, sizeof(buf)));
+	jsonw_field_uint(j, "formula_version", m ? m->formula_version : 0);
+	jsonw_field_uint(j, "pipeline_width", m ? m->pipeline_width : 0);
+	jsonw_break(j, 1);
+	jsonw_field_uint(j, "interval_ns", interval);
+	jsonw_field_uint(j, "rotate_period_ns", rotate);
+	jsonw_field_string_or_null(j, "switch_event",
+				   meta_or_null(db, "switch_event", buf, sizeof(buf)));
+	jsonw_field_string_or_null(j, "count_modes",
+				   meta_or_null(db, "count_modes", buf, sizeof(buf)));
+	print_exclusions(j, db);
+	print_families(j, db, m);
 }
 
 int api_system(const struct api_info *info, struct db *db, const char *query,
@@ -165,19 +188,28 @@ int api_system(const struct api_info *info, struct db *db, const char *query,
 		return api_error(resp, 500, "%s", err);
 	if (api_out_open(&o) < 0)
 		return -ENOMEM;
-	print_identity(o.f, info, db, &w);
-	api_print_window_health(o.f, &w);
+	print_identity(&o.w, info, db, &w);
+	api_print_window_health(&o.w, &w);
 	cost = sampling_cost_fraction(w.max_cpu_switch_rate);
-	fputs(",\n \"sampling_cost_fraction\": ", o.f);
-	json_double(o.f, cost);
-	fprintf(o.f, ", \"sampling_costly\": %s,\n \"database\": {\"path\": ",
-		cost > SAMPLING_COSTLY_FRACTION ? "true" : "false");
-	json_print_string(o.f, info->database);
-	fprintf(o.f, ", \"bytes\": %" PRIu64 ", \"oldest_ns\": ",
-		file_size(info->database, "") + file_size(info->database, "-wal"));
-	if (have)
-		fprintf(o.f, "%" PRIu64 ", \"newest_ns\": %" PRIu64 "}}\n", oldest, newest);
-	else
-		fputs("null, \"newest_ns\": null}}\n", o.f);
+	jsonw_break(&o.w, 1);
+	jsonw_field_double(&o.w, "sampling_cost_fraction", cost);
+	jsonw_field_bool(&o.w, "sampling_costly", cost > SAMPLING_COSTLY_FRACTION);
+	jsonw_break(&o.w, 1);
+	jsonw_key(&o.w, "database");
+	jsonw_object_begin(&o.w);
+	jsonw_field_string(&o.w, "path", info->database);
+	jsonw_field_uint(&o.w, "bytes", file_size(info->database, "") +
+			 file_size(info->database, "-wal"));
+	if (have) {
+		jsonw_field_uint(&o.w, "oldest_ns", oldest);
+		jsonw_field_uint(&o.w, "newest_ns", newest);
+	} else {
+		jsonw_key(&o.w, "oldest_ns");
+		jsonw_null(&o.w);
+		jsonw_key(&o.w, "newest_ns");
+		jsonw_null(&o.w);
+	}
+	jsonw_object_end(&o.w);
+	jsonw_object_end(&o.w);
 	return api_out_finish(&o, 200, true, resp);
 }

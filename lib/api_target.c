@@ -25,46 +25,166 @@ static bool matches(const struct window_proc *p, enum query_who who, const char 
 	return false;
 }
 
-static void print_metrics(FILE *f, const struct model *m, const struct metric_value *mv)
-{
-	unsigned k;
-	bool first = true;
+/* What the matching processes add up to. */
+struct target_sums {
+	struct group_sums sums[MODEL_MAX_GROUPS];
+	uint64_t task_clock_ns, context_switches;
+	size_t n;
+};
 
-	fputs("\"metrics\": [", f);
+static void add_process(struct target_sums *t, const struct model *m,
+			const struct window_proc *p)
+{
+	unsigned g, k;
+
+	t->task_clock_ns += p->task_clock_ns;
+	t->context_switches += p->context_switches;
+	for (g = 0; m != NULL && g < m->n_groups; g++) {
+		if (!p->sums[g].present)
+			continue;
+		t->sums[g].present = true;
+		t->sums[g].task_clock_ns += p->sums[g].task_clock_ns;
+		t->sums[g].context_switches += p->sums[g].context_switches;
+		for (k = 0; k < MODEL_MAX_EVENTS; k++)
+			t->sums[g].v[k] += p->sums[g].v[k];
+	}
+	t->n++;
+}
+
+static void print_process(struct jsonw *j, const struct window_proc *p)
+{
+	jsonw_break(j, 2);
+	jsonw_object_begin(j);
+	jsonw_field_int(j, "pid", p->pid);
+	jsonw_field_uint(j, "start_ns", p->start_ns);
+	jsonw_field_string(j, "comm", p->comm);
+	jsonw_key(j, "uid");
+	if (p->uid >= 0)
+		jsonw_int(j, p->uid);
+	else
+		jsonw_null(j);
+	jsonw_field_string_or_null(j, "unit", p->unit);
+	jsonw_field_string_or_null(j, "cmdline", p->cmdline);
+	jsonw_field_uint(j, "task_clock_ns", p->task_clock_ns);
+	jsonw_object_end(j);
+}
+
+/* "processes": the first 100 that match, summed all into t.  Returns how
+ * many matched. */
+static size_t print_processes(struct jsonw *j, const struct window *w, enum query_who who,
+			      const char *what, long pid, const struct api_access *acc,
+			      struct target_sums *t)
+{
+	size_t i;
+
+	jsonw_key(j, "processes");
+	jsonw_array_begin(j);
+	for (i = 0; i < w->n_procs; i++) {
+		const struct window_proc *p = &w->procs[i];
+
+		if (!matches(p, who, what, pid) || (!acc->full && p->uid != acc->uid))
+			continue;
+		if (t->n < 100)
+			print_process(j, p);
+		add_process(t, w->model, p);
+	}
+	jsonw_array_end(j);
+	return t->n;
+}
+
+static void print_totals(struct jsonw *j, const struct window *w, const struct target_sums *t)
+{
+	const struct model *m = w->model;
+	uint64_t span = w->to_ns > w->from_ns ? w->to_ns - w->from_ns : 0;
+
+	jsonw_break(j, 1);
+	jsonw_field_uint(j, "process_count", t->n);
+	jsonw_break(j, 1);
+	jsonw_key(j, "window");
+	jsonw_object_begin(j);
+	jsonw_field_uint(j, "from_ns", w->from_ns);
+	jsonw_field_uint(j, "to_ns", w->to_ns);
+	jsonw_object_end(j);
+	jsonw_break(j, 1);
+	jsonw_field_string(j, "model", m != NULL ? m->name : w->model_name);
+	jsonw_field_uint(j, "formula_version", m != NULL ? m->formula_version : 0);
+	jsonw_break(j, 1);
+	jsonw_field_uint(j, "task_clock_ns", t->task_clock_ns);
+	jsonw_field_uint(j, "context_switches", t->context_switches);
+	jsonw_field_double(j, "cpu_percent", span > 0 ?
+			   (double)t->task_clock_ns * 100.0 / (double)span : NAN);
+}
+
+static void print_groups(struct jsonw *j, const struct model *m, const struct target_sums *t)
+{
+	unsigned g, k;
+
+	jsonw_break(j, 1);
+	jsonw_key(j, "groups");
+	jsonw_array_begin(j);
+	for (g = 0; m != NULL && g < m->n_groups; g++) {
+		jsonw_break(j, 2);
+		jsonw_object_begin(j);
+		jsonw_field_string(j, "name", m->groups[g].name);
+		jsonw_field_double(j, "coverage", t->task_clock_ns > 0 ?
+				   (double)t->sums[g].task_clock_ns / (double)t->task_clock_ns :
+				   NAN);
+		jsonw_key(j, "counts");
+		jsonw_object_begin(j);
+		for (k = 0; k < m->groups[g].n_events; k++)
+			jsonw_field_uint(j, m->groups[g].events[k].column, t->sums[g].v[k]);
+		jsonw_object_end(j);
+		jsonw_object_end(j);
+	}
+	jsonw_array_end(j);
+}
+
+static void print_metrics(struct jsonw *j, const struct window *w, const struct target_sums *t)
+{
+	const struct model *m = w->model;
+	struct metric_value mv[MODEL_MAX_METRICS];
+	struct model_context ctx = { .smt_on = w->smt_on, .cpi_weights = NULL };
+	unsigned k;
+
+	jsonw_break(j, 1);
+	jsonw_key(j, "metrics");
+	jsonw_array_begin(j);
+	if (m == NULL) {
+		jsonw_array_end(j);
+		return;
+	}
+	memset(mv, 0, sizeof(mv));
+	m->compute(m, t->sums, &ctx, mv);
 	for (k = 0; k < m->n_metrics; k++) {
 		const struct model_metric *mm = &m->metrics[k];
 
 		if (!mv[k].valid)
 			continue;
-		fprintf(f, "%s\n  {\"name\": \"%s\", \"value\": ", first ? "" : ",", mm->name);
-		json_double(f, mv[k].value);
-		fprintf(f, ", \"unit\": \"%s\", \"parent\": ", api_metric_unit(mm->unit));
-		json_string_or_null(f, mm->parent);
-		fputs(", \"stack\": ", f);
-		json_string_or_null(f, mm->stack);
-		fputs(", \"coverage\": ", f);
-		json_double(f, mv[k].coverage);
-		fprintf(f, ", \"core_scoped\": %s, \"help\": ", mv[k].core_scoped ? "true" : "false");
-		json_print_string(f, mm->help);
-		fputc('}', f);
-		first = false;
+		jsonw_break(j, 2);
+		jsonw_object_begin(j);
+		jsonw_field_string(j, "name", mm->name);
+		jsonw_field_double(j, "value", mv[k].value);
+		jsonw_field_string(j, "unit", api_metric_unit(mm->unit));
+		jsonw_field_string_or_null(j, "parent", mm->parent);
+		jsonw_field_string_or_null(j, "stack", mm->stack);
+		jsonw_field_double(j, "coverage", mv[k].coverage);
+		jsonw_field_bool(j, "core_scoped", mv[k].core_scoped);
+		jsonw_field_string(j, "help", mm->help);
+		jsonw_object_end(j);
 	}
-	fputs("]", f);
+	jsonw_array_end(j);
 }
 
 int api_target(struct db *db, enum query_who who, const char *what, const char *query,
-		      const struct api_access *acc, struct api_response *resp)
+	       const struct api_access *acc, struct api_response *resp)
 {
 	static const char *const keys[] = { "window", NULL };
-	struct group_sums sums[MODEL_MAX_GROUPS];
-	uint64_t window_ns = API_DEFAULT_WINDOW_NS, tc = 0, cs = 0, span;
-	const struct model *m;
+	uint64_t window_ns = API_DEFAULT_WINDOW_NS;
+	struct target_sums t;
 	struct http_query q;
 	struct window w;
 	struct api_out o;
 	char err[1024], *end;
-	size_t i, n = 0;
-	unsigned g, k;
 	long pid = 0;
 	int r;
 
@@ -75,89 +195,29 @@ int api_target(struct db *db, enum query_who who, const char *what, const char *
 			       *end != '\0' || *what == '\0'))
 		return api_error(resp, 400, "'%s' is not a process id", what);
 	r = query_window(db, window_ns, &w, err, sizeof(err));
-	if (r == -ENODATA)
-		return api_error(resp, 503, "%s", err);
 	if (r < 0)
-		return api_error(resp, 500, "%s", err);
-	m = w.model;
-	memset(sums, 0, sizeof(sums));
+		return api_error(resp, r == -ENODATA ? 503 : 500, "%s", err);
 	if (api_out_open(&o) < 0) {
 		window_done(&w);
 		return -ENOMEM;
 	}
-	fprintf(o.f, "{\"who\": {\"%s\": ", api_who_key(who));
-	json_print_string(o.f, what);
-	fputs("},\n \"processes\": [", o.f);
-	for (i = 0; i < w.n_procs; i++) {
-		const struct window_proc *p = &w.procs[i];
-
-		if (!matches(p, who, what, pid) || (!acc->full && p->uid != acc->uid))
-			continue;
-		tc += p->task_clock_ns;
-		cs += p->context_switches;
-		for (g = 0; m != NULL && g < m->n_groups; g++) {
-			if (!p->sums[g].present)
-				continue;
-			sums[g].present = true;
-			sums[g].task_clock_ns += p->sums[g].task_clock_ns;
-			sums[g].context_switches += p->sums[g].context_switches;
-			for (k = 0; k < MODEL_MAX_EVENTS; k++)
-				sums[g].v[k] += p->sums[g].v[k];
-		}
-		if (n < 100) {
-			fprintf(o.f, "%s\n  {\"pid\": %" PRId32 ", \"start_ns\": %" PRIu64 ", \"comm\": ",
-				n ? "," : "", p->pid, p->start_ns);
-			json_print_string(o.f, p->comm);
-			fputs(", \"uid\": ", o.f);
-			if (p->uid >= 0)
-				fprintf(o.f, "%" PRId64, p->uid);
-			else
-				fputs("null", o.f);
-			fputs(", \"unit\": ", o.f);
-			json_string_or_null(o.f, p->unit);
-			fputs(", \"cmdline\": ", o.f);
-			json_string_or_null(o.f, p->cmdline);
-			fprintf(o.f, ", \"task_clock_ns\": %" PRIu64 "}", p->task_clock_ns);
-		}
-		n++;
-	}
-	if (n == 0) {
+	memset(&t, 0, sizeof(t));
+	jsonw_object_begin(&o.w);
+	jsonw_key(&o.w, "who");
+	jsonw_object_begin(&o.w);
+	jsonw_field_string(&o.w, api_who_key(who), what);
+	jsonw_object_end(&o.w);
+	jsonw_break(&o.w, 1);
+	if (print_processes(&o.w, &w, who, what, pid, acc, &t) == 0) {
 		api_out_abort(&o);
 		window_done(&w);
-		return api_error(resp, 404, "no %s '%s' ran in the last %.0f s%s", api_who_key(who), what,
-			    (double)window_ns / 1e9, acc->full ? "" : " (among your processes)");
+		return api_error(resp, 404, "no %s '%s' ran in the last %.0f s%s", api_who_key(who),
+				 what, (double)window_ns / (double)NS_PER_SEC, acc->full ? "" : " (among your processes)");
 	}
-	span = w.to_ns > w.from_ns ? w.to_ns - w.from_ns : 0;
-	fprintf(o.f, "],\n \"process_count\": %zu,\n \"window\": {\"from_ns\": %" PRIu64
-		", \"to_ns\": %" PRIu64 "},\n \"model\": \"%s\", \"formula_version\": %u,\n"
-		" \"task_clock_ns\": %" PRIu64 ", \"context_switches\": %" PRIu64
-		", \"cpu_percent\": ", n, w.from_ns, w.to_ns, m != NULL ? m->name : w.model_name,
-		m != NULL ? m->formula_version : 0, tc, cs);
-	json_double(o.f, span > 0 ? (double)tc * 100.0 / (double)span : NAN);
-	fputs(",\n \"groups\": [", o.f);
-	for (g = 0; m != NULL && g < m->n_groups; g++) {
-		fprintf(o.f, "%s\n  {\"name\": \"%s\", \"coverage\": ", g ? "," : "",
-			m->groups[g].name);
-		json_double(o.f, tc > 0 ? (double)sums[g].task_clock_ns / (double)tc : NAN);
-		fputs(", \"counts\": {", o.f);
-		for (k = 0; k < m->groups[g].n_events; k++)
-			fprintf(o.f, "%s\"%s\": %" PRIu64, k ? ", " : "",
-				m->groups[g].events[k].column, sums[g].v[k]);
-		fputs("}}", o.f);
-	}
-	fputs("],\n ", o.f);
-	if (m != NULL) {
-		struct model_context ctx = { .smt_on = w.smt_on, .cpi_weights = NULL };
-		struct metric_value mv[MODEL_MAX_METRICS];
-
-		memset(mv, 0, sizeof(mv));
-		m->compute(m, sums, &ctx, mv);
-		print_metrics(o.f, m, mv);
-	} else {
-		fputs("\"metrics\": []", o.f);
-	}
-	fputs("}\n", o.f);
+	print_totals(&o.w, &w, &t);
+	print_groups(&o.w, w.model, &t);
+	print_metrics(&o.w, &w, &t);
+	jsonw_object_end(&o.w);
 	window_done(&w);
 	return api_out_finish(&o, 200, true, resp);
 }
-

@@ -55,20 +55,23 @@ static int print_top(struct db *db, const struct window *w, enum top_by by, cons
 	if (api_out_open(&o) < 0)
 		return -ENOMEM;
 	api_host(db, host, sizeof(host));
-	fputs("{\"host\": ", o.f);
-	json_print_string(o.f, host);
-	fputs(", \"model\": ", o.f);
-	json_print_string(o.f, w->model_name);
-	fputs(", \"model_description\": ", o.f);
-	json_string_or_null(o.f, w->model ? w->model->description : NULL);
-	fprintf(o.f, ", \"by\": \"%s\", \"sort\": \"%s\", \"total_rows\": %zu,\n ",
-		top_rows_by_name(by), sort, rs->n_rows);
-	api_print_window_health(o.f, w);
-	fputs(",\n \"columns\": ", o.f);
-	rowset_print_columns_json(rs, o.f);
-	fputs(",\n \"rows\": ", o.f);
-	rowset_print(rs, RS_JSON, (size_t)limit, o.f);
-	fputs("}\n", o.f);
+	jsonw_object_begin(&o.w);
+	jsonw_field_string(&o.w, "host", host);
+	jsonw_field_string(&o.w, "model", w->model_name);
+	jsonw_field_string_or_null(&o.w, "model_description",
+				   w->model ? w->model->description : NULL);
+	jsonw_field_string(&o.w, "by", top_rows_by_name(by));
+	jsonw_field_string(&o.w, "sort", sort);
+	jsonw_field_uint(&o.w, "total_rows", rs->n_rows);
+	jsonw_break(&o.w, 1);
+	api_print_window_health(&o.w, w);
+	jsonw_break(&o.w, 1);
+	jsonw_key(&o.w, "columns");
+	rowset_print_columns_json(rs, &o.w);
+	jsonw_break(&o.w, 1);
+	jsonw_key(&o.w, "rows");
+	rowset_print_json(rs, (size_t)limit, &o.w);
+	jsonw_object_end(&o.w);
 	return api_out_finish(&o, 200, true, resp);
 }
 

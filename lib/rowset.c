@@ -3,6 +3,7 @@
  */
 #include "rowset.h"
 #include "duration.h"
+#include "utf8.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -11,6 +12,8 @@
 #include <string.h>
 
 #define RS_TABLE_MAX_WIDTH 40   /* characters of one column, but the last */
+#define RS_TABLE_CELL_MAX 512   /* bytes of one cell's text, before the cut */
+#define RS_PLAIN_DIGITS 6       /* significant digits of a double in JSON and CSV */
 
 void rowset_init(struct rowset *rs)
 {
@@ -185,46 +188,6 @@ void rowset_sort(struct rowset *rs, int col)
 	qsort_r(rs->cells, rs->n_rows, rs->n_cols * sizeof(*rs->cells), cmp_rows, &col);
 }
 
-void json_print_string(FILE *f, const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s;
-
-	fputc('"', f);
-	while (*p != '\0') {
-		const unsigned char *run = p;
-
-		/* Copy runs of plain characters in one write: exports print
-		 * millions of strings. */
-		while (*p >= 0x20 && *p != '"' && *p != '\\' && *p != 0x7f)
-			p++;
-		if (p > run)
-			fwrite(run, 1, (size_t)(p - run), f);
-		if (*p == '\0')
-			break;
-		switch (*p) {
-		case '"':
-			fputs("\\\"", f);
-			break;
-		case '\\':
-			fputs("\\\\", f);
-			break;
-		case '\n':
-			fputs("\\n", f);
-			break;
-		case '\t':
-			fputs("\\t", f);
-			break;
-		case '\r':
-			fputs("\\r", f);
-			break;
-		default:
-			fprintf(f, "\\u%04x", *p);
-		}
-		p++;
-	}
-	fputc('"', f);
-}
-
 /* Plain machine form: integers exact, doubles round-trip to 6 significant digits. */
 static void format_plain(const struct rs_cell *c, char *buf, size_t len)
 {
@@ -233,7 +196,7 @@ static void format_plain(const struct rs_cell *c, char *buf, size_t len)
 		snprintf(buf, len, "%" PRId64, c->i);
 		return;
 	case RS_DOUBLE:
-		snprintf(buf, len, "%.6g", c->d);
+		snprintf(buf, len, "%.*g", RS_PLAIN_DIGITS, c->d);
 		return;
 	case RS_TEXT:
 		snprintf(buf, len, "%s", c->s);
@@ -311,11 +274,71 @@ static bool is_text_column(const struct rowset *rs, size_t col, size_t rows)
 	return false;
 }
 
+/* What the table shows in row r (0: the titles, then the rows) of column
+ * c, into buf: valid UTF-8, control characters as '?' so a name cannot
+ * move the cursor or retitle the terminal.  Returns its characters. */
+static size_t table_text(const struct rowset *rs, size_t r, size_t c, char *buf, size_t len)
+{
+	char raw[RS_TABLE_CELL_MAX];
+
+	if (r == 0)
+		snprintf(raw, sizeof(raw), "%s", rs->cols[c].title);
+	else
+		format_human(&rs->cols[c], cell(rs, r - 1, (int)c), raw, sizeof(raw));
+	return utf8_sanitize(buf, len, raw, UTF8_CONTROLS_VISIBLE);
+}
+
+/* Each column's width in characters: its widest cell, cut to a maximum. */
+static void table_widths(const struct rowset *rs, size_t rows, size_t last, size_t *width,
+			 bool *left)
+{
+	char buf[RS_TABLE_CELL_MAX];
+	size_t c, r, n;
+
+	for (c = 0; c < rs->n_cols; c++) {
+		width[c] = 0;
+		left[c] = is_text_column(rs, c, rows);
+		for (r = 0; r <= rows; r++) {
+			n = table_text(rs, r, c, buf, sizeof(buf));
+			if (n > width[c])
+				width[c] = n;
+		}
+		/* Long text (a command line) is cut, the last column less so. */
+		if (width[c] > RS_TABLE_MAX_WIDTH)
+			width[c] = c < last ? RS_TABLE_MAX_WIDTH : 2 * RS_TABLE_MAX_WIDTH;
+	}
+}
+
+static void print_table_row(const struct rowset *rs, size_t r, size_t last,
+			    const size_t *width, const bool *left, FILE *f)
+{
+	char buf[RS_TABLE_CELL_MAX];
+	bool first = true;
+	size_t c, n, pad;
+
+	for (c = 0; c < rs->n_cols; c++) {
+		if (rs->cols[c].table_hidden)
+			continue;
+		n = table_text(rs, r, c, buf, sizeof(buf));
+		if (n > width[c]) {
+			buf[utf8_prefix_bytes(buf, width[c])] = '\0';
+			n = width[c];
+		}
+		pad = width[c] - n;
+		/* No padding after the last column: no trailing blanks. */
+		if (c == last && left[c])
+			pad = 0;
+		fprintf(f, "%s%*s%s%*s", first ? "" : "  ", left[c] ? 0 : (int)pad, "", buf,
+			left[c] ? (int)pad : 0, "");
+		first = false;
+	}
+	fputc('\n', f);
+}
+
 static void print_table(const struct rowset *rs, size_t rows, FILE *f)
 {
 	size_t *width = calloc(rs->n_cols ? rs->n_cols : 1, sizeof(*width));
 	bool *left = calloc(rs->n_cols ? rs->n_cols : 1, sizeof(*left));
-	char buf[256];
 	size_t c, r, last = 0;
 
 	if (width == NULL || left == NULL) {
@@ -326,83 +349,60 @@ static void print_table(const struct rowset *rs, size_t rows, FILE *f)
 	for (c = 0; c < rs->n_cols; c++)
 		if (!rs->cols[c].table_hidden)
 			last = c;
-	for (c = 0; c < rs->n_cols; c++) {
-		width[c] = strlen(rs->cols[c].title);
-		left[c] = is_text_column(rs, c, rows);
-		for (r = 0; r < rows; r++) {
-			format_human(&rs->cols[c], cell(rs, r, (int)c), buf, sizeof(buf));
-			if (strlen(buf) > width[c])
-				width[c] = strlen(buf);
-		}
-		/* Long text (a command line) is cut, the last column less so. */
-		if (width[c] > RS_TABLE_MAX_WIDTH)
-			width[c] = c < last ? RS_TABLE_MAX_WIDTH : 2 * RS_TABLE_MAX_WIDTH;
-	}
-	for (r = 0; r <= rows; r++) {
-		bool first = true;
-
-		for (c = 0; c < rs->n_cols; c++) {
-			const char *text = rs->cols[c].title;
-			int w = (int)width[c];
-
-			if (rs->cols[c].table_hidden)
-				continue;
-			if (r > 0) {
-				format_human(&rs->cols[c], cell(rs, r - 1, (int)c), buf, sizeof(buf));
-				if (strlen(buf) > width[c])
-					buf[width[c]] = '\0';
-				text = buf;
-			}
-			/* No padding after the last column: no trailing blanks. */
-			if (c == last && left[c])
-				w = 0;
-			fprintf(f, "%s%*s", first ? "" : "  ", left[c] ? -w : w, text);
-			first = false;
-		}
-		fputc('\n', f);
-	}
+	table_widths(rs, rows, last, width, left);
+	for (r = 0; r <= rows; r++)
+		print_table_row(rs, r, last, width, left, f);
 	free(width);
 	free(left);
 }
 
-static void json_row(const struct rowset *rs, size_t r, FILE *f)
+static void json_row(const struct rowset *rs, size_t r, struct jsonw *w)
 {
-	char buf[64];
 	size_t c;
 
-	fputc('{', f);
+	jsonw_object_begin(w);
 	for (c = 0; c < rs->n_cols; c++) {
 		const struct rs_cell *x = cell(rs, r, (int)c);
 
-		if (c)
-			fputs(", ", f);
-		json_print_string(f, rs->cols[c].name);
-		fputs(": ", f);
-		if (x->type == RS_TEXT) {
-			json_print_string(f, x->s);
-		} else if (x->type == RS_NULL) {
-			fputs("null", f);
-		} else {
-			format_plain(x, buf, sizeof(buf));
-			fputs(buf, f);
+		jsonw_key(w, rs->cols[c].name);
+		switch (x->type) {
+		case RS_TEXT:
+			jsonw_string(w, x->s);
+			break;
+		case RS_INT:
+			jsonw_int(w, x->i);
+			break;
+		case RS_DOUBLE:
+			jsonw_double_g(w, x->d, RS_PLAIN_DIGITS);
+			break;
+		case RS_NULL:
+			jsonw_null(w);
+			break;
 		}
 	}
-	fputc('}', f);
+	jsonw_object_end(w);
 }
 
+/* A CSV field, quoted when it must be, as valid UTF-8. */
 static void csv_field(FILE *f, const char *s)
 {
-	if (strpbrk(s, ",\"\n\r") == NULL) {
-		fputs(s, f);
-		return;
+	bool quote = strpbrk(s, ",\"\n\r") != NULL;
+	size_t n;
+
+	if (quote)
+		fputc('"', f);
+	while (*s != '\0') {
+		if (utf8_decode(s, &n) < 0) {
+			fputs(UTF8_REPLACEMENT, f);
+		} else {
+			if (*s == '"')
+				fputc('"', f);
+			fwrite(s, 1, n, f);
+		}
+		s += n;
 	}
-	fputc('"', f);
-	for (; *s != '\0'; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
+	if (quote)
+		fputc('"', f);
 }
 
 static void csv_row(const struct rowset *rs, size_t r, FILE *f)
@@ -430,8 +430,25 @@ void rowset_stream_begin(struct rs_stream *s, enum rs_format fmt, FILE *f)
 	memset(s, 0, sizeof(*s));
 	s->f = f;
 	s->fmt = fmt;
-	if (fmt == RS_JSON)
-		fputc('[', f);
+	if (fmt == RS_JSON) {
+		jsonw_init(&s->own, f);
+		jsonw_array_begin(&s->own);
+	}
+}
+
+/* The stream as a JSON array in w's document. */
+static void stream_begin_json(struct rs_stream *s, struct jsonw *w)
+{
+	memset(s, 0, sizeof(*s));
+	s->f = w->f;
+	s->fmt = RS_JSON;
+	s->json = w;
+	jsonw_array_begin(w);
+}
+
+static struct jsonw *stream_json(struct rs_stream *s)
+{
+	return s->json != NULL ? s->json : &s->own;
 }
 
 void rowset_stream_rows(struct rs_stream *s, const struct rowset *rs, size_t limit)
@@ -449,8 +466,8 @@ void rowset_stream_rows(struct rs_stream *s, const struct rowset *rs, size_t lim
 	}
 	for (r = 0; r < rows; r++, s->rows++) {
 		if (s->fmt == RS_JSON) {
-			fputs(s->rows ? ",\n  " : "\n  ", s->f);
-			json_row(rs, r, s->f);
+			jsonw_break(stream_json(s), 2);
+			json_row(rs, r, stream_json(s));
 		} else {
 			csv_row(rs, r, s->f);
 		}
@@ -459,8 +476,16 @@ void rowset_stream_rows(struct rs_stream *s, const struct rowset *rs, size_t lim
 
 void rowset_stream_end(struct rs_stream *s)
 {
-	if (s->fmt == RS_JSON)
-		fputs(s->rows ? "\n]\n" : "]\n", s->f);
+	struct jsonw *w = stream_json(s);
+
+	if (s->fmt != RS_JSON)
+		return;
+	/* One row a line, the closing bracket on its own and a line break
+	 * after it (the end of the document, or before what follows). */
+	if (s->rows)
+		jsonw_break(w, 0);
+	jsonw_array_end(w);
+	jsonw_break(w, 0);
 }
 
 void rowset_print(const struct rowset *rs, enum rs_format fmt, size_t limit, FILE *f)
@@ -476,24 +501,32 @@ void rowset_print(const struct rowset *rs, enum rs_format fmt, size_t limit, FIL
 	rowset_stream_end(&s);
 }
 
-void rowset_print_columns_json(const struct rowset *rs, FILE *f)
+void rowset_print_json(const struct rowset *rs, size_t limit, struct jsonw *w)
+{
+	struct rs_stream s;
+
+	stream_begin_json(&s, w);
+	rowset_stream_rows(&s, rs, limit);
+	rowset_stream_end(&s);
+}
+
+void rowset_print_columns_json(const struct rowset *rs, struct jsonw *w)
 {
 	size_t c;
 
-	fputc('[', f);
+	jsonw_array_begin(w);
 	for (c = 0; c < rs->n_cols; c++) {
 		const struct rs_column *col = &rs->cols[c];
 
-		fputs(c ? ",\n  {\"name\": " : "\n  {\"name\": ", f);
-		json_print_string(f, col->name);
-		fputs(", \"title\": ", f);
-		json_print_string(f, col->title);
-		fprintf(f, ", \"unit\": \"%s\", \"metric\": %s, \"stack\": ", rs_unit_name(col->unit),
-			col->metric ? "true" : "false");
-		json_print_string(f, col->stack);
-		fputs(", \"parent\": ", f);
-		json_print_string(f, col->parent);
-		fputc('}', f);
+		jsonw_break(w, 2);
+		jsonw_object_begin(w);
+		jsonw_field_string(w, "name", col->name);
+		jsonw_field_string(w, "title", col->title);
+		jsonw_field_string(w, "unit", rs_unit_name(col->unit));
+		jsonw_field_bool(w, "metric", col->metric);
+		jsonw_field_string(w, "stack", col->stack);
+		jsonw_field_string(w, "parent", col->parent);
+		jsonw_object_end(w);
 	}
-	fputs("]", f);
+	jsonw_array_end(w);
 }

@@ -8,6 +8,8 @@
 #ifndef STACKD_ROWSET_H
 #define STACKD_ROWSET_H
 
+#include "jsonw.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -78,11 +80,16 @@ void rowset_sort(struct rowset *rs, int col);
 /* Print at most limit rows (0: all). */
 void rowset_print(const struct rowset *rs, enum rs_format fmt, size_t limit, FILE *f);
 
+/* The rows as a JSON array, a value in w's document (an API answer). */
+void rowset_print_json(const struct rowset *rs, size_t limit, struct jsonw *w);
+
 /* JSON or CSV of several rowsets with the same columns (pages of an
  * export) as one document: one JSON array, one CSV header. */
 struct rs_stream {
 	FILE *f;
 	enum rs_format fmt;   /* RS_JSON or RS_CSV */
+	struct jsonw *json;   /* RS_JSON: the writer, NULL: own */
+	struct jsonw own;     /* the document when the stream is one */
 	size_t rows;          /* printed so far */
 	bool header_done;
 };
@@ -93,15 +100,12 @@ void rowset_stream_end(struct rs_stream *s);
 
 /* The columns as a JSON array of {"name", "title", "unit", "metric",
  * "stack", "parent"}: what a reader of the rows needs to print them as we do. */
-void rowset_print_columns_json(const struct rowset *rs, FILE *f);
+void rowset_print_columns_json(const struct rowset *rs, struct jsonw *w);
 
 /* A cell as the table shows it ("12.3%", "4.56s", "-"), into buf. */
 void rowset_format_cell(const struct rowset *rs, size_t row, int col, char *buf, size_t len);
 
 /* A number as the table shows one of that unit. */
 void rs_format_number(enum rs_unit unit, double v, char *buf, size_t len);
-
-/* Write s as a JSON string literal, quotes included. */
-void json_print_string(FILE *f, const char *s);
 
 #endif

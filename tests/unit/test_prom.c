@@ -2,10 +2,14 @@
  * /metrics bookkeeping: counters add up across intervals, exited processes
  * leave the per-process family (and the index is rebuilt so the others keep
  * their counts), names beyond max_keys add up under "[other]", and only the
- * top-N processes of the last interval are printed.
+ * top-N processes of the last interval are printed; labels are valid UTF-8
+ * whatever bytes a name holds.
  */
 #include "prom.h"
+#include "lib/utf8.h"
 #include "test.h"
+
+#include <jansson.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +31,15 @@ static void interval(struct interval_data *iv, struct iv_proc *procs, size_t n,
 		rows[i].context_switches = 10;
 		rows[i].v[0] = 5;
 	}
+}
+
+/* jansson's strict check (no surrogates, nothing past U+10FFFF). */
+static int valid_utf8(const char *s)
+{
+	json_t *j = json_string(s);
+
+	json_decref(j);
+	return j != NULL;
 }
 
 static char *render(struct prom *p)
@@ -82,6 +95,23 @@ int main(void)
 	text = render(p);
 	CHECK(strstr(text, "pid=\"12\"") != NULL);
 	CHECK(strstr(text, "stackd_process_cpu_seconds_total{pid=\"11\"") == NULL);
+	free(text);
+	prom_free(p);
+
+	/* names of any bytes: labels stay valid UTF-8, escaped as the format asks */
+	CHECK(prom_new(&model_software, 10, 10, &p) == 0);
+	snprintf(procs[0].comm, sizeof(procs[0].comm), "%s",
+		 "\xd0\xbf\xd1\x80\xd0\xbe\xd1\x86\xd0\xb5\xd1\x81\xd1\x81\xd0");
+	snprintf(procs[1].comm, sizeof(procs[1].comm), "%s", "\xff\"q\\\n\xed\xa0\x80");
+	procs[0].unit = NULL;
+	interval(&iv, procs, 2, rows);
+	prom_add_interval(p, &iv);
+	text = render(p);
+	CHECK(valid_utf8(text));
+	CHECK(strstr(text, "{comm=\"\xd0\xbf\xd1\x80\xd0\xbe\xd1\x86\xd0\xb5\xd1\x81\xd1\x81"
+		      UTF8_REPLACEMENT "\"} ") != NULL);
+	CHECK(strstr(text, ",comm=\"" UTF8_REPLACEMENT "\\\"q\\\\\\n" UTF8_REPLACEMENT
+		      UTF8_REPLACEMENT UTF8_REPLACEMENT "\"} ") != NULL);
 	free(text);
 	prom_free(p);
 	return 0;
