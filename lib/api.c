@@ -172,14 +172,12 @@ void api_print_window_health(FILE *f, const struct window *w)
 		json_double(f, cpu_span > 0 ? (double)w->groups[g].enabled_ns / cpu_span : NAN);
 		fputc('}', f);
 	}
-	fprintf(f, "],\n \"collector\": {\"samples\": %" PRIu64 ", \"lost_records\": %" PRIu64
-		", \"lost_samples\": %" PRIu64 ", \"throttles\": %" PRIu64
-		", \"unsampled_switches\": %" PRIu64 ", \"unattributed_spans\": %" PRIu64
-		", \"straddles\": %" PRIu64 ", \"late_cpus\": %" PRIu64 ", \"dropped\": %" PRIu64
-		", \"unschedulable\": %" PRIu64 ", \"max_cpu_switch_rate\": %" PRIu64
-		", \"busiest_cpu\": %d}", w->samples, w->lost_records, w->lost_samples, w->throttles,
-		w->unsampled_switches, w->unattributed_spans, w->straddles, w->late_cpus, w->dropped,
-		w->unschedulable, w->max_cpu_switch_rate, w->busiest_cpu);
+	/* every health field (lib/health_fields.h), then where the max rate was */
+	fputs("],\n \"collector\": {", f);
+#define PRINT_FIELD(name, ...) fprintf(f, "\"" #name "\": %" PRIu64 ", ", w->name);
+	HEALTH_FIELDS(PRINT_FIELD)
+#undef PRINT_FIELD
+	fprintf(f, "\"busiest_cpu\": %d}", w->busiest_cpu);
 }
 
 int api_handle(const struct api_info *info, struct db *db, const char *db_err,
