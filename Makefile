@@ -74,7 +74,7 @@ HELPER_SRCS := $(sort $(wildcard tests/helpers/*.c))
 HELPER_BINS := $(patsubst tests/helpers/%.c,$(BUILD)/helpers/%,$(HELPER_SRCS))
 
 .PHONY: all run test unit system cppcheck bench deps clean install check-deps fuzz fuzz-short \
-	golden golden-update deb package-test dist rpm
+	golden golden-update deb package-test dist rpm docs-health
 
 # The query-string fuzzer (clang libFuzzer): briefly in `make test`, as long
 # as you like with `make fuzz FUZZ_SECONDS=600`.
@@ -202,6 +202,11 @@ golden: $(BUILD)/asan/stackctl $(FIXTURE_BIN)
 	@BUILD=$(CURDIR)/$(BUILD) sh tests/golden/run
 golden-update: $(BUILD)/asan/stackctl $(FIXTURE_BIN)
 	@UPDATE=1 BUILD=$(CURDIR)/$(BUILD) sh tests/golden/run
+
+# The health fields' lists in docs/api.md and stackctl(1), from
+# lib/health_fields.h (the unit test test_health checks they agree).
+docs-health: $(BUILD)/tests/test_health
+	$(BUILD)/tests/test_health --write-docs
 
 cppcheck:
 	cppcheck --quiet --error-exitcode=1 --enable=warning,style,performance,portability \

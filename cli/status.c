@@ -9,6 +9,7 @@
 #include "source.h"
 #include "lib/duration.h"
 #include "lib/clock.h"
+#include "lib/health_fields.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -116,13 +117,12 @@ static void print_text(const json_t *a, const struct source *src)
 	       u64(col, "max_cpu_switch_rate"), 100.0 * cost,
 	       json_is_true(json_object_get(a, "sampling_costly")) ?
 	       " - COSTLY: that CPU switches too often for cheap per-switch sampling" : "");
-	printf("lost:          %" PRIu64 " samples in %" PRIu64 " ring overflows, %" PRIu64
-	       " throttled, %" PRIu64 " late CPU flushes, %" PRIu64 " dropped\n",
-	       u64(col, "lost_samples"), u64(col, "lost_records"), u64(col, "throttles"),
-	       u64(col, "late_cpus"), u64(col, "dropped"));
-	printf("unattributed:  %" PRIu64 " spans covering %" PRIu64 " unsampled switches, %" PRIu64
-	       " pid-reuse spans\n", u64(col, "unattributed_spans"), u64(col, "unsampled_switches"),
-	       u64(col, "straddles"));
+	/* every health field (lib/health_fields.h); an older daemon's missing ones read 0 */
+	printf("health:        over the window\n");
+#define PRINT_FIELD(name, combine, prom, help, label) \
+	printf("  %-38s %12" PRIu64 "\n", label, u64(col, #name));
+	HEALTH_FIELDS(PRINT_FIELD)
+#undef PRINT_FIELD
 	printf("database:      %s (%.1f MiB)\n", str(db, "path"),
 	       (double)u64(db, "bytes") / 1048576.0);
 	if (json_is_integer(json_object_get(db, "oldest_ns")))

@@ -30,7 +30,7 @@ static void charge(struct attrib_cpu *c, int32_t pid, unsigned g, uint64_t t, ui
 		   const uint64_t *d, unsigned n)
 {
 	if (cpuacc_add(c->acc, pid, g, t, time_ns, d, n) < 0)
-		c->st.dropped_deltas++;
+		c->st.dropped++;
 }
 
 /* d = values - last; last = values; *span = t - last_time; last_time = t.
@@ -55,7 +55,7 @@ static bool take_delta(struct attrib_cpu *c, unsigned g, uint64_t t, const uint6
 	if (t > c->last_time[g])
 		c->last_time[g] = t;
 	if (!ok)
-		c->st.backwards++;
+		c->st.backwards_reads++;
 	return ok;
 }
 
@@ -131,7 +131,7 @@ void attrib_exit(struct attrib_cpu *c, int32_t pid, int32_t tid, uint64_t t)
 	c->exit_ns = t;
 	/* Only the group leader's exit ends the process's generation. */
 	if (pid == tid && cpuacc_mark_exit(c->acc, pid, t) < 0)
-		c->st.dropped_deltas++;
+		c->st.dropped++;
 }
 
 void attrib_remainder(struct attrib_cpu *c, unsigned g, uint64_t t, const uint64_t *values,

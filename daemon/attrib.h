@@ -9,7 +9,7 @@
  * rotation, and to the unattributed bucket) sums to the counter totals and
  * to the time the group was enabled.  Nothing is spread.
  *
- * Special cases, each counted in struct attrib_stats:
+ * Special cases, each counted in st (lib/health_fields.h):
  *  - switch delta above 1: switches went unsampled (lost records, or this
  *    kernel's unreported idle switch-out), so the span covers several tasks.
  *    The sampled task gets its one switch; the rest goes to unattributed.
@@ -22,6 +22,7 @@
 #define STACKD_ATTRIB_H
 
 #include "cpuacc.h"
+#include "lib/health_fields.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -34,21 +35,6 @@ struct attrib_layout {
 	unsigned n_model;
 };
 
-struct attrib_stats {
-	uint64_t samples;             /* switch samples seen */
-	uint64_t unsampled_switches;  /* switches inside spans (lost or unreported) */
-	uint64_t unattributed_spans;  /* spans charged to the unattributed bucket */
-	uint64_t orphan_exits;        /* pid -1 samples with no exit to own them */
-	uint64_t backwards;           /* group reads below the previous one */
-	uint64_t lost_records;
-	uint64_t lost_samples;
-	uint64_t throttles;
-	uint64_t dropped_deltas;      /* not stored: out of memory */
-	uint64_t rotations;
-	uint64_t unschedulable;       /* group reads that found the group in error
-				       * state: its counters were taken by others */
-};
-
 struct attrib_cpu {
 	unsigned n_groups;
 	const struct attrib_layout *layout;   /* [n_groups] */
@@ -59,7 +45,7 @@ struct attrib_cpu {
 	uint64_t exit_ns;
 	int32_t self_pid;                     /* stackd: owns rotation remainders */
 	struct cpuacc *acc;
-	struct attrib_stats st;
+	struct health_counts st;
 };
 
 void attrib_init(struct attrib_cpu *c, const struct attrib_layout *layout, unsigned n_groups,

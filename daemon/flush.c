@@ -123,22 +123,15 @@ static struct iv_row *row_of(struct flusher *f, struct interval_data *iv, uint32
 	return row;
 }
 
+/* A CPU's health counts into the interval's, each as its field combines. */
 static void add_stats(struct iv_stats *sum, const struct handover *h)
 {
-	sum->samples += h->st.samples;
-	sum->lost_records += h->st.lost_records;
-	sum->lost_samples += h->st.lost_samples;
-	sum->throttles += h->st.throttles;
-	sum->unsampled_switches += h->st.unsampled_switches;
-	sum->unattributed_spans += h->st.unattributed_spans;
-	sum->orphan_exits += h->st.orphan_exits;
-	sum->dropped += h->st.dropped_deltas;
-	sum->rotations += h->st.rotations;
-	sum->unschedulable += h->st.unschedulable;
-	if (h->samples_per_s > sum->max_cpu_switch_rate || sum->busiest_cpu < 0) {
-		sum->max_cpu_switch_rate = h->samples_per_s;
+	if (h->st.max_cpu_switch_rate > sum->max_cpu_switch_rate || sum->busiest_cpu < 0)
 		sum->busiest_cpu = h->cpu;
-	}
+#define ADD_FIELD(name, combine, ...) \
+	sum->name = HEALTH_COMBINE_##combine(sum->name, h->st.name);
+	HEALTH_FIELDS(ADD_FIELD)
+#undef ADD_FIELD
 }
 
 int flush_add_handover(struct flusher *f, struct interval_data *iv, const struct handover *h)

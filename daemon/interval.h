@@ -6,6 +6,7 @@
 #ifndef STACKD_INTERVAL_H
 #define STACKD_INTERVAL_H
 
+#include "lib/health_fields.h"
 #include "lib/model/model.h"
 
 #include <stddef.h>
@@ -29,20 +30,12 @@ struct iv_row {
 	uint64_t v[MODEL_MAX_EVENTS];
 };
 
-/* Collector health over the interval, summed over CPUs. */
+/* Collector health over the interval (lib/health_fields.h): each field
+ * summed over CPUs, or the maximum; and the CPU that had the maximum
+ * switch rate. */
 struct iv_stats {
-	uint64_t samples;
-	uint64_t lost_records, lost_samples, throttles;
-	uint64_t unsampled_switches;  /* switches that produced no sample */
-	uint64_t unattributed_spans;
-	uint64_t orphan_exits;
-	uint64_t straddles;           /* pid reuse inside one span: unattributed */
-	uint64_t late_cpus;           /* workers that missed the flush deadline */
-	uint64_t dropped;             /* deltas lost to memory exhaustion */
-	uint64_t rotations;
-	uint64_t unschedulable;       /* group reads that found a group in error state */
-	uint64_t max_cpu_switch_rate; /* switch samples/s on the busiest CPU */
-	int32_t busiest_cpu;
+	HEALTH_FIELDS(HEALTH_DECLARE)
+	int32_t busiest_cpu;          /* -1: none */
 };
 
 struct interval_data {

@@ -41,7 +41,7 @@ struct prom {
 	unsigned max_keys, top_n;
 	struct table comms, units, procs;
 	struct u64map proc_index;   /* proc_key() -> index in procs */
-	struct iv_stats health;  /* summed, except the max rate */
+	struct iv_stats health;  /* since the start, as add_health() adds */
 	uint64_t intervals;
 };
 
@@ -173,17 +173,18 @@ static void prune_exited(struct prom *p)
 	}
 }
 
+/* A counter adds the interval's value; a gauge (a field that combines
+ * as a max) shows the newest interval's. */
+#define PROM_ADD_sum(acc, v) ((acc) + (v))
+#define PROM_ADD_max(acc, v) (v)
+#define PROM_NOTE_sum ""
+#define PROM_NOTE_max " The newest interval's."
+
 static void add_health(struct iv_stats *sum, const struct iv_stats *st)
 {
-	sum->samples += st->samples;
-	sum->lost_records += st->lost_records;
-	sum->lost_samples += st->lost_samples;
-	sum->throttles += st->throttles;
-	sum->unsampled_switches += st->unsampled_switches;
-	sum->unattributed_spans += st->unattributed_spans;
-	sum->dropped += st->dropped;
-	sum->rotations += st->rotations;
-	sum->unschedulable += st->unschedulable;
+#define ADD_FIELD(name, combine, ...) sum->name = PROM_ADD_##combine(sum->name, st->name);
+	HEALTH_FIELDS(ADD_FIELD)
+#undef ADD_FIELD
 }
 
 /* Series of one process of the interval, found on its first row. */
@@ -336,10 +337,10 @@ static void render_table(struct prom *p, FILE *f, const char *kind, const struct
 	free(ss);
 }
 
-static void counter(FILE *f, const char *name, const char *help, uint64_t v)
+static void metric(FILE *f, const char *name, const char *type, const char *help, uint64_t v)
 {
-	fprintf(f, "# HELP stackd_%s %s\n# TYPE stackd_%s counter\nstackd_%s %" PRIu64 "\n", name,
-		help, name, name, v);
+	fprintf(f, "# HELP stackd_%s %s\n# TYPE stackd_%s %s\nstackd_%s %" PRIu64 "\n", name,
+		help, name, type, name, v);
 }
 
 void prom_render(struct prom *p, bool full, FILE *f)
@@ -348,17 +349,11 @@ void prom_render(struct prom *p, bool full, FILE *f)
 	fprintf(f, "# HELP stackd_info The running stackd and its model.\n"
 		"# TYPE stackd_info gauge\nstackd_info{version=\"%s\",model=\"%s\"} 1\n",
 		STACKD_VERSION, p->m->name);
-	counter(f, "intervals_total", "Intervals flushed.", p->intervals);
-	counter(f, "samples_total", "Context-switch samples read.", p->health.samples);
-	counter(f, "lost_records_total", "Ring-buffer records the kernel dropped.",
-		p->health.lost_records);
-	counter(f, "lost_samples_total", "Samples the kernel dropped.", p->health.lost_samples);
-	counter(f, "throttles_total", "Times the kernel throttled sampling.", p->health.throttles);
-	counter(f, "unattributed_spans_total", "Counter spans no process could be charged with.",
-		p->health.unattributed_spans);
-	counter(f, "dropped_total", "Deltas lost to memory exhaustion.", p->health.dropped);
-	counter(f, "unschedulable_total", "Group reads that found a group unschedulable.",
-		p->health.unschedulable);
+	metric(f, "intervals_total", "counter", "Intervals flushed.", p->intervals);
+#define PRINT_FIELD(name, combine, prom, help, ...) \
+	metric(f, prom, HEALTH_PROM_TYPE_##combine, help PROM_NOTE_##combine, p->health.name);
+	HEALTH_FIELDS(PRINT_FIELD)
+#undef PRINT_FIELD
 	if (full) {
 		render_table(p, f, "comm", &p->comms, 0);
 		render_table(p, f, "unit", &p->units, 0);

@@ -10,6 +10,7 @@
 #include "store_private.h"
 #include "store_schema.h"
 #include "lib/db.h"
+#include "lib/health_fields.h"
 
 #include <errno.h>
 #include <libgen.h>
@@ -179,13 +180,11 @@ static int prepare_all(struct store *s, char *err, size_t errlen)
 		    " RETURNING id", &s->ins_process, err, errlen);
 	if (r < 0)
 		return r;
+	/* write_one() binds in this order: the six, then the health fields */
 	r = prepare(s,
-		    "INSERT INTO interval (boot, start_ns, end_ns, ncpus, model, samples,"
-		    " lost_records, lost_samples, throttles, unsampled_switches,"
-		    " unattributed_spans, orphan_exits, straddles, late_cpus, dropped,"
-		    " rotations, unschedulable, max_cpu_switch_rate, busiest_cpu)"
-		    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15,"
-		    " ?16, ?17, ?18, ?19)", &s->ins_interval, err, errlen);
+		    "INSERT INTO interval (boot, start_ns, end_ns, ncpus, model, busiest_cpu"
+		    HEALTH_FIELDS(HEALTH_SQL_COLUMN) ") VALUES (?, ?, ?, ?, ?, ?"
+		    HEALTH_FIELDS(HEALTH_SQL_PARAM) ")", &s->ins_interval, err, errlen);
 	if (r < 0)
 		return r;
 	r = prepare(s,
@@ -476,7 +475,7 @@ static int write_one(struct store *s, const struct interval_data *iv, int64_t *p
 	sqlite3_stmt *st;
 	int64_t interval_id;
 	size_t i;
-	int rc;
+	int rc, col;
 
 	st = s->ins_interval;
 	sqlite3_bind_int64(st, 1, s->boot);
@@ -484,20 +483,11 @@ static int write_one(struct store *s, const struct interval_data *iv, int64_t *p
 	sqlite3_bind_int64(st, 3, (sqlite3_int64)iv->end_ns);
 	sqlite3_bind_int(st, 4, (int)iv->ncpus);
 	sqlite3_bind_text(st, 5, s->model->name, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 6, (sqlite3_int64)iv->st.samples);
-	sqlite3_bind_int64(st, 7, (sqlite3_int64)iv->st.lost_records);
-	sqlite3_bind_int64(st, 8, (sqlite3_int64)iv->st.lost_samples);
-	sqlite3_bind_int64(st, 9, (sqlite3_int64)iv->st.throttles);
-	sqlite3_bind_int64(st, 10, (sqlite3_int64)iv->st.unsampled_switches);
-	sqlite3_bind_int64(st, 11, (sqlite3_int64)iv->st.unattributed_spans);
-	sqlite3_bind_int64(st, 12, (sqlite3_int64)iv->st.orphan_exits);
-	sqlite3_bind_int64(st, 13, (sqlite3_int64)iv->st.straddles);
-	sqlite3_bind_int64(st, 14, (sqlite3_int64)iv->st.late_cpus);
-	sqlite3_bind_int64(st, 15, (sqlite3_int64)iv->st.dropped);
-	sqlite3_bind_int64(st, 16, (sqlite3_int64)iv->st.rotations);
-	sqlite3_bind_int64(st, 17, (sqlite3_int64)iv->st.unschedulable);
-	sqlite3_bind_int64(st, 18, (sqlite3_int64)iv->st.max_cpu_switch_rate);
-	sqlite3_bind_int(st, 19, iv->st.busiest_cpu);
+	sqlite3_bind_int(st, 6, iv->st.busiest_cpu);
+	col = 7;
+#define BIND_FIELD(name, ...) sqlite3_bind_int64(st, col++, (sqlite3_int64)iv->st.name);
+	HEALTH_FIELDS(BIND_FIELD)
+#undef BIND_FIELD
 	rc = step_done(st);
 	if (rc != SQLITE_OK)
 		return rc;

@@ -11,6 +11,7 @@
 #include "store_private.h"
 #include "lib/db.h"
 #include "lib/clock.h"
+#include "lib/health_fields.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -62,19 +63,16 @@ struct roll_stmts {
 static const char *const roll_sql[] = {
 	/* the end of the first source row after ?1: finds the next non-empty bucket */
 	"SELECT min(end_ns) FROM interval WHERE rollup_s = ?2 AND end_ns > ?1",
-	"INSERT INTO interval (boot, start_ns, end_ns, ncpus, model, samples, lost_records,"
-	" lost_samples, throttles, unsampled_switches, unattributed_spans, orphan_exits,"
-	" straddles, late_cpus, dropped, rotations, unschedulable, max_cpu_switch_rate,"
-	" busiest_cpu, rollup_s)"
+	/* health counts as each combines (lib/health_fields.h); the busiest
+	 * CPU is the one of the row with the highest switch rate */
+	"INSERT INTO interval (boot, start_ns, end_ns, ncpus, model, busiest_cpu, rollup_s"
+	HEALTH_FIELDS(HEALTH_SQL_COLUMN) ")"
 	" SELECT max(boot), min(start_ns), max(end_ns), max(ncpus),"
 	"  (SELECT model FROM interval WHERE rollup_s = ?4 AND end_ns > ?1 AND end_ns <= ?2"
 	"   ORDER BY end_ns DESC LIMIT 1),"
-	"  sum(samples), sum(lost_records), sum(lost_samples), sum(throttles),"
-	"  sum(unsampled_switches), sum(unattributed_spans), sum(orphan_exits), sum(straddles),"
-	"  sum(late_cpus), sum(dropped), sum(rotations), sum(unschedulable),"
-	"  max(max_cpu_switch_rate),"
 	"  (SELECT busiest_cpu FROM interval WHERE rollup_s = ?4 AND end_ns > ?1 AND end_ns <= ?2"
 	"   ORDER BY max_cpu_switch_rate DESC LIMIT 1), ?3"
+	HEALTH_FIELDS(HEALTH_SQL_COMBINE)
 	" FROM interval WHERE rollup_s = ?4 AND end_ns > ?1 AND end_ns <= ?2",
 	"INSERT INTO interval_group (interval_id, group_id, enabled_ns)"
 	" SELECT ?5, g.group_id, sum(g.enabled_ns)"

@@ -45,7 +45,6 @@ static void handover_clear(struct handover *h)
 	h->n_life = 0;
 	memset(&h->st, 0, sizeof(h->st));
 	memset(h->enabled_ns, 0, sizeof(h->enabled_ns));
-	h->samples_per_s = 0;
 	h->cut_ns = 0;
 	h->next = NULL;
 }
@@ -59,7 +58,7 @@ static void life_push(struct worker *w, const struct life_rec *r)
 		struct life_rec *more = realloc(h->life, cap * sizeof(*more));
 
 		if (more == NULL) {
-			w->at.st.dropped_deltas++;
+			w->at.st.dropped++;
 			return;
 		}
 		h->life = more;
@@ -78,7 +77,7 @@ static int group_of_id(const struct worker *w, uint64_t id)
 	return -1;
 }
 
-static void handle_record(struct worker *w, const struct perf_event_header *h)
+void worker_handle_record(struct worker *w, const struct perf_event_header *h)
 {
 	struct life_rec lr;
 
@@ -87,11 +86,16 @@ static void handle_record(struct worker *w, const struct perf_event_header *h)
 		struct rec_sample s;
 		int g;
 
-		if (perf_record_parse_sample(h, &s) < 0)
+		if (perf_record_parse_sample(h, &s) < 0) {
+			w->at.st.bad_samples++;
 			return;
+		}
 		g = group_of_id(w, s.id);
-		if (g < 0)
+		if (g < 0) {
+			/* Its deltas are lost: counted, so the loss shows. */
+			w->at.st.unknown_id_samples++;
 			return;
+		}
 		attrib_sample(&w->at, (unsigned)g, s.pid, s.tid, s.time, s.values, (unsigned)s.nr);
 		return;
 	}
@@ -99,8 +103,10 @@ static void handle_record(struct worker *w, const struct perf_event_header *h)
 	case PERF_RECORD_EXIT: {
 		struct rec_task t;
 
-		if (perf_record_parse_task(h, &t) < 0)
+		if (perf_record_parse_task(h, &t) < 0) {
+			w->at.st.bad_samples++;
 			return;
+		}
 		if (h->type == PERF_RECORD_EXIT)
 			attrib_exit(&w->at, t.pid, t.tid, t.time);
 		/* Threads share their process's identity: only leaders matter. */
@@ -118,7 +124,11 @@ static void handle_record(struct worker *w, const struct perf_event_header *h)
 	case PERF_RECORD_COMM: {
 		struct rec_comm c;
 
-		if (perf_record_parse_comm(h, &c) < 0 || c.pid != c.tid)
+		if (perf_record_parse_comm(h, &c) < 0) {
+			w->at.st.bad_samples++;
+			return;
+		}
+		if (c.pid != c.tid)
 			return;
 		memset(&lr, 0, sizeof(lr));
 		lr.type = LIFE_COMM;
@@ -133,8 +143,10 @@ static void handle_record(struct worker *w, const struct perf_event_header *h)
 	case PERF_RECORD_LOST: {
 		struct rec_lost l;
 
-		if (perf_record_parse_lost(h, &l) < 0)
+		if (perf_record_parse_lost(h, &l) < 0) {
+			w->at.st.bad_samples++;
 			return;
+		}
 		w->at.st.lost_records++;
 		w->at.st.lost_samples += l.lost;
 		return;
@@ -152,13 +164,17 @@ static void drain(struct worker *w, uint64_t limit)
 {
 	struct ring *r = &w->ev->ring;
 	const struct perf_event_header *h;
+	uint64_t skipped = r->skipped_bytes;
 
 	while ((h = ring_peek(r)) != NULL) {
 		if (limit != UINT64_MAX && perf_record_time(h) > limit)
 			break;
-		handle_record(w, h);
+		worker_handle_record(w, h);
 		ring_consume(r, h);
 	}
+	/* A record header that made no sense: the rest of the ring went. */
+	if (r->skipped_bytes != skipped)
+		w->at.st.bad_samples++;
 	ring_publish(r);
 }
 
@@ -264,8 +280,8 @@ static void cut(struct worker *w, uint64_t seq)
 	}
 	h->cut_ns = now;
 	h->st = w->at.st;
-	if (now > w->last_cut_ns)
-		h->samples_per_s = h->st.samples * NS_PER_SEC / (now - w->last_cut_ns);
+	h->st.max_cpu_switch_rate = now > w->last_cut_ns ?
+		h->st.samples * (uint64_t)NS_PER_SEC / (now - w->last_cut_ns) : 0;
 	memset(&w->at.st, 0, sizeof(w->at.st));
 	w->last_cut_ns = now;
 

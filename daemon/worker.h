@@ -43,9 +43,8 @@ struct handover {
 	struct cpuacc acc;
 	struct life_rec *life;
 	size_t n_life, cap_life;
-	struct attrib_stats st;
+	struct health_counts st;             /* max_cpu_switch_rate: this CPU's rate */
 	uint64_t enabled_ns[MODEL_MAX_GROUPS];  /* time each group was enabled since the last cut */
-	uint64_t samples_per_s;              /* switch samples / (cut - previous cut) */
 	struct handover *next;
 };
 
@@ -99,6 +98,10 @@ void worker_set_rotate(struct worker *w, uint64_t rotate_ns);
  * worker_collect) and disables its groups. */
 void worker_stop(struct worker *w);
 void worker_done(struct worker *w);
+
+/* Take one ring record: attribute a sample, keep a side-band record, count
+ * a loss or a record it cannot use (exposed for tests). */
+void worker_handle_record(struct worker *w, const struct perf_event_header *h);
 
 void handover_free(struct handover *h);
 

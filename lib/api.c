@@ -175,19 +175,12 @@ void api_print_window_health(struct jsonw *j, const struct window *w)
 	}
 	jsonw_array_end(j);
 	jsonw_break(j, 1);
+	/* every health field (lib/health_fields.h), then where the max rate was */
 	jsonw_key(j, "collector");
 	jsonw_object_begin(j);
-	jsonw_field_uint(j, "samples", w->samples);
-	jsonw_field_uint(j, "lost_records", w->lost_records);
-	jsonw_field_uint(j, "lost_samples", w->lost_samples);
-	jsonw_field_uint(j, "throttles", w->throttles);
-	jsonw_field_uint(j, "unsampled_switches", w->unsampled_switches);
-	jsonw_field_uint(j, "unattributed_spans", w->unattributed_spans);
-	jsonw_field_uint(j, "straddles", w->straddles);
-	jsonw_field_uint(j, "late_cpus", w->late_cpus);
-	jsonw_field_uint(j, "dropped", w->dropped);
-	jsonw_field_uint(j, "unschedulable", w->unschedulable);
-	jsonw_field_uint(j, "max_cpu_switch_rate", w->max_cpu_switch_rate);
+#define PRINT_FIELD(name, ...) jsonw_field_uint(j, #name, w->name);
+	HEALTH_FIELDS(PRINT_FIELD)
+#undef PRINT_FIELD
 	jsonw_field_int(j, "busiest_cpu", w->busiest_cpu);
 	jsonw_object_end(j);
 }

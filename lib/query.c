@@ -199,11 +199,8 @@ static int read_intervals(struct db *db, const struct tiers *t, uint64_t window_
 	}
 
 	rc = sqlite3_prepare_v2(db->db,
-				"SELECT min(start_ns), max(end_ns), count(*),"
-				" max(ncpus), sum(samples), sum(lost_records), sum(lost_samples),"
-				" sum(throttles), sum(unsampled_switches), sum(unattributed_spans),"
-				" sum(straddles), sum(late_cpus), sum(dropped), max(max_cpu_switch_rate),"
-				" sum(unschedulable), max(rollup_s)"
+				"SELECT min(start_ns), max(end_ns), count(*), max(ncpus), max(rollup_s)"
+				HEALTH_FIELDS(HEALTH_SQL_COMBINE)
 				" FROM interval WHERE end_ns > ?1 AND end_ns <= ?2 AND " TIER_MATCH(""),
 				-1, &st, NULL);
 	if (rc != SQLITE_OK)
@@ -214,22 +211,16 @@ static int read_intervals(struct db *db, const struct tiers *t, uint64_t window_
 	sqlite3_bind_int64(st, 2, *hi);
 	query_bind_tiers(st, t);
 	if (sqlite3_step(st) == SQLITE_ROW) {
+		int k = 5;
+
 		w->from_ns = (uint64_t)sqlite3_column_int64(st, 0);
 		w->to_ns = (uint64_t)sqlite3_column_int64(st, 1);
 		w->n_intervals = (unsigned)sqlite3_column_int(st, 2);
 		w->ncpus = (unsigned)sqlite3_column_int(st, 3);
-		w->samples = (uint64_t)sqlite3_column_int64(st, 4);
-		w->lost_records = (uint64_t)sqlite3_column_int64(st, 5);
-		w->lost_samples = (uint64_t)sqlite3_column_int64(st, 6);
-		w->throttles = (uint64_t)sqlite3_column_int64(st, 7);
-		w->unsampled_switches = (uint64_t)sqlite3_column_int64(st, 8);
-		w->unattributed_spans = (uint64_t)sqlite3_column_int64(st, 9);
-		w->straddles = (uint64_t)sqlite3_column_int64(st, 10);
-		w->late_cpus = (uint64_t)sqlite3_column_int64(st, 11);
-		w->dropped = (uint64_t)sqlite3_column_int64(st, 12);
-		w->max_cpu_switch_rate = (uint64_t)sqlite3_column_int64(st, 13);
-		w->unschedulable = (uint64_t)sqlite3_column_int64(st, 14);
-		w->resolution_s = (unsigned)sqlite3_column_int(st, 15);
+		w->resolution_s = (unsigned)sqlite3_column_int(st, 4);
+#define READ_FIELD(name, ...) w->name = (uint64_t)sqlite3_column_int64(st, k++);
+		HEALTH_FIELDS(READ_FIELD)
+#undef READ_FIELD
 	}
 	sqlite3_finalize(st);
 	w->busiest_cpu = -1;

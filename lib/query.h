@@ -7,6 +7,7 @@
 #ifndef STACKD_QUERY_H
 #define STACKD_QUERY_H
 
+#include "health_fields.h"
 #include "model/model.h"
 
 #include <stddef.h>
@@ -47,10 +48,8 @@ struct window {
 	bool smt_on;                 /* the host had SMT on (meta "smt") */
 	struct window_group groups[MODEL_MAX_GROUPS];
 	unsigned n_groups;
-	/* collector health over the window */
-	uint64_t samples, lost_records, lost_samples, throttles, unsampled_switches,
-		 unattributed_spans, straddles, late_cpus, dropped, unschedulable,
-		 max_cpu_switch_rate;
+	/* collector health over the window, each field as it combines */
+	HEALTH_FIELDS(HEALTH_DECLARE)
 	int busiest_cpu;
 	unsigned resolution_s;       /* coarsest level read: 0 raw, 60 or 3600 rollups */
 	struct window_proc *procs;

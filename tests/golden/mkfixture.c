@@ -121,6 +121,10 @@ static struct interval_data *make_interval(unsigned i, uint64_t start_s, uint64_
 	iv->st.busiest_cpu = 1;
 	iv->st.lost_samples = i == 60 ? 3 : 0;
 	iv->st.lost_records = i == 60 ? 1 : 0;
+	iv->st.rotations = 20 * len_s;
+	iv->st.backwards_reads = i == 61 ? 2 : 0;
+	iv->st.unknown_id_samples = i == 62 ? 5 : 0;
+	iv->st.bad_samples = i == 63 ? 1 : 0;
 	iv->n_procs = N_PROCS;
 	iv->procs = calloc(N_PROCS, sizeof(*iv->procs));
 	iv->rows = calloc(N_PROCS, sizeof(*iv->rows));

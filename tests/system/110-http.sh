@@ -51,7 +51,9 @@ curl -sf "$URL/api/v1/series?who=pid:$SPIN&metric=cpu_percent&from=20s&step=1s" 
 jq -e '(.points | length) >= 2 and ([.points[].value] | max) > 50' "$TMP/s.json" >/dev/null ||
 	fail "series points: $(head -c 400 "$TMP/s.json")"
 curl -sf "$URL/api/v1/system" >"$TMP/sys.json" || fail "system"
-jq -e '.model == "software" and .collector.lost_records == 0 and .database.bytes > 0 and .uptime_s > 0 and .running' \
+jq -e '.model == "software" and .collector.lost_records == 0 and .collector.bad_samples == 0 and
+	(.collector | has("backwards_reads") and has("unknown_id_samples")) and .database.bytes > 0 and
+	.uptime_s > 0 and .running' \
 	"$TMP/sys.json" >/dev/null || fail "system fields: $(cat "$TMP/sys.json")"
 
 # strict parameters, unknown paths, methods

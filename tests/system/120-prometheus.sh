@@ -18,6 +18,8 @@ promtool check metrics <"$TMP/metrics" >"$TMP/promtool.out" 2>&1 ||
 	fail "promtool: $(cat "$TMP/promtool.out")"
 grep -q '^stackd_comm_cpu_seconds_total{comm="promspin"} ' "$TMP/metrics" || fail "no per-comm series"
 grep -q '^# TYPE stackd_lost_records_total counter' "$TMP/metrics" || fail "health counters"
+grep -q '^stackd_bad_samples_total 0$' "$TMP/metrics" || fail "health counter bad_samples"
+grep -q '^# TYPE stackd_max_cpu_switch_rate gauge' "$TMP/metrics" || fail "health gauge"
 # counters end in _total; no series is keyed by pid except the top-N family
 grep '^# TYPE' "$TMP/metrics" | grep ' counter$' | grep -v '_total counter$' && fail "a counter without _total"
 n=$(grep -c '^stackd_process_cpu_seconds_total' "$TMP/metrics")

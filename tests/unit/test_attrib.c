@@ -120,7 +120,7 @@ int main(void)
 	/* A read below the previous one is counted, not charged as 2^64. */
 	v[0] = 0; v[1] = 0;
 	attrib_sample(&c, 1, 10, 10, 12100, v, 2);
-	CHECK_EQ_U(c.st.backwards, 1);
+	CHECK_EQ_U(c.st.backwards_reads, 1);
 	CHECK_EQ_U(charged(&acc, 10, 1, PF), 3);
 
 	/* Invariant for group 0: all charges sum to the last read, and the time

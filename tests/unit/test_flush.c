@@ -1,6 +1,7 @@
 /* The main thread's flush on hand-made handovers from two CPUs: side-band
  * records merged in time order, entries charged to the right generation of
- * a reused pid, a span across the reuse left unattributed, sums and stats. */
+ * a reused pid, a span across the reuse left unattributed, sums and stats;
+ * every health field combined as lib/health_fields.h says. */
 #include "flush.h"
 #include "test.h"
 
@@ -54,6 +55,42 @@ static const struct iv_row *row(const struct interval_data *iv, const char *comm
 	return NULL;
 }
 
+/* Every health field of the table reaches the interval, summed over CPUs
+ * or the maximum taken, as the table says; the busiest CPU goes with the
+ * maximum switch rate. */
+static void check_health_fields(struct flusher *f)
+{
+	struct handover *h[2];
+	struct interval_data *iv;
+	unsigned i, k;
+
+	iv = calloc(1, sizeof(*iv));
+	CHECK(iv != NULL);
+	iv->st.busiest_cpu = -1;
+	for (i = 0; i < 2; i++) {
+		h[i] = calloc(1, sizeof(*h[i]));
+		CHECK(h[i] != NULL);
+		CHECK(cpuacc_init(&h[i]->acc) == 0);
+		h[i]->cpu = 7 - (int)i;
+		k = 0;
+		/* field k: 10 k + 1 on the first CPU, 10 k + 5 on the second */
+#define SET_FIELD(name, ...) h[i]->st.name = 10 * k++ + 1 + 4 * i;
+		HEALTH_FIELDS(SET_FIELD)
+#undef SET_FIELD
+		CHECK(flush_add_handover(f, iv, h[i]) == 0);
+	}
+	k = 0;
+#define CHECK_FIELD(name, combine, ...) \
+	CHECK_EQ_U(iv->st.name, HEALTH_COMBINE_##combine(10 * k + 1, 10 * k + 5)); k++;
+	HEALTH_FIELDS(CHECK_FIELD)
+#undef CHECK_FIELD
+	CHECK_EQ_U(k, HEALTH_N_FIELDS);
+	CHECK(iv->st.busiest_cpu == 6);
+	interval_free(iv);
+	for (i = 0; i < 2; i++)
+		handover_free(h[i]);
+}
+
 int main(void)
 {
 	char root[] = "/tmp/stackd-unit-flush.XXXXXX";
@@ -86,7 +123,7 @@ int main(void)
 		h[i]->enabled_ns[0] = 500 * MS;
 		h[i]->enabled_ns[1] = 400 * MS;
 		h[i]->st.samples = 100 + i;
-		h[i]->samples_per_s = 1000 * (i + 1);
+		h[i]->st.max_cpu_switch_rate = 1000 * (i + 1);
 	}
 	/* pid 100: "alpha" forks, execs, exits on cpu 0; the pid is reused by
 	 * "beta", forked on cpu 1.  Records arrive per CPU, out of global order. */
@@ -147,6 +184,7 @@ int main(void)
 	interval_free(iv);
 	for (i = 0; i < 2; i++)
 		handover_free(h[i]);
+	check_health_fields(&f);
 	flush_done(&f);
 	proctab_done(&pt);
 	rmdir(root);

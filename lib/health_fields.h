@@ -1,0 +1,102 @@
+/*
+ * health_fields.h - the collector's health counts, defined once.
+ *
+ * Every count the collector keeps about its own losses and troubles is one
+ * entry of HEALTH_FIELDS below, and everything that spells the fields is
+ * generated from it: the structs (worker, interval, window), the sums at a
+ * flush, the store's INSERT, the rollups, the readers' window sums, the
+ * JSON of /api/v1/system and /api/v1/top, /metrics, `stackctl status` and
+ * the field lists in docs/api.md and stackctl(1) (`make docs-health`).
+ * Adding a field is one entry here plus one schema step adding its column
+ * to `interval` (tests/unit/test_health.c fails until both agree).
+ *
+ * X(name, combine, prom, help, label):
+ *  name     the C member, which is also the `interval` column and the JSON
+ *           key (one spelling: STYLE.md, practice 10)
+ *  combine  how values add up over CPUs at a flush and over intervals in a
+ *           window or a rollup: sum, or max (also the SQL aggregate's name)
+ *  prom     the /metrics name after "stackd_": a sum is a counter (_total)
+ *           since stackd started, a max a gauge of the newest interval
+ *  help     one sentence: the metric's HELP and the documentation
+ *  label    what `stackctl status` calls it
+ *
+ * A worker counts the fields of its CPU in a struct health_counts (the
+ * ones only the flusher sees - straddles, late_cpus - stay 0 there); the
+ * flusher combines the CPUs' counts into the interval's struct iv_stats.
+ */
+#ifndef STACKD_HEALTH_FIELDS_H
+#define STACKD_HEALTH_FIELDS_H
+
+#include <stdint.h>
+
+#define HEALTH_FIELDS(X)								\
+	X(samples, sum, "samples_total",						\
+	  "Context-switch samples read.",						\
+	  "switch samples read")							\
+	X(lost_records, sum, "lost_records_total",					\
+	  "Ring-buffer records the kernel dropped.",					\
+	  "ring overflows (lost records)")						\
+	X(lost_samples, sum, "lost_samples_total",					\
+	  "Samples the kernel dropped.",						\
+	  "samples lost in ring overflows")						\
+	X(throttles, sum, "throttles_total",						\
+	  "Times the kernel throttled sampling.",					\
+	  "times the kernel throttled sampling")					\
+	X(unsampled_switches, sum, "unsampled_switches_total",				\
+	  "Context switches that produced no sample (their spans are unattributed).",	\
+	  "switches that produced no sample")						\
+	X(unattributed_spans, sum, "unattributed_spans_total",				\
+	  "Counter spans no process could be charged with.",				\
+	  "spans charged to [unattributed]")						\
+	X(orphan_exits, sum, "orphan_exits_total",					\
+	  "Samples of an exited task with no exit record to own them.",			\
+	  "exited-task samples with no owner")						\
+	X(straddles, sum, "straddles_total",						\
+	  "Spans across a pid reuse, left unattributed.",				\
+	  "spans across a pid reuse")							\
+	X(late_cpus, sum, "late_cpus_total",						\
+	  "CPUs whose worker missed a flush deadline.",					\
+	  "CPUs late for a flush")							\
+	X(dropped, sum, "dropped_total",						\
+	  "Deltas lost to memory exhaustion.",						\
+	  "deltas dropped (out of memory)")						\
+	X(rotations, sum, "rotations_total",						\
+	  "Counter group rotations.",							\
+	  "group rotations")								\
+	X(unschedulable, sum, "unschedulable_total",					\
+	  "Group reads that found a group unschedulable (its counters taken).",		\
+	  "group reads finding the PMU taken")						\
+	X(max_cpu_switch_rate, max, "max_cpu_switch_rate",				\
+	  "Switch samples per second on the busiest CPU.",				\
+	  "switch samples/s on the busiest CPU")					\
+	X(backwards_reads, sum, "backwards_reads_total",				\
+	  "Group reads below the previous read of the group, charged nothing.",		\
+	  "counter reads that went backwards")						\
+	X(unknown_id_samples, sum, "unknown_id_samples_total",				\
+	  "Samples whose event id matches no group of stackd's, dropped.",		\
+	  "samples of an unknown event id")						\
+	X(bad_samples, sum, "bad_samples_total",					\
+	  "Ring records that could not be parsed (truncated or malformed), dropped.",	\
+	  "ring records that failed to parse")
+
+/* Helpers for HEALTH_FIELDS(...). */
+#define HEALTH_DECLARE(name, ...) uint64_t name;
+/* SQL text: ", name", ", ?", ", sum(name)" for each field. */
+#define HEALTH_SQL_COLUMN(name, ...) ", " #name
+#define HEALTH_SQL_PARAM(name, ...) ", ?"
+#define HEALTH_SQL_COMBINE(name, combine, ...) ", " #combine "(" #name ")"
+/* The C side of combine: HEALTH_COMBINE_##combine(a, b). */
+#define HEALTH_COMBINE_sum(a, b) ((a) + (b))
+#define HEALTH_COMBINE_max(a, b) ((a) > (b) ? (a) : (b))
+/* The /metrics type of each combine (prom.c). */
+#define HEALTH_PROM_TYPE_sum "counter"
+#define HEALTH_PROM_TYPE_max "gauge"
+#define HEALTH_COUNT_ONE(name, ...) + 1
+#define HEALTH_N_FIELDS (0 HEALTH_FIELDS(HEALTH_COUNT_ONE))
+
+/* One CPU's counts between two flushes (worker.c, attrib.c). */
+struct health_counts {
+	HEALTH_FIELDS(HEALTH_DECLARE)
+};
+
+#endif
