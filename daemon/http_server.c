@@ -148,6 +148,35 @@ static void make_parent_dir(const char *path)
 		return;   /* bind() will say what is wrong */
 }
 
+/* A socket file left by a previous run is replaced; one a live process
+ * answers on is not (a second daemon would steal the first one's clients):
+ * -EADDRINUSE naming that process. */
+static int socket_in_use(const char *path, const char *text, char *err, size_t errlen)
+{
+	struct sockaddr_un sun = { .sun_family = AF_UNIX };
+	struct ucred cred = { 0 };
+	socklen_t len = sizeof(cred);
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	if (fd < 0)
+		return 0;
+	memcpy(sun.sun_path, path, strlen(path) + 1);
+	if (connect(fd, (struct sockaddr *)&sun, sizeof(sun)) < 0) {
+		close(fd);
+		return 0;
+	}
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) < 0)
+		cred.pid = 0;
+	close(fd);
+	if (cred.pid > 0)
+		snprintf(err, errlen, "listen '%s': the socket is in use by pid %d (another "
+			 "stackd?); stop it or listen elsewhere", text, (int)cred.pid);
+	else
+		snprintf(err, errlen, "listen '%s': the socket is in use by another process; stop "
+			 "it or listen elsewhere", text);
+	return -EADDRINUSE;
+}
+
 static int open_listener(const char *text, char *unix_path, size_t pathlen, char *err,
 			 size_t errlen)
 {
@@ -171,8 +200,14 @@ static int open_listener(const char *text, char *unix_path, size_t pathlen, char
 		 * we make it.  A socket left by a previous run goes; any other
 		 * file stays. */
 		make_parent_dir(path);
-		if (lstat(path, &st) == 0 && S_ISSOCK(st.st_mode))
+		if (lstat(path, &st) == 0 && S_ISSOCK(st.st_mode)) {
+			r = socket_in_use(path, text, err, errlen);
+			if (r < 0) {
+				close(fd);
+				return r;
+			}
 			unlink(path);
+		}
 		if (strlen(path) < pathlen)
 			memcpy(unix_path, path, strlen(path) + 1);
 	} else {
@@ -375,8 +410,8 @@ static const char *type_of(const char *name)
 	return NULL;
 }
 
-/* The dashboard's files: plain names in web_dir only (no '/', no leading
- * dot), so no path can leave it. */
+/* The dashboard's files: plain names of regular files in web_dir only (no
+ * '/', no leading dot, no symbolic link), so no path can leave it. */
 static enum MHD_Result serve_file(struct http_server *s, struct MHD_Connection *conn,
 				  const char *method, const char *path)
 {
@@ -394,7 +429,9 @@ static enum MHD_Result serve_file(struct http_server *s, struct MHD_Connection *
 	    strlen(name))
 		return send_text(conn, 404, "{\"error\": \"not found\"}\n");
 	snprintf(file, sizeof(file), "%s/%s", s->web_dir, name);
-	fd = open(file, O_RDONLY | O_CLOEXEC);
+	/* A link inside web_dir is not served: it could lead anywhere the
+	 * daemon can read (O_NONBLOCK: nor does a FIFO hold the thread). */
+	fd = open(file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
 		return send_text(conn, 404, "{\"error\": \"not found\"}\n");
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size > WEB_MAX_FILE) {
