@@ -230,15 +230,16 @@ bool store_reclaims_space(const struct store *s)
 	return s->reclaims_space;
 }
 
-/* Open path for writing; *existed says whether it was there before. */
+/* Open path for writing (SQLite refuses a symbolic link too). */
 static int open_db(struct store *s, const char *path, char *err, size_t errlen)
 {
-	char what[512];
 	int rc;
 
 	rc = sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
 			     SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW, NULL);
 	if (rc != SQLITE_OK) {
+		char what[512];
+
 		snprintf(what, sizeof(what), "cannot open database '%s'", path);
 		return store_fail(s, rc, what, err, errlen);
 	}

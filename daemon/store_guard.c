@@ -210,14 +210,14 @@ static void one_line(char *s)
 int store_guard_integrity(struct store *s, const char *path, char *err, size_t errlen)
 {
 	sqlite3_stmt *st = NULL;
-	const unsigned char *first;
 	int rc;
 
 	rc = sqlite3_prepare_v2(s->db, "PRAGMA quick_check(1)", -1, &st, NULL);
 	if (rc == SQLITE_OK)
 		rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
-		first = sqlite3_column_text(st, 0);
+		const unsigned char *first = sqlite3_column_text(st, 0);
+
 		if (first != NULL && strcmp((const char *)first, "ok") == 0) {
 			sqlite3_finalize(st);
 			return 0;
