@@ -41,12 +41,12 @@ LIB_SRCS := lib/duration.c lib/model/models.c lib/model/model_software.c \
 	lib/api_target.c lib/api_series.c lib/api_export.c \
 	lib/api_system.c lib/query_tiers.c lib/u64map.c lib/jsonw.c lib/utf8.c
 
-STACKD_SRCS := daemon/main.c daemon/run.c daemon/config.c daemon/log.c daemon/http_server.c \
+STACKD_SRCS := daemon/main.c daemon/run.c daemon/config.c daemon/log.c daemon/http_server.c daemon/http_guard.c \
 	daemon/prom.c daemon/peer.c daemon/notify.c daemon/privilege.c \
 	daemon/collector.c daemon/cpulist.c daemon/event_encode.c daemon/sysfs_event.c \
 	daemon/ring.c daemon/perf_record.c daemon/worker.c daemon/attrib.c daemon/cpuacc.c \
 	daemon/proctab.c daemon/procinfo.c daemon/flush.c daemon/store.c \
-	daemon/store_rollup.c daemon/store_prune.c daemon/families.c daemon/exclude.c daemon/users.c
+	daemon/store_rollup.c daemon/store_prune.c daemon/store_guard.c daemon/families.c daemon/exclude.c daemon/users.c
 STACKD_GEN := $(BUILD)/gen/schema_sql.c
 STACKD_LIBS := $(SQLITE_LIBS) $(PFM_LIBS) $(MHD_LIBS) -lpthread -lm
 

@@ -2,6 +2,7 @@
  * http_server.c - see http_server.h.
  */
 #include "http_server.h"
+#include "http_guard.h"
 #include "lib/http_query.h"
 #include "log.h"
 #include "peer.h"
@@ -24,7 +25,7 @@
 #include <unistd.h>
 
 #define MAX_LISTENERS 4
-#define THREADS_PER_LISTENER 2
+#define IDLE_DB_CONNECTIONS 8    /* kept open between requests */
 #define CONNECTION_TIMEOUT_S 10
 #define CONNECTION_MEMORY 32768      /* headers + URL of one request */
 #define MAX_URL 2048
@@ -40,12 +41,6 @@ struct cached {
 	struct api_response resp;      /* body NULL until first computed */
 };
 
-/* Read-only database connections, one per server thread (SQLite handles
- * must not be shared without its mutexes). */
-struct db_slot {
-	pthread_t thread;
-	struct db *db;
-};
 
 struct http_server {
 	struct http_config cfg;
@@ -54,11 +49,14 @@ struct http_server {
 	char unix_paths[MAX_LISTENERS][sizeof(((struct sockaddr_un *)0)->sun_path)];
 	unsigned n_mhd;
 	atomic_uint_fast64_t generation;
-	pthread_mutex_t lock;          /* cache and db slots */
+	pthread_mutex_t lock;          /* cache and idle connections */
 	struct cached cache[CACHE_ENTRIES];
 	uint64_t clock;
-	struct db_slot slots[MAX_LISTENERS * THREADS_PER_LISTENER + 4];
-	size_t n_slots;
+	/* Read-only database connections not in use (a SQLite handle serves
+	 * one request at a time: SQLITE_OPEN_NOMUTEX). */
+	struct db *idle_db[IDLE_DB_CONNECTIONS];
+	size_t n_idle_db;
+	struct http_guard *guard;
 };
 
 /* Per request: the URL with its query string, as the client sent it. */
@@ -148,6 +146,35 @@ static void make_parent_dir(const char *path)
 		return;   /* bind() will say what is wrong */
 }
 
+/* A socket file left by a previous run is replaced; one a live process
+ * answers on is not (a second daemon would steal the first one's clients):
+ * -EADDRINUSE naming that process. */
+static int socket_in_use(const char *path, const char *text, char *err, size_t errlen)
+{
+	struct sockaddr_un sun = { .sun_family = AF_UNIX };
+	struct ucred cred = { 0 };
+	socklen_t len = sizeof(cred);
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	if (fd < 0)
+		return 0;
+	memcpy(sun.sun_path, path, strlen(path) + 1);
+	if (connect(fd, (struct sockaddr *)&sun, sizeof(sun)) < 0) {
+		close(fd);
+		return 0;
+	}
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) < 0)
+		cred.pid = 0;
+	close(fd);
+	if (cred.pid > 0)
+		snprintf(err, errlen, "listen '%s': the socket is in use by pid %d (another "
+			 "stackd?); stop it or listen elsewhere", text, (int)cred.pid);
+	else
+		snprintf(err, errlen, "listen '%s': the socket is in use by another process; stop "
+			 "it or listen elsewhere", text);
+	return -EADDRINUSE;
+}
+
 static int open_listener(const char *text, char *unix_path, size_t pathlen, char *err,
 			 size_t errlen)
 {
@@ -171,8 +198,14 @@ static int open_listener(const char *text, char *unix_path, size_t pathlen, char
 		 * we make it.  A socket left by a previous run goes; any other
 		 * file stays. */
 		make_parent_dir(path);
-		if (lstat(path, &st) == 0 && S_ISSOCK(st.st_mode))
+		if (lstat(path, &st) == 0 && S_ISSOCK(st.st_mode)) {
+			r = socket_in_use(path, text, err, errlen);
+			if (r < 0) {
+				close(fd);
+				return r;
+			}
 			unlink(path);
+		}
 		if (strlen(path) < pathlen)
 			memcpy(unix_path, path, strlen(path) + 1);
 	} else {
@@ -191,38 +224,33 @@ static int open_listener(const char *text, char *unix_path, size_t pathlen, char
 	return fd;
 }
 
-/* ---- per-thread database connection ------------------------------------ */
+/* ---- database connections ---------------------------------------------- */
 
-static struct db *thread_db(struct http_server *s, char *err, size_t errlen)
+/* A read-only connection for one request: an idle one, else a new one. */
+static struct db *db_acquire(struct http_server *s, char *err, size_t errlen)
 {
-	pthread_t self = pthread_self();
 	struct db *db = NULL;
-	size_t i;
 
 	pthread_mutex_lock(&s->lock);
-	for (i = 0; i < s->n_slots; i++)
-		if (pthread_equal(s->slots[i].thread, self)) {
-			db = s->slots[i].db;
-			break;
-		}
+	if (s->n_idle_db > 0)
+		db = s->idle_db[--s->n_idle_db];
 	pthread_mutex_unlock(&s->lock);
-	if (db != NULL)
-		return db;
-	if (db_open(s->database, &db, err, errlen) < 0)
+	if (db == NULL && db_open(s->database, &db, err, errlen) < 0)
 		return NULL;   /* tried again on the next request */
+	return db;
+}
+
+static void db_release(struct http_server *s, struct db *db)
+{
+	if (db == NULL)
+		return;
 	pthread_mutex_lock(&s->lock);
-	if (s->n_slots < sizeof(s->slots) / sizeof(s->slots[0])) {
-		s->slots[s->n_slots].thread = self;
-		s->slots[s->n_slots].db = db;
-		s->n_slots++;
-		db = s->slots[s->n_slots - 1].db;
-		pthread_mutex_unlock(&s->lock);
-		return db;
+	if (s->n_idle_db < IDLE_DB_CONNECTIONS) {
+		s->idle_db[s->n_idle_db++] = db;
+		db = NULL;
 	}
 	pthread_mutex_unlock(&s->lock);
 	db_close(db);
-	snprintf(err, errlen, "too many server threads");
-	return NULL;
 }
 
 /* ---- the cache ---------------------------------------------------------- */
@@ -309,15 +337,13 @@ static void cache_release(struct http_server *s, const char *key)
 
 /* ---- requests ------------------------------------------------------------ */
 
-static struct api_access access_of(struct http_server *s, struct MHD_Connection *conn)
+static struct api_access access_of(const struct http_server *s, const struct http_conn *conn)
 {
-	const union MHD_ConnectionInfo *ci =
-		MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
 	struct api_access a = { false, PEER_UNKNOWN };
 	size_t i;
 
-	if (ci != NULL && ci->socket_context != NULL)
-		a.uid = *(const int64_t *)ci->socket_context;
+	if (conn != NULL)
+		a.uid = conn->uid;
 	if (a.uid == PEER_UNKNOWN) {
 		a.full = s->cfg.anonymous_full;
 		return a;
@@ -375,8 +401,8 @@ static const char *type_of(const char *name)
 	return NULL;
 }
 
-/* The dashboard's files: plain names in web_dir only (no '/', no leading
- * dot), so no path can leave it. */
+/* The dashboard's files: plain names of regular files in web_dir only (no
+ * '/', no leading dot, no symbolic link), so no path can leave it. */
 static enum MHD_Result serve_file(struct http_server *s, struct MHD_Connection *conn,
 				  const char *method, const char *path)
 {
@@ -394,7 +420,9 @@ static enum MHD_Result serve_file(struct http_server *s, struct MHD_Connection *
 	    strlen(name))
 		return send_text(conn, 404, "{\"error\": \"not found\"}\n");
 	snprintf(file, sizeof(file), "%s/%s", s->web_dir, name);
-	fd = open(file, O_RDONLY | O_CLOEXEC);
+	/* A link inside web_dir is not served: it could lead anywhere the
+	 * daemon can read (O_NONBLOCK: nor does a FIFO hold the thread). */
+	fd = open(file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
 		return send_text(conn, 404, "{\"error\": \"not found\"}\n");
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size > WEB_MAX_FILE) {
@@ -443,6 +471,34 @@ static int metrics(struct http_server *s, const char *method, const char *query,
 	return 0;
 }
 
+/* The guard's record of a connection (its socket context), or NULL. */
+static struct http_conn *conn_of(struct MHD_Connection *conn)
+{
+	const union MHD_ConnectionInfo *ci =
+		MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+
+	return ci != NULL ? ci->socket_context : NULL;
+}
+
+/* 429: this peer's share of the server's work is in use. */
+static enum MHD_Result send_busy(struct MHD_Connection *conn)
+{
+	static const char body[] = "{\"error\": \"busy: your earlier requests are still being "
+				   "answered; retry in a second\"}\n";
+	struct MHD_Response *r;
+	enum MHD_Result ret;
+
+	r = MHD_create_response_from_buffer(sizeof(body) - 1, (void *)(uintptr_t)body,
+					    MHD_RESPMEM_PERSISTENT);
+	if (r == NULL)
+		return MHD_NO;
+	MHD_add_response_header(r, "Content-Type", "application/json");
+	MHD_add_response_header(r, "Retry-After", "1");
+	ret = MHD_queue_response(conn, 429, r);
+	MHD_destroy_response(r);
+	return ret;
+}
+
 static enum MHD_Result handle(void *cls, struct MHD_Connection *conn, const char *url,
 			      const char *method, const char *version, const char *upload,
 			      size_t *upload_size, void **req_cls)
@@ -451,6 +507,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn, const char
 	struct request *req = *req_cls;
 	struct api_access acc;
 	struct api_response resp;
+	struct http_conn *hc;
 	const char *query;
 	char path[MAX_URL + 1], key[MAX_URL + 32], err[1024];
 	bool refresh;
@@ -468,6 +525,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn, const char
 	 * the connection: wait for the call that ends it, keep-alive works. */
 	if (req != NULL && !req->headers_seen) {
 		req->headers_seen = true;
+		http_guard_request_started(s->guard, conn_of(conn));
 		return MHD_YES;
 	}
 	if (req == NULL || req->too_long)
@@ -483,17 +541,27 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn, const char
 	if (strncmp(path, "/api/", 5) != 0 && strcmp(path, "/metrics") != 0)
 		return serve_file(s, conn, method, path);
 
-	acc = access_of(s, conn);
+	hc = conn_of(conn);
+	acc = access_of(s, hc);
 	snprintf(key, sizeof(key), "%s|%s|%d:%" PRId64, method, req->uri, acc.full, acc.uid);
 	if (strcmp(method, "GET") == 0 && cache_get(s, key, &resp, &refresh))
 		return respond(conn, resp.status, resp.content_type, resp.body, resp.len, false);
+	/* Reading the store costs CPU: a peer without full access waits its
+	 * turn instead of taking every core. */
+	if (hc != NULL && http_guard_work_begin(s->guard, hc) < 0) {
+		cache_release(s, key);
+		return send_busy(conn);
+	}
 	gen = atomic_load(&s->generation);
 	err[0] = '\0';
-	db = thread_db(s, err, sizeof(err));
+	db = db_acquire(s, err, sizeof(err));
 	if (strcmp(path, "/metrics") == 0)
 		r = metrics(s, method, query, &acc, &resp);
 	else
 		r = api_handle(&s->cfg.info, db, err, method, path, query, &acc, &resp);
+	db_release(s, db);
+	if (hc != NULL)
+		http_guard_work_done(s->guard, hc);
 	if (r < 0) {
 		cache_release(s, key);
 		return send_text(conn, 500, "{\"error\": \"out of memory\"}\n");
@@ -523,28 +591,81 @@ static void *uri_seen(void *cls, const char *uri, struct MHD_Connection *conn)
 static void request_done(void *cls, struct MHD_Connection *conn, void **req_cls,
 			 enum MHD_RequestTerminationCode toe)
 {
-	(void)cls;
-	(void)conn;
+	struct http_server *s = cls;
+	struct http_conn *hc = conn_of(conn);
+
 	(void)toe;
+	if (hc != NULL)
+		http_guard_request_done(s->guard, hc);
 	free(*req_cls);
 	*req_cls = NULL;
 }
 
-/* Who is connecting is found once per connection (keep-alive reuses it). */
+/* The share key of a peer we cannot identify by uid: its address. */
+static void peer_address(struct MHD_Connection *conn, char *buf, size_t len)
+{
+	const union MHD_ConnectionInfo *ci =
+		MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+	const struct sockaddr *sa = ci != NULL ? ci->client_addr : NULL;
+	char ip[INET6_ADDRSTRLEN] = "?";
+
+	if (sa != NULL && sa->sa_family == AF_INET)
+		inet_ntop(AF_INET, &((const struct sockaddr_in *)(const void *)sa)->sin_addr, ip,
+			  sizeof(ip));
+	else if (sa != NULL && sa->sa_family == AF_INET6)
+		inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr, ip,
+			  sizeof(ip));
+	snprintf(buf, len, "address %s", ip);
+}
+
+/* Who is connecting is found once per connection (keep-alive reuses it),
+ * and the guard decides whether it gets in. */
+static void connection_started(struct http_server *s, struct MHD_Connection *conn,
+			       void **socket_context)
+{
+	const union MHD_ConnectionInfo *ci =
+		MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+	struct http_conn *hc;
+
+	if (ci == NULL)
+		return;
+	hc = calloc(1, sizeof(*hc));
+	/* Our own descriptor of the socket: the reaper's shutdown() can never
+	 * hit a descriptor number libmicrohttpd has closed and reused. */
+	if (hc != NULL)
+		hc->fd = fcntl(ci->connect_fd, F_DUPFD_CLOEXEC, 0);
+	if (hc == NULL || hc->fd < 0) {
+		free(hc);
+		(void)shutdown(ci->connect_fd, SHUT_RDWR);
+		return;
+	}
+	hc->uid = peer_uid(ci->connect_fd, "/proc/net");
+	hc->full = access_of(s, hc).full;
+	if (hc->uid != PEER_UNKNOWN)
+		snprintf(hc->peer, sizeof(hc->peer), "uid %" PRId64, hc->uid);
+	else
+		peer_address(conn, hc->peer, sizeof(hc->peer));
+	if (!http_guard_admit(s->guard, hc)) {
+		log_debug("http: %s is over its share of connections; closing a new one",
+			  hc->peer);
+		(void)shutdown(ci->connect_fd, SHUT_RDWR);
+	}
+	*socket_context = hc;
+}
+
 static void connection_event(void *cls, struct MHD_Connection *conn, void **socket_context,
 			     enum MHD_ConnectionNotificationCode code)
 {
-	(void)cls;
-	if (code == MHD_CONNECTION_NOTIFY_STARTED) {
-		const union MHD_ConnectionInfo *ci =
-			MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
-		int64_t *uid = malloc(sizeof(*uid));
+	struct http_server *s = cls;
+	struct http_conn *hc;
 
-		if (uid != NULL)
-			*uid = ci != NULL ? peer_uid(ci->connect_fd, "/proc/net") : PEER_UNKNOWN;
-		*socket_context = uid;
-	} else if (code == MHD_CONNECTION_NOTIFY_CLOSED) {
-		free(*socket_context);
+	if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+		connection_started(s, conn, socket_context);
+	} else if (code == MHD_CONNECTION_NOTIFY_CLOSED && *socket_context != NULL) {
+		hc = *socket_context;
+		http_guard_closed(s->guard, hc);
+		close(hc->fd);
+		free(hc);
 		*socket_context = NULL;
 	}
 }
@@ -583,9 +704,15 @@ int http_server_start(const struct http_config *cfg, struct http_server **ret, c
 	snprintf(s->database, sizeof(s->database), "%s", cfg->info.database);
 	s->cfg.info.database = s->database;
 	pthread_mutex_init(&s->lock, NULL);
+	r = http_guard_new(cfg->max_connections, &s->guard);
+	if (r < 0) {
+		snprintf(err, errlen, "cannot start the HTTP guard: %s", strerror(-r));
+		pthread_mutex_destroy(&s->lock);
+		free(s);
+		return r;
+	}
 	for (item = strtok_r(s->listen_copy, ",", &save); item != NULL;
 	     item = strtok_r(NULL, ",", &save)) {
-		unsigned per = cfg->max_connections / MAX_LISTENERS;
 		int fd;
 
 		while (*item == ' ')
@@ -602,11 +729,13 @@ int http_server_start(const struct http_config *cfg, struct http_server **ret, c
 			break;
 		}
 		s->mhd[s->n_mhd] = MHD_start_daemon(
-			MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ERROR_LOG,
+			/* A thread per connection: a slow answer holds up only
+			 * its own client (the guard bounds how many). */
+			MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION |
+			MHD_USE_POLL | MHD_USE_ERROR_LOG,
 			0, NULL, NULL, handle, s,
 			MHD_OPTION_LISTEN_SOCKET, fd,
-			MHD_OPTION_THREAD_POOL_SIZE, (unsigned)THREADS_PER_LISTENER,
-			MHD_OPTION_CONNECTION_LIMIT, per > 4 ? per : 4u,
+			MHD_OPTION_CONNECTION_LIMIT, cfg->max_connections,
 			MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)CONNECTION_TIMEOUT_S,
 			MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)CONNECTION_MEMORY,
 			MHD_OPTION_URI_LOG_CALLBACK, uri_seen, s,
@@ -641,8 +770,9 @@ void http_server_stop(struct http_server *s)
 		if (s->unix_paths[i][0] != '\0')
 			unlink(s->unix_paths[i]);
 	}
-	for (i = 0; i < s->n_slots; i++)
-		db_close(s->slots[i].db);
+	http_guard_free(s->guard);   /* after the connections: they are gone */
+	for (i = 0; i < s->n_idle_db; i++)
+		db_close(s->idle_db[i]);
 	for (i = 0; i < CACHE_ENTRIES; i++)
 		free(s->cache[i].resp.body);
 	pthread_mutex_destroy(&s->lock);

@@ -5,12 +5,14 @@
 #include "privilege.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <grp.h>
 #include <linux/capability.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -54,6 +56,27 @@ static int keep_perfmon(void)
 	return syscall(SYS_capset, &head, data) < 0 ? -errno : 0;
 }
 
+/* chown path to uid:gid without following a symbolic link: the state
+ * directory belongs to the service account, which could plant one pointing
+ * anywhere for root to hand over.  A missing file is fine. */
+static int give_to(const char *path, uid_t uid, gid_t gid)
+{
+	struct stat st;
+	int fd, r = 0;
+
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? 0 : -errno;
+	if (fstat(fd, &st) < 0)
+		r = -errno;
+	else if (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+		r = -EINVAL;
+	else if (fchown(fd, uid, gid) < 0)
+		r = -errno;
+	close(fd);
+	return r;
+}
+
 int privilege_drop(const char *user, const char *const *paths, char *err, size_t errlen)
 {
 	struct passwd *pw = getpwnam(user);
@@ -64,12 +87,14 @@ int privilege_drop(const char *user, const char *const *paths, char *err, size_t
 		snprintf(err, errlen, "no user '%s'", user);
 		return -ENOENT;
 	}
-	for (i = 0; paths != NULL && paths[i] != NULL; i++)
-		if (chown(paths[i], pw->pw_uid, pw->pw_gid) < 0 && errno != ENOENT) {
-			r = -errno;
-			snprintf(err, errlen, "cannot give %s to %s: %s", paths[i], user, strerror(-r));
+	for (i = 0; paths != NULL && paths[i] != NULL; i++) {
+		r = give_to(paths[i], pw->pw_uid, pw->pw_gid);
+		if (r < 0) {
+			snprintf(err, errlen, "cannot give %s to %s: %s", paths[i], user,
+				 r == -ELOOP ? "it is a symbolic link" : strerror(-r));
 			return r;
 		}
+	}
 	r = shrink_bounding_set();
 	/* Keep permitted capabilities across the uid change, then keep only
 	 * CAP_PERFMON of them. */

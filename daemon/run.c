@@ -229,7 +229,7 @@ static void write_meta(struct daemon *d)
  * us, so the API's readers and the next start as that user can use them. */
 static int become_user(struct daemon *d)
 {
-	char wal[PATH_MAX + 8], shm[PATH_MAX + 8], err[1024];
+	char wal[PATH_MAX + 8], shm[PATH_MAX + 8], lock[PATH_MAX + 8], err[1024];
 	const char *paths[8];
 	size_t n = 0;
 	int r;
@@ -239,6 +239,8 @@ static int become_user(struct daemon *d)
 	paths[n++] = d->cfg.database;
 	paths[n++] = wal;
 	paths[n++] = shm;
+	snprintf(lock, sizeof(lock), "%s.lock", d->cfg.database);
+	paths[n++] = lock;
 	if (strncmp(d->cfg.database, STACKD_STATE_DIR "/", sizeof(STACKD_STATE_DIR)) == 0)
 		paths[n++] = STACKD_STATE_DIR;
 	if (strstr(d->cfg.listen, "unix:" STACKD_RUNTIME_DIR "/") != NULL)
@@ -690,6 +692,8 @@ static int open_store(struct daemon *d)
 		log_error("%s", err);
 		return r;
 	}
+	if (store_moved_aside(d->store) != NULL)
+		log_warning("%s", store_moved_aside(d->store));
 	if (!store_reclaims_space(d->store))
 		log_info("%s was made by an early stackd: space freed by retention is reused, not "
 			 "returned; to return it, stop stackd and run: sqlite3 %s 'PRAGMA auto_vacuum "

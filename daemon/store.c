@@ -9,11 +9,11 @@
 #include "store.h"
 #include "store_private.h"
 #include "store_schema.h"
+#include "store_guard.h"
 #include "lib/db.h"
 #include "lib/health_fields.h"
 
 #include <errno.h>
-#include <libgen.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +22,8 @@
 #include <unistd.h>
 
 #define STORE_BUSY_TIMEOUT_MS 5000
+#define STRINGIFY_(x) #x
+#define STRINGIFY(x) STRINGIFY_(x)
 
 int store_errno(int rc)
 {
@@ -227,87 +229,116 @@ bool store_reclaims_space(const struct store *s)
 	return s->reclaims_space;
 }
 
-/* Say which part of the path is the problem before SQLite says only
- * "unable to open database file". */
-static int check_path(const char *path, char *err, size_t errlen, int *existed)
+/* Open path for writing (SQLite refuses a symbolic link too). */
+static int open_db(struct store *s, const char *path, char *err, size_t errlen)
 {
-	struct stat stbuf;
-	char *copy = strdup(path);
-	char *dir;
+	int rc;
+
+	rc = sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
+			     SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW, NULL);
+	if (rc != SQLITE_OK) {
+		char what[512];
+
+		snprintf(what, sizeof(what), "cannot open database '%s'", path);
+		return store_fail(s, rc, what, err, errlen);
+	}
+	sqlite3_busy_timeout(s->db, STORE_BUSY_TIMEOUT_MS);
+	return 0;
+}
+
+/* A damaged stackd database found at start goes aside, named in the log,
+ * and a new one takes its place: collection goes on and nothing stored is
+ * deleted.  Files that are not ours were refused before this. */
+static int set_damaged_aside(struct store *s, const char *path, bool *existed, char *err,
+			     size_t errlen)
+{
+	char why[1024], moved[4096];
+	int r;
+
+	r = store_guard_integrity(s, path, why, sizeof(why));
+	if (r == 0)
+		return 0;
+	sqlite3_close(s->db);
+	s->db = NULL;
+	r = store_guard_move_aside(path, moved, sizeof(moved));
+	if (r < 0) {
+		snprintf(err, errlen, "%s; cannot move it aside: %s", why, strerror(-r));
+		return -EBADMSG;
+	}
+	snprintf(s->moved_aside, sizeof(s->moved_aside), "%s; moved to '%s', starting a new "
+		 "database", why, moved);
+	*existed = false;
+	return open_db(s, path, err, errlen);
+}
+
+/* Look before writing anything: a foreign file or a database from a newer
+ * stackd must stay byte for byte as it was. */
+static int check_before_writing(struct store *s, const char *path, char *err, size_t errlen)
+{
+	int r = check_version(s, path, err, errlen);
+
+	return r < 0 ? r : store_guard_identity(s, path, err, errlen);
+}
+
+static int configure(struct store *s, bool existed, char *err, size_t errlen)
+{
 	int r = 0;
 
-	if (copy == NULL)
-		return -ENOMEM;
-	dir = dirname(copy);
-	*existed = stat(path, &stbuf) == 0;
-	if (*existed && S_ISDIR(stbuf.st_mode)) {
-		snprintf(err, errlen, "database '%s' is a directory", path);
-		r = -EISDIR;
-	} else if (stat(dir, &stbuf) != 0) {
-		snprintf(err, errlen, "database '%s': directory '%s' does not exist", path, dir);
-		r = -ENOENT;
-	} else if (!S_ISDIR(stbuf.st_mode)) {
-		snprintf(err, errlen, "database '%s': '%s' is not a directory", path, dir);
-		r = -ENOTDIR;
-	} else if (access(dir, W_OK | X_OK) != 0) {
-		/* WAL needs the -wal and -shm files beside the database. */
-		snprintf(err, errlen, "database '%s': directory '%s' is not writable (%s)", path,
-			 dir, strerror(errno));
-		r = -EACCES;
-	} else if (*existed && access(path, R_OK | W_OK) != 0) {
-		snprintf(err, errlen, "database '%s' is not writable (%s)", path, strerror(errno));
-		r = -EACCES;
-	}
-	free(copy);
+	/* A new database hands pages freed by retention back to the
+	 * filesystem (store_prune); it can only be chosen before any table. */
+	if (!existed)
+		r = store_exec(s, "PRAGMA auto_vacuum = INCREMENTAL", "cannot set auto_vacuum", err,
+			       errlen);
+	if (r == 0)
+		r = store_exec(s, "PRAGMA journal_mode = WAL", "cannot switch to WAL mode", err,
+			       errlen);
+	if (r == 0)
+		r = store_exec(s, "PRAGMA synchronous = FULL", "cannot set synchronous", err,
+			       errlen);
+	if (r == 0)
+		r = migrate(s, err, errlen);
+	if (r == 0)
+		r = store_exec(s, "PRAGMA application_id = " STRINGIFY(STORE_APPLICATION_ID),
+			       "cannot set application_id", err, errlen);
+	/* Retention's scratch tables: never a file of their own. */
+	if (r == 0)
+		r = store_exec(s, "PRAGMA temp_store = MEMORY", "cannot set temp_store", err,
+			       errlen);
 	return r;
 }
 
 int store_open(const char *path, struct store **ret, char *err, size_t errlen)
 {
 	struct store *s;
-	int existed = 0;
-	int rc, r;
+	bool existed = false;
+	int r;
 
-	r = check_path(path, err, errlen, &existed);
+	r = store_guard_path(path, &existed, err, errlen);
 	if (r < 0)
 		return r;
 	s = calloc(1, sizeof(*s));
 	if (s == NULL)
 		return -ENOMEM;
-	rc = sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
-			     SQLITE_OPEN_NOMUTEX, NULL);
-	if (rc != SQLITE_OK) {
-		char what[512];
-
-		snprintf(what, sizeof(what), "cannot open database '%s'", path);
-		r = store_fail(s, rc, what, err, errlen);
-		goto fail;
+	s->lock_fd = -1;
+	r = open_db(s, path, err, errlen);
+	if (r == 0)
+		r = check_before_writing(s, path, err, errlen);
+	if (r < 0) {
+		/* Not ours or not readable: nothing was created beside it. */
+		store_close(s);
+		if (!existed)
+			(void)unlink(path);
+		return r;
 	}
-	sqlite3_busy_timeout(s->db, STORE_BUSY_TIMEOUT_MS);
-	/* Look before writing anything: a foreign file or a database from a
-	 * newer stackd must stay byte for byte as it was. */
-	r = check_version(s, path, err, errlen);
-	if (r < 0)
-		goto fail;
-	/* A new database hands pages freed by retention back to the
-	 * filesystem (store_prune); it can only be chosen before any table. */
-	if (!existed) {
-		r = store_exec(s, "PRAGMA auto_vacuum = INCREMENTAL", "cannot set auto_vacuum", err,
-			     errlen);
-		if (r < 0)
-			goto fail;
+	r = store_guard_lock(path, &s->lock_fd, err, errlen);
+	if (r < 0) {
+		store_close(s);
+		return r;
 	}
-	r = store_exec(s, "PRAGMA journal_mode = WAL", "cannot switch to WAL mode", err, errlen);
-	if (r < 0)
-		goto fail;
-	r = store_exec(s, "PRAGMA synchronous = FULL", "cannot set synchronous", err, errlen);
-	if (r < 0)
-		goto fail;
-	r = migrate(s, err, errlen);
-	if (r < 0)
-		goto fail;
-	/* Retention's scratch tables: never a file of their own. */
-	r = store_exec(s, "PRAGMA temp_store = MEMORY", "cannot set temp_store", err, errlen);
+	if (existed)
+		r = set_damaged_aside(s, path, &existed, err, errlen);
+	if (r == 0)
+		r = configure(s, existed, err, errlen);
 	if (r < 0)
 		goto fail;
 	use_incremental_vacuum(s);
@@ -320,15 +351,21 @@ fail:
 	store_close(s);
 	if (!existed) {
 		/* Leave nothing half-made behind. */
+		static const char *const made[] = { "", "-wal", "-shm", STORE_LOCK_SUFFIX };
 		char side[4096];
+		size_t i;
 
-		(void)unlink(path);
-		snprintf(side, sizeof(side), "%s-wal", path);
-		(void)unlink(side);
-		snprintf(side, sizeof(side), "%s-shm", path);
-		(void)unlink(side);
+		for (i = 0; i < sizeof(made) / sizeof(made[0]); i++) {
+			snprintf(side, sizeof(side), "%s%s", path, made[i]);
+			(void)unlink(side);
+		}
 	}
 	return r;
+}
+
+const char *store_moved_aside(const struct store *s)
+{
+	return s->moved_aside[0] != '\0' ? s->moved_aside : NULL;
 }
 
 void store_close(struct store *s)
@@ -341,6 +378,9 @@ void store_close(struct store *s)
 	sqlite3_finalize(s->ins_sample);
 	if (s->db != NULL)
 		sqlite3_close(s->db);
+	/* After SQLite's own descriptors: the next writer may start now. */
+	if (s->lock_fd >= 0)
+		close(s->lock_fd);
 	free(s);
 }
 

@@ -66,6 +66,9 @@ int store_prune(struct store *s, const struct store_retention *r, char *err, siz
  * auto-vacuum); false for a large database made by an early stackd, whose
  * freed pages are reused instead, until VACUUMed by hand. */
 bool store_reclaims_space(const struct store *s);
+/* Set when store_open found the file damaged and moved it aside: what was
+ * wrong and where it went (for the log), else NULL. */
+const char *store_moved_aside(const struct store *s);
 
 /* Bytes the stored data takes (pages in use, not free ones). */
 int store_used_bytes(struct store *s, uint64_t *ret);

@@ -20,6 +20,8 @@ struct store {
 	int64_t group_id[MODEL_MAX_GROUPS];
 	const struct model *model;
 	bool reclaims_space;   /* incremental auto-vacuum is on */
+	int lock_fd;           /* the one-writer lock (store_guard_lock) */
+	char moved_aside[6144];  /* why and where a damaged file went, or "" */
 	sqlite3_stmt *ins_process, *ins_interval, *ins_group_time, *ins_sample;
 };
 
