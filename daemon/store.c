@@ -198,7 +198,21 @@ static int prepare_all(struct store *s, char *err, size_t errlen)
 		       "INSERT INTO sample (interval_id, process_id, group_id, task_clock_ns,"
 		       " context_switches, v0, v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11,"
 		       " v12, v13, v14, v15) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10,"
-		       " ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)",
+		       " ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)"
+		       /* Two rows of one interval can name the same stored process
+			* (the collector saw one process as two generations whose
+			* identities fell on the same clock tick): their counts add up,
+			* instead of the whole interval failing for ever. */
+		       " ON CONFLICT (interval_id, process_id, group_id) DO UPDATE SET"
+		       " task_clock_ns = task_clock_ns + excluded.task_clock_ns,"
+		       " context_switches = context_switches + excluded.context_switches,"
+		       " v0 = v0 + excluded.v0, v1 = v1 + excluded.v1, v2 = v2 + excluded.v2,"
+		       " v3 = v3 + excluded.v3, v4 = v4 + excluded.v4, v5 = v5 + excluded.v5,"
+		       " v6 = v6 + excluded.v6, v7 = v7 + excluded.v7, v8 = v8 + excluded.v8,"
+		       " v9 = v9 + excluded.v9, v10 = v10 + excluded.v10,"
+		       " v11 = v11 + excluded.v11, v12 = v12 + excluded.v12,"
+		       " v13 = v13 + excluded.v13, v14 = v14 + excluded.v14,"
+		       " v15 = v15 + excluded.v15",
 		       &s->ins_sample, err, errlen);
 }
 

@@ -38,10 +38,6 @@ spin_named "$bad_comm" "$bad_argv"
 spin_named "$esc_name" "$esc_name"
 spin_named "$nl_name" "$nl_name"
 trap 'stop_spins; cleanup' EXIT INT TERM
-# Named before the daemon starts: a fork racing its start-up /proc scan can
-# store one process twice (a daemon bug of its own, not this test's).
-sleep 1
-
 start_daemon "$TMP/db" --listen "127.0.0.1:$PORT"
 wait_more_intervals "$TMP/db" 3 || fail "no intervals"
 sleep 1   # the database and the daemon's answers are a flush apart

@@ -257,6 +257,23 @@ int main(void)
 		CHECK(query_export(db, 98 * SEC, 103 * SEC, WHO_COMM, "spin", -1, &from_start, 100,
 				   count_row, &rows, err, sizeof(err)) == 8);
 	}
+	/* One process seen as two generations with the same identity (pid,
+	 * start tick): both rows land on one stored process and add up; the
+	 * interval is not refused for ever. */
+	a = make_interval(104, 400, 0);
+	a->procs[1] = a->procs[0];
+	a->procs[1].cmdline = strdup("spin 5");
+	a->procs[1].unit = strdup("x.service");
+	a->rows[2] = (struct iv_row){ .proc = 1, .group = 0, .task_clock_ns = 50,
+				      .context_switches = 4, .v = { 3 } };
+	CHECK(store_write_intervals(s, a, err, sizeof(err)) == 0);
+	interval_free(a);
+	CHECK(scalar(path, "SELECT task_clock_ns FROM sample JOIN interval ON interval.id = "
+		      "interval_id WHERE end_ns = 104000000000 AND group_id = (SELECT min(id) FROM "
+		      "counter_group)") == 200 + 50);
+	CHECK(scalar(path, "SELECT v0 FROM sample JOIN interval ON interval.id = interval_id "
+		      "WHERE end_ns = 104000000000 AND group_id = (SELECT min(id) FROM "
+		      "counter_group)") == 7 + 3);
 	store_close(s);
 
 	/* reopening applies nothing twice */
