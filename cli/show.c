@@ -263,10 +263,12 @@ static void print_bars(const json_t *a, const char *window, bool color)
 	static const char *const keys[] = { "pid", "comm", "unit" };
 	const char *stacks[16];
 	size_t i, n_stacks = 0, k;
+	char safe[1024];
 
 	for (k = 0; k < 3; k++)
 		if (json_is_string(json_object_get(who, keys[k])))
-			printf("%s %s", keys[k], json_string_value(json_object_get(who, keys[k])));
+			printf("%s %s", keys[k], term_safe(json_string_value(json_object_get(who,
+			       keys[k])), safe, sizeof(safe)));
 	printf(": %" PRId64 " process%s, CPU %.1f%%, model %s, last %s\n",
 	       (int64_t)json_integer_value(json_object_get(a, "process_count")),
 	       json_integer_value(json_object_get(a, "process_count")) == 1 ? "" : "es",
@@ -278,7 +280,8 @@ static void print_bars(const json_t *a, const char *window, bool color)
 			break;
 		}
 		printf("  pid %-7" PRId64 " %s\n", (int64_t)json_integer_value(json_object_get(p, "pid")),
-		       mstr(p, "cmdline") ? mstr(p, "cmdline") : mstr(p, "comm"));
+		       term_safe(mstr(p, "cmdline") ? mstr(p, "cmdline") : mstr(p, "comm"), safe,
+				 sizeof(safe)));
 	}
 	json_array_foreach(metrics, i, m) {
 		const char *s = mstr(m, "stack");

@@ -2,6 +2,7 @@
  * term.c - see term.h.
  */
 #include "term.h"
+#include "lib/utf8.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -83,4 +84,10 @@ int term_raw_enter(void)
 	if (write(STDOUT_FILENO, enter, sizeof(enter) - 1) < 0)
 		return -errno;
 	return 0;
+}
+
+const char *term_safe(const char *s, char *buf, size_t len)
+{
+	(void)utf8_sanitize(buf, len, s != NULL ? s : "", UTF8_CONTROLS_VISIBLE);
+	return buf;
 }

@@ -6,6 +6,7 @@
 #define STACKCTL_TERM_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 /* Colour on fd: a terminal, not TERM=dumb, no $NO_COLOR, not --no-color. */
 bool term_color_wanted(int fd, bool no_color_flag);
@@ -17,5 +18,11 @@ void term_size(int fd, int *rows, int *cols);
 /* Raw keys, no echo, alternate screen, cursor hidden; 0 or -errno. */
 int term_raw_enter(void);
 void term_raw_leave(void);   /* idempotent */
+
+/* s made safe for a terminal, in buf (len bytes): valid UTF-8 with every
+ * control character (ESC, newline, C1...) shown as '?', as ps does, so a
+ * process name cannot retitle, clear or forge lines on the reader's
+ * terminal.  Returns buf ("" for NULL). */
+const char *term_safe(const char *s, char *buf, size_t len);
 
 #endif

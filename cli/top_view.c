@@ -2,6 +2,7 @@
  * top_view.c - see top_view.h.
  */
 #include "top_view.h"
+#include "term.h"
 #include "json_rowset.h"
 #include "lib/duration.h"
 #include "lib/clock.h"
@@ -169,12 +170,13 @@ void top_view_print_header(const struct top_view *v, const struct source *src, F
 	time_t t = (time_t)(to_ns / NS_PER_SEC);
 	struct tm tm;
 	size_t i;
+	char safe[1024];
 
 	duration_format_approx((double)(to_ns - from_ns), span, sizeof(span));
 	strftime(at, sizeof(at), "%H:%M:%S", localtime_r(&t, &tm));
 	source_describe(src, where, sizeof(where));
 	fprintf(f, "%s - model %s, last %s to %s, %" PRIu64 " CPUs - %s\n",
-		json_string_value(json_object_get(a, "host")),
+		term_safe(json_string_value(json_object_get(a, "host")), safe, sizeof(safe)),
 		json_string_value(json_object_get(a, "model")), span, at, u64(win, "ncpus"), where);
 	fputs("families:", f);
 	json_array_foreach(json_object_get(a, "groups"), i, g)
@@ -185,7 +187,8 @@ void top_view_print_header(const struct top_view *v, const struct source *src, F
 		u64(col, "throttles"), u64(col, "unattributed_spans"), u64(col, "unschedulable"));
 	fprintf(f, "by %s, sorted by %s, family %s: %zu of %zu rows%s%s\n",
 		json_string_value(json_object_get(a, "by")), v->sort, v->family, v->rs.n_rows,
-		v->total_rows, v->filters[0] ? " - only" : "", v->filters[0] ? v->filters + 1 : "");
+		v->total_rows, v->filters[0] ? " - only" : "",
+		term_safe(v->filters[0] ? v->filters + 1 : "", safe, sizeof(safe)));
 	if (src->note[0] != '\0')
 		fprintf(f, "note: %s\n", src->note);
 }
