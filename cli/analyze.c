@@ -110,6 +110,23 @@ static const struct model *guess_model(const struct ps_recording *rec, char *amb
 	return best;
 }
 
+/* Say why generic_cpi_fit() gave no weights (r), rather than leave the
+ * CPI stack out without a word. */
+static void report_cpi_fit_failure(int r)
+{
+	fprintf(stderr, "stackctl: analyze: no regression CPI stack (cpi_base, cpi_*): ");
+	if (r == -EINVAL)
+		fprintf(stderr, "it needs more than %d intervals (-I) with cycles, instructions "
+			"and every miss event\n", CPI_WEIGHTS);
+	else if (r == -EDOM)
+		fprintf(stderr, "the intervals' event rates are degenerate (not finite, or "
+			"linearly dependent)\n");
+	else if (r == -ETIMEDOUT)
+		fprintf(stderr, "the fit did not converge\n");
+	else
+		fprintf(stderr, "%s\n", strerror(-r));
+}
+
 static void print_json(const struct model *m, const struct ps_recording *rec,
 		       struct metric_value (*out)[MODEL_MAX_METRICS])
 {
@@ -286,8 +303,13 @@ int verb_analyze(int argc, char **argv)
 		ptr[i] = sums[i];
 	}
 	/* The regression stack needs many intervals of one run. */
-	if (model_is_generic(m) && generic_cpi_fit(m, ptr, rec.n, weights) == 0)
-		ctx.cpi_weights = weights;
+	if (model_is_generic(m)) {
+		r = generic_cpi_fit(m, ptr, rec.n, weights);
+		if (r == 0)
+			ctx.cpi_weights = weights;
+		else
+			report_cpi_fit_failure(r);
+	}
 	for (i = 0; i < rec.n; i++) {
 		m->compute(m, sums[i], &ctx, out[i]);
 		if (secs[i] <= 0) {
