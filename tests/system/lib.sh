@@ -43,7 +43,9 @@ note() {
 # share_binaries: STACKD and STACKCTL become copies any user can run, for a
 # test that runs them as another user (setpriv, su nobody): the checkout
 # may lie in a directory that user cannot reach (a 0700 home, mktemp -d).
-# The sanitizer builds need nothing from the build tree but themselves.
+# (setpriv happens to resolve the path with root's capabilities still
+# held; su does not; neither is relied on.)  The sanitizer builds need
+# nothing from the build tree but themselves.
 share_binaries() {
 	SHARED=$(mktemp -d /tmp/stackd-bin.XXXXXX)
 	chmod 755 "$SHARED"
