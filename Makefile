@@ -37,7 +37,7 @@ LIB_SRCS := lib/duration.c lib/model/models.c lib/model/model_software.c \
 	lib/model/model_icl.c lib/model/model_spr.c lib/model/model_zen4.c \
 	lib/model/model_generic.c lib/model/model_neoverse.c lib/nnls.c lib/perfstat.c \
 	lib/paths.c lib/rowset.c lib/query.c lib/query_export.c \
-	lib/top_rows.c lib/http_query.c lib/api.c lib/api_top.c \
+	lib/top_rows.c lib/http_query.c lib/http_chunked.c lib/api.c lib/api_top.c \
 	lib/api_target.c lib/api_series.c lib/api_export.c \
 	lib/api_system.c lib/query_tiers.c lib/u64map.c lib/jsonw.c lib/utf8.c
 

@@ -110,6 +110,23 @@ static const struct model *guess_model(const struct ps_recording *rec, char *amb
 	return best;
 }
 
+/* Say why model_generic_cpi_fit() gave no weights (r), rather than leave the
+ * CPI stack out without a word. */
+static void report_cpi_fit_failure(int r)
+{
+	fprintf(stderr, "stackctl: analyze: no regression CPI stack (cpi_base, cpi_*): ");
+	if (r == -EINVAL)
+		fprintf(stderr, "it needs more than %d intervals (-I) with cycles, instructions "
+			"and every miss event\n", CPI_WEIGHTS);
+	else if (r == -EDOM)
+		fprintf(stderr, "the intervals' event rates are degenerate (not finite, or "
+			"linearly dependent)\n");
+	else if (r == -ETIMEDOUT)
+		fprintf(stderr, "the fit did not converge\n");
+	else
+		fprintf(stderr, "%s\n", strerror(-r));
+}
+
 static void print_json(const struct model *m, const struct ps_recording *rec,
 		       struct metric_value (*out)[MODEL_MAX_METRICS])
 {
@@ -272,8 +289,14 @@ static int compute_all(const struct model *m, const struct ps_recording *rec, bo
 		ptr[i] = sums[i];
 	}
 	/* The regression stack needs many intervals of one run. */
-	if (model_is_generic(m) && model_generic_cpi_fit(m, ptr, rec->n, weights) == 0)
-		ctx.cpi_weights = weights;
+	if (model_is_generic(m)) {
+		int fit = model_generic_cpi_fit(m, ptr, rec->n, weights);
+
+		if (fit == 0)
+			ctx.cpi_weights = weights;
+		else
+			report_cpi_fit_failure(fit);
+	}
 	for (i = 0; i < rec->n; i++) {
 		m->compute(m, sums[i], &ctx, out[i]);
 		if (secs[i] <= 0 && gf >= 0)

@@ -3,6 +3,7 @@
  */
 #include "http_client.h"
 #include "lib/clock.h"
+#include "lib/http_chunked.h"
 #include "lib/version.h"
 
 #include <errno.h>
@@ -163,33 +164,6 @@ static int recv_all(int fd, int timeout_ms, char **ret, size_t *ret_len)
 	return 0;
 }
 
-/* Undo Transfer-Encoding: chunked in place; returns the new length or -1. */
-static long dechunk(char *body, size_t len)
-{
-	char *in = body, *end = body + len, *out = body;
-
-	for (;;) {
-		char *line_end = strstr(in, "\r\n");
-		unsigned long size;
-
-		if (line_end == NULL)
-			return -1;
-		size = strtoul(in, NULL, 16);
-		in = line_end + 2;
-		if (size == 0)
-			break;
-		if (size > (unsigned long)(end - in))
-			return -1;
-		memmove(out, in, size);
-		out += size;
-		in += size + 2;
-		if (in > end)
-			return -1;
-	}
-	*out = '\0';
-	return out - body;
-}
-
 static int parse_response(char *raw, size_t len, int *status, char **body, size_t *body_len)
 {
 	char *head_end = strstr(raw, "\r\n\r\n"), *b;
@@ -203,13 +177,8 @@ static int parse_response(char *raw, size_t len, int *status, char **body, size_
 	chunked = strcasestr(raw, "\r\ntransfer-encoding: chunked") != NULL;
 	b = head_end + 4;
 	blen = len - (size_t)(b - raw);
-	if (chunked) {
-		long n = dechunk(b, blen);
-
-		if (n < 0)
-			return -EPROTO;
-		blen = (size_t)n;
-	}
+	if (chunked && http_chunked_decode(b, blen, &blen) < 0)
+		return -EPROTO;
 	*body = malloc(blen + 1);
 	if (*body == NULL)
 		return -ENOMEM;

@@ -11,7 +11,8 @@
 #include <string.h>
 
 /* Solve the passive-set subsystem AtA[P,P] z = Atb[P] by Gaussian
- * elimination with partial pivoting; returns false when singular. */
+ * elimination with partial pivoting; returns false when singular (the
+ * passive columns are linearly dependent as far as doubles can tell). */
 static bool solve_passive(const double ata[NNLS_MAX_VARS][NNLS_MAX_VARS], const double *atb,
 			  const bool *passive, size_t n, double *z)
 {
@@ -57,7 +58,18 @@ static bool solve_passive(const double ata[NNLS_MAX_VARS][NNLS_MAX_VARS], const 
 	return true;
 }
 
-int nnls(const double *a, const double *b, size_t rows, size_t cols, double *x)
+static bool all_finite(const double *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!isfinite(v[i]))
+			return false;
+	return true;
+}
+
+int nnls_capped(const double *a, const double *b, size_t rows, size_t cols, size_t max_iter,
+		double *x)
 {
 	double ata[NNLS_MAX_VARS][NNLS_MAX_VARS] = { { 0 } }, atb[NNLS_MAX_VARS] = { 0 };
 	double w[NNLS_MAX_VARS], z[NNLS_MAX_VARS], scale = 0;
@@ -66,6 +78,10 @@ int nnls(const double *a, const double *b, size_t rows, size_t cols, double *x)
 
 	if (cols == 0 || cols > NNLS_MAX_VARS || rows == 0)
 		return -EINVAL;
+	memset(x, 0, cols * sizeof(*x));
+	/* A NaN would make every comparison below false: "optimal" at x = 0. */
+	if (!all_finite(a, rows * cols) || !all_finite(b, rows))
+		return -EDOM;
 	for (r = 0; r < rows; r++)
 		for (i = 0; i < cols; i++) {
 			atb[i] += a[r * cols + i] * b[r];
@@ -74,8 +90,9 @@ int nnls(const double *a, const double *b, size_t rows, size_t cols, double *x)
 		}
 	for (i = 0; i < cols; i++)
 		scale = fmax(scale, fabs(ata[i][i]));
-	memset(x, 0, cols * sizeof(*x));
-	for (iter = 0; iter < 3 * cols + 10; iter++) {
+	if (!isfinite(scale))
+		return -EDOM;  /* the sums overflowed */
+	for (iter = 0;; iter++) {
 		size_t best = cols;
 		double wmax = 1e-12 * (scale > 0 ? scale : 1);
 
@@ -91,14 +108,16 @@ int nnls(const double *a, const double *b, size_t rows, size_t cols, double *x)
 				best = i;
 			}
 		if (best == cols)
-			break;  /* Kuhn-Tucker conditions hold */
+			return 0;  /* Kuhn-Tucker conditions hold: x is the optimum */
+		if (iter == max_iter)
+			return -ETIMEDOUT;  /* x is feasible but not optimal */
 		passive[best] = true;
 		for (;;) {
 			double alpha = 1.0;
 			bool all_positive = true;
 
 			if (!solve_passive(ata, atb, passive, cols, z))
-				return 0;  /* degenerate: keep the last feasible x */
+				return -EDOM;
 			for (i = 0; i < cols; i++)
 				if (passive[i] && z[i] <= 0)
 					all_positive = false;
@@ -119,8 +138,10 @@ int nnls(const double *a, const double *b, size_t rows, size_t cols, double *x)
 			}
 		}
 	}
-	for (i = 0; i < cols; i++)
-		if (x[i] < 0)
-			x[i] = 0;
-	return 0;
+}
+
+int nnls(const double *a, const double *b, size_t rows, size_t cols, double *x)
+{
+	/* Lawson and Hanson's bound: the method converges in about 3n steps. */
+	return nnls_capped(a, b, rows, cols, 3 * cols + 10, x);
 }

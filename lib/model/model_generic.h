@@ -35,7 +35,10 @@ void model_generic_compute(const struct model *m, const struct group_sums *sums,
 /* Fit base CPI and cycles-per-event weights, all >= 0, over n interval
  * records (each an array of the model's group sums) by non-negative least
  * squares on CPI_i = base + sum_k w_k * events_k,i / instructions_i.
- * Returns 0, or -EINVAL when fewer usable intervals than weights + 1. */
+ * Returns 0; -EINVAL when fewer usable intervals than weights + 1; -EDOM
+ * when the rates are degenerate (not finite, or linearly dependent);
+ * -ETIMEDOUT when the fit did not converge (nnls.h).  weights are only
+ * set on 0. */
 int model_generic_cpi_fit(const struct model *m, const struct group_sums *const *intervals,
 			  size_t n, double weights[CPI_WEIGHTS]);
 

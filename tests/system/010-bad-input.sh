@@ -3,6 +3,7 @@
 # exit, and leaves nothing half-written.
 . "$(dirname "$0")/lib.sh"
 need_root
+share_binaries   # run as nobody below
 
 # expect_error EXPECTED_TEXT COMMAND...: fails with one line containing the text
 expect_error() {
@@ -108,7 +109,7 @@ if mount -t tmpfs -o ro,size=1m stackd-test "$TMP/ro" 2>/dev/null; then
 		"$STACKD" --user root --db "$TMP/ro/s.db"
 	umount "$TMP/ro"
 else
-	note "cannot mount a read-only tmpfs here: read-only directory case not run"
+	skip_check "read-only database directory: cannot mount a read-only tmpfs here"
 fi
 
 # --- no permission for system-wide perf events --------------------------------
@@ -121,7 +122,7 @@ if [ "$paranoid" -gt 0 ]; then
 		fail "the permission error does not name the sysctl fix"
 	[ ! -e "$TMP/perm/s.db" ] || fail "created a database although it could not count"
 else
-	note "perf_event_paranoid is $paranoid: any user may count, permission case not run"
+	skip_check "no-permission error: perf_event_paranoid is $paranoid, any user may count"
 fi
 
 # --- stackctl ------------------------------------------------------------------

@@ -1,6 +1,7 @@
 #!/bin/sh
 # A process that sleeps and wakes N times shows about N context switches,
-# within 5% of the kernel's own count (/proc/PID/status), on either CPU.
+# within a few of the kernel's own count (/proc/PID/status), on either CPU
+# (measured in 8 runs: stackd = the kernel's count + 1, the kernel N + 1..3).
 . "$(dirname "$0")/lib.sh"
 need_root
 
@@ -18,8 +19,9 @@ for cpu in $(seq 0 $(( $(nproc) - 1 ))); do
 	db=$(jq --arg c "sleeper$cpu" '[.[] | select(.comm == $c) | .context_switches] | add // 0' \
 		"$TMP/top.json")
 	note "sleeper on cpu $cpu: $n wake-ups, kernel counts $kernel switches, stackd $db (ratio $(ratio "$db" "$kernel"))"
-	within "$db" "$kernel" 5 || fail "cpu $cpu: switch count off by more than 5%"
-	within "$db" "$n" 5 || fail "cpu $cpu: switch count not about N=$n"
+	[ "$db" -ge "$kernel" ] && [ "$db" -le $((kernel + 3)) ] ||
+		fail "cpu $cpu: stackd counts $db switches, the kernel $kernel (want kernel + 0..3)"
+	[ "$db" -ge "$n" ] && [ "$db" -le $((n + 10)) ] || fail "cpu $cpu: $db switches, not N=$n + 0..10"
 done
 # status names the busiest CPU's switch rate (the sleepers made >= 1000/s)
 # and what sampling it costs, flagged when that is too much.

@@ -4,6 +4,7 @@
 . "$(dirname "$0")/lib.sh"
 need_root
 id nobody >/dev/null 2>&1 || skip "no user 'nobody' to test as"
+share_binaries   # run as nobody below
 
 DB=$TMP/s.db
 start_daemon "$DB"

@@ -7,6 +7,7 @@
 # clients connected.
 . "$(dirname "$0")/lib.sh"
 need_root
+share_binaries   # run as nobody below
 PORT=$(free_port)
 URL=http://127.0.0.1:$PORT
 SOCK=$TMP/api.sock

@@ -16,9 +16,18 @@ opts_of_help() { grep -oE -- '--[a-z][a-z-]*' | sort -u; }
 opts_of_man() { grep -oE -- '\\-\\-[a-z][a-z\\-]*' | sed 's/\\//g' | sort -u; }
 
 for verb in top show history status export analyze; do
-	"$STACKCTL" "$verb" --help | opts_of_help >"$TMP/help-$verb"
+	"$STACKCTL" "$verb" --help >"$TMP/helptext-$verb" || fail "stackctl $verb --help failed"
+	opts_of_help <"$TMP/helptext-$verb" >"$TMP/help-$verb"
+	# every verb has options of its own besides the common ones and --help:
+	# an empty list would make the comparisons below vacuous
+	[ "$(grep -cvx -e --help -e --url -e --db "$TMP/help-$verb")" -gt 0 ] ||
+		fail "stackctl $verb --help names no option of its own"
 	# the verb's section of the man page: from ".SS verb" to the next .SS/.SH
 	awk -v v="$verb" '/^\.S[SH] /{on = ($2 == v)} on' "$MAN/stackctl.1" >"$TMP/man-$verb"
+	[ -s "$TMP/man-$verb" ] || fail "stackctl.1 has no section .SS $verb"
+	# and the verb's own section describes no option the verb lacks
+	stale=$(opts_of_man <"$TMP/man-$verb" | comm -13 "$TMP/help-$verb" - | paste -sd " " -)
+	[ -z "$stale" ] || fail "stackctl.1 describes $stale under $verb, which $verb --help lacks"
 	sed -n '/^\.SH COMMON OPTIONS/,/^\.SH VERBS/p' "$MAN/stackctl.1" >>"$TMP/man-$verb"
 	opts_of_man <"$TMP/man-$verb" >"$TMP/manopts-$verb"
 	missing=$(comm -23 "$TMP/help-$verb" "$TMP/manopts-$verb" | tr '\n' ' ')
@@ -29,7 +38,10 @@ for verb in top show history status export analyze; do
 done
 note "stackctl: every verb's options in --help, stackctl.1 and the completion"
 
-"$STACKD" --help | sed -n '/^Options/,/^Config file keys/p' | opts_of_help >"$TMP/stackd-help"
+"$STACKD" --help >"$TMP/stackd-helptext" || fail "stackd --help failed"
+sed -n '/^Options/,/^Config file keys/p' "$TMP/stackd-helptext" | opts_of_help >"$TMP/stackd-help"
+[ "$(wc -l <"$TMP/stackd-help")" -ge 5 ] ||
+	fail "stackd --help has $(wc -l <"$TMP/stackd-help") options between Options and Config file keys"
 opts_of_man <"$MAN/stackd.8" >"$TMP/stackd-man"
 diff "$TMP/stackd-help" "$TMP/stackd-man" >"$TMP/d" || fail "stackd --help and stackd.8 differ: $(tr '\n' ' ' <"$TMP/d")"
 "$STACKD" --config /dev/null -n 2>/dev/null | sed 's/ =.*//' | sort >"$TMP/keys"
@@ -64,8 +76,7 @@ note "completion: verbs, options, values"
 
 make -C "$ROOT" --no-print-directory install DESTDIR="$TMP/dest" PREFIX=/usr BUILD="$BUILD" >"$TMP/install.log" 2>&1 ||
 	{ cat "$TMP/install.log"; fail "make install"; }
-for f in usr/bin/stackctl usr/sbin/stackd usr/share/man/man1/stackctl.1 usr/share/man/man8/stackd.8 \
-	usr/share/man/man5/stackd.conf.5 usr/share/bash-completion/completions/stackctl \
+for f in usr/bin/stackctl usr/sbin/stackd usr/share/bash-completion/completions/stackctl \
 	usr/share/stackd/web/index.html usr/lib/systemd/system/stackd.service usr/lib/sysusers.d/stackd.conf usr/lib/tmpfiles.d/stackd.conf; do
 	[ -f "$TMP/dest/$f" ] || fail "make install did not install /$f"
 done
@@ -79,6 +90,17 @@ make -C "$ROOT" --no-print-directory install DESTDIR="$TMP/dest" PREFIX=/usr BUI
 grep -q "^interval = 5s$" "$conf" || fail "make install overwrote an edited config"
 grep -q "^ExecStart=/usr/sbin/stackd --web-dir /usr/share/stackd/web$" "$TMP/dest/usr/lib/systemd/system/stackd.service" ||
 	fail "installed unit does not start the installed stackd: $(grep ExecStart "$TMP/dest/usr/lib/systemd/system/stackd.service")"
-MANPATH=$TMP/dest/usr/share/man man -w stackctl >/dev/null 2>&1 || command -v man >/dev/null ||
-	note "man not installed; the page's place is checked above"
+# the pages are where man looks: man itself finds each in the installed tree
+for page in 1:stackctl 8:stackd 5:stackd.conf; do
+	sec=${page%%:*}
+	name=${page#*:}
+	want=$TMP/dest/usr/share/man/man$sec/$name.$sec
+	if ! command -v man >/dev/null; then
+		[ -f "$want" ] || fail "make install did not install ${want#"$TMP/dest"}"
+		continue
+	fi
+	got=$(MANPATH=$TMP/dest/usr/share/man man -w "$sec" "$name" 2>&1)
+	[ "$got" = "$want" ] || fail "man -w $sec $name in the installed tree: '$got', want $want"
+done
+command -v man >/dev/null || skip_check "man -w on the installed pages: man is not installed"
 exit 0
