@@ -58,23 +58,24 @@ static int keep_perfmon(void)
 
 /* chown path to uid:gid without following a symbolic link: the state
  * directory belongs to the service account, which could plant one pointing
- * anywhere for root to hand over.  A missing file is fine. */
+ * anywhere for root to hand over.  A missing file is fine.
+ * Not open() + fchown(): closing a descriptor of the database or its -shm
+ * would drop every POSIX lock SQLite holds on it in this process (its
+ * "dead man switch" on the -shm among them), and the next connection would
+ * reset the -shm under the writer's mapping (SIGBUS). */
 static int give_to(const char *path, uid_t uid, gid_t gid)
 {
 	struct stat st;
-	int fd, r = 0;
 
-	fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0)
+	if (lstat(path, &st) < 0)
 		return errno == ENOENT ? 0 : -errno;
-	if (fstat(fd, &st) < 0)
-		r = -errno;
-	else if (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
-		r = -EINVAL;
-	else if (fchown(fd, uid, gid) < 0)
-		r = -errno;
-	close(fd);
-	return r;
+	if (S_ISLNK(st.st_mode))
+		return -ELOOP;
+	if (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+		return -EINVAL;
+	/* AT_SYMLINK_NOFOLLOW: a link swapped in since the lstat changes only
+	 * the link's own owner. */
+	return fchownat(AT_FDCWD, path, uid, gid, AT_SYMLINK_NOFOLLOW) < 0 ? -errno : 0;
 }
 
 int privilege_drop(const char *user, const char *const *paths, char *err, size_t errlen)

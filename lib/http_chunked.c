@@ -3,6 +3,7 @@
  * end of the input; nothing relies on a NUL after it.
  */
 #include "http_chunked.h"
+#include "hex.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -12,17 +13,6 @@
 static char *find_crlf(char *p, const char *end)
 {
 	return memmem(p, (size_t)(end - p), "\r\n", 2);
-}
-
-static int hex_digit(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
 }
 
 /* A chunk-size line "1*HEXDIG [ BWS ; chunk-ext ] CRLF" at *in: its size,

@@ -2,22 +2,12 @@
  * http_query.c - see http_query.h.
  */
 #include "http_query.h"
+#include "hex.h"
 #include "lib/duration.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-
-static int hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
 
 /* Decode text[0..len) into out (size cap, NUL-terminated).  Returns the
  * length, or -EINVAL: bad %XX, a NUL or control byte, or too long. */
@@ -35,8 +25,8 @@ static int decode_as(const char *text, size_t len, char *out, size_t cap, bool p
 
 			if (i + 2 >= len)
 				return -EINVAL;   /* "%" or "%4" at the end */
-			hi = hexval((unsigned char)text[i + 1]);
-			lo = hexval((unsigned char)text[i + 2]);
+			hi = hex_digit((unsigned char)text[i + 1]);
+			lo = hex_digit((unsigned char)text[i + 2]);
 			if (hi < 0 || lo < 0)
 				return -EINVAL;
 			c = hi << 4 | lo;
