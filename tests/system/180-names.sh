@@ -97,6 +97,9 @@ for src in "--url $URL" "--db $TMP/db"; do
 		"$STACKCTL" show $src "$p" --window 30s >"$TMP/show.txt" 2>"$TMP/err" ||
 			fail "stackctl show $p $src: $(cat "$TMP/err")"
 		utf8 "$TMP/show.txt" "stackctl show $p $src"
+		# the header names the process: ESC, BEL or a newline in its name
+		# must not reach the terminal
+		no_controls "$TMP/show.txt" "stackctl show $p $src"
 		# shellcheck disable=SC2086
 		"$STACKCTL" show $src "$p" --window 30s --json >"$TMP/show.json" 2>"$TMP/err" ||
 			fail "stackctl show --json $p $src: $(cat "$TMP/err")"
