@@ -41,7 +41,7 @@ LIB_SRCS := lib/duration.c lib/model/models.c lib/model/model_software.c \
 	lib/api_target.c lib/api_series.c lib/api_export.c \
 	lib/api_system.c lib/query_tiers.c lib/u64map.c lib/jsonw.c lib/utf8.c
 
-STACKD_SRCS := daemon/main.c daemon/run.c daemon/config.c daemon/log.c daemon/http_server.c daemon/http_guard.c \
+STACKD_SRCS := daemon/main.c daemon/run.c daemon/config.c daemon/log.c daemon/http_server.c daemon/http_guard.c daemon/instance.c \
 	daemon/prom.c daemon/peer.c daemon/notify.c daemon/privilege.c \
 	daemon/collector.c daemon/cpulist.c daemon/event_encode.c daemon/sysfs_event.c \
 	daemon/ring.c daemon/perf_record.c daemon/worker.c daemon/attrib.c daemon/cpuacc.c \

@@ -21,6 +21,7 @@
 #define STACKD_DEFAULT_CONFIG "/etc/stackd/stackd.conf"
 
 struct config {
+	bool allow_second;               /* --allow-second (a flag, not a key) */
 	char database[PATH_MAX];
 	uint64_t interval_ns;            /* flush: one stored interval each */
 	uint64_t rotate_period_ns;       /* group rotation and per-CPU read point */

@@ -29,6 +29,7 @@ struct flag_setting {
 
 static const char *arg_config;
 static bool arg_config_given;
+static bool arg_allow_second;
 static struct flag_setting arg_settings[MAX_FLAG_SETTINGS];
 static size_t arg_n_settings;
 
@@ -54,6 +55,7 @@ static void help(void)
 	       "      --web-dir DIR        the dashboard's files (default %s)\n"
 	       "  -u, --user NAME          started as root, run as NAME with CAP_PERFMON only\n"
 	       "                           (default stackd; root: stay root)\n"
+	       "      --allow-second       run even if another stackd collects on this host\n"
 	       "      --log-level LEVEL    error, warning, info or debug\n"
 	       "  -v, --verbose            same as --log-level debug\n"
 	       "  -n, --check              check the configuration, print it, and exit\n"
@@ -131,6 +133,7 @@ enum {
 	OPT_LOG_LEVEL,
 	OPT_LIST_MODELS,
 	OPT_WEB_DIR,
+	OPT_ALLOW_SECOND,
 };
 
 /* The flags that set a config key, as the key would in the file. */
@@ -169,6 +172,9 @@ static int parse_option(int c, char **argv, bool *check)
 	case 'n':
 		*check = true;
 		return -1;
+	case OPT_ALLOW_SECOND:
+		arg_allow_second = true;
+		return -1;
 	case OPT_LIST_MODELS:
 		list_models();
 		return EXIT_SUCCESS;
@@ -204,6 +210,7 @@ static int parse_args(int argc, char **argv, bool *check)
 		{ "listen", required_argument, NULL, 'l' },
 		{ "web-dir", required_argument, NULL, OPT_WEB_DIR },
 		{ "user", required_argument, NULL, 'u' },
+		{ "allow-second", no_argument, NULL, OPT_ALLOW_SECOND },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "check", no_argument, NULL, 'n' },
 		{ "list-models", no_argument, NULL, OPT_LIST_MODELS },
@@ -255,5 +262,6 @@ int main(int argc, char **argv)
 		return EXIT_SUCCESS;
 	}
 	log_init("stackd", cfg.log_level);
+	cfg.allow_second = arg_allow_second;
 	return run_daemon(&cfg, load_config);
 }

@@ -15,6 +15,7 @@
 #include "families.h"
 #include "flush.h"
 #include "http_server.h"
+#include "instance.h"
 #include "log.h"
 #include "proctab.h"
 #include "notify.h"
@@ -63,6 +64,7 @@ struct daemon {
 	uint64_t started_ns;
 	uint64_t next_prune_ns;          /* CLOCK_MONOTONIC */
 	int sfd, tfd;
+	int instance_fd;              /* the host's stackd name (instance.h), or -1 */
 	struct exclusions excl;
 	struct prom *prom;
 	struct http_server *http;
@@ -623,6 +625,8 @@ static void run_close(struct daemon *d)
 	size_t i;
 
 	http_server_stop(d->http);   /* its threads read the store: first */
+	if (d->instance_fd >= 0)
+		close(d->instance_fd);
 	if (d->fl_ready)
 		flush_done(&d->fl);
 	for (i = 0; i < d->n_workers; i++)
@@ -773,6 +777,21 @@ static void announce(struct daemon *d, int drop)
 /* Everything up to READY=1, in an order that fails before anything is
  * written where it can: model, privileges, counters, then the store.  On
  * failure the error is logged and run_close() undoes what was made. */
+/* One stackd per host, unless --allow-second (instance.h). */
+static int claim_host(struct daemon *d)
+{
+	char err[512];
+	pid_t holder;
+	int r;
+
+	r = instance_claim(d->cfg.allow_second, &d->instance_fd, &holder, err, sizeof(err));
+	if (r < 0)
+		log_error("%s", err);
+	else if (holder != 0 || d->instance_fd < 0)
+		log_warning("%s", err);
+	return r;
+}
+
 static int run_open(struct daemon *d, const struct config *cfg, config_reload_fn reload_fn)
 {
 	char err[2048];
@@ -781,7 +800,7 @@ static int run_open(struct daemon *d, const struct config *cfg, config_reload_fn
 	memset(d, 0, sizeof(*d));
 	d->cfg = *cfg;
 	d->reload = reload_fn;
-	d->sfd = d->tfd = -1;
+	d->sfd = d->tfd = d->instance_fd = -1;
 	r = notify_init(&d->notify);
 	if (r < 0)
 		log_warning("NOTIFY_SOCKET='%s' cannot be used (%s); not telling systemd",
@@ -798,6 +817,9 @@ static int run_open(struct daemon *d, const struct config *cfg, config_reload_fn
 		log_error("%s", err);
 		return drop;
 	}
+	r = claim_host(d);
+	if (r < 0)
+		return r;
 	/* Counters first: a host where we may not count gets a clear error
 	 * before anything is written to disk. */
 	r = open_counters(d);

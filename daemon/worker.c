@@ -77,6 +77,26 @@ static int group_of_id(const struct worker *w, uint64_t id)
 	return -1;
 }
 
+/* A sample in this CPU's ring whose id is not one of ours.  When another
+ * reader samples context switches too (a second stackd, a profiler), the
+ * kernel fills one sample record's data for every software event of a
+ * switch and skips fields already filled, so our sample can carry the
+ * other reader's id (seen on 6.x kernels; tests/system/210-coexist.sh).
+ * The rest is ours: this ring holds only our events, the group read in it
+ * is ours, and one group of ours is enabled at a time - the one enabled at
+ * the sample's time.  The ring is drained at every rotation, so it holds
+ * samples of at most the previous group (up to prev_until) and the active
+ * one.  -1 when the read does not fit that group. */
+static int group_of_foreign(struct worker *w, const struct rec_sample *s)
+{
+	unsigned g = w->prev_until != 0 && s->time <= w->prev_until ? w->prev_active : w->active;
+
+	if (s->nr != w->ev->groups[g].n_fds)
+		return -1;
+	w->at.st.foreign_id_samples++;
+	return (int)g;
+}
+
 void worker_handle_record(struct worker *w, const struct perf_event_header *h)
 {
 	struct life_rec lr;
@@ -91,6 +111,8 @@ void worker_handle_record(struct worker *w, const struct perf_event_header *h)
 			return;
 		}
 		g = group_of_id(w, s.id);
+		if (g < 0)
+			g = group_of_foreign(w, &s);
 		if (g < 0) {
 			/* Its deltas are lost: counted, so the loss shows. */
 			w->at.st.unknown_id_samples++;
@@ -214,11 +236,14 @@ static void rotate(struct worker *w)
 	t = monotonic_ns();
 	(void)ioctl(w->ev->groups[from].fds[0], PERF_EVENT_IOC_DISABLE, 0);
 	w->enabled_acc[from] += t - w->enabled_since;
+	w->prev_active = from;
+	w->prev_until = t;
 	enable_group(w, to);
 	w->at.st.rotations++;
 	/* The old group's last samples are in the ring now; take them before
 	 * its final read so the remainder is exactly what came after them. */
 	drain(w, UINT64_MAX);
+	w->prev_until = 0;
 	nv = collector_read_group(w->ev, from, values, ACC_MAX_MEMBERS);
 	if (nv > 0)
 		attrib_remainder(&w->at, from, t, values, (unsigned)nv);

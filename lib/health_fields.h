@@ -73,8 +73,13 @@
 	  "Group reads below the previous read of the group, charged nothing.",		\
 	  "counter reads that went backwards")						\
 	X(unknown_id_samples, sum, "unknown_id_samples_total",				\
-	  "Samples whose event id matches no group of stackd's, dropped.",		\
+	  "Samples whose event id matches no group of stackd's and whose read fits no "	\
+	  "enabled group, dropped.",							\
 	  "samples of an unknown event id")						\
+	X(foreign_id_samples, sum, "foreign_id_samples_total",				\
+	  "Samples carrying another reader's event id (a second sampler of context "	\
+	  "switches), attributed to the group enabled at their time.",			\
+	  "samples with another reader's id")						\
 	X(bad_samples, sum, "bad_samples_total",					\
 	  "Ring records that could not be parsed (truncated or malformed), dropped.",	\
 	  "ring records that failed to parse")

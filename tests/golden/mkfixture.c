@@ -124,6 +124,7 @@ static struct interval_data *make_interval(unsigned i, uint64_t start_s, uint64_
 	iv->st.rotations = 20 * len_s;
 	iv->st.backwards_reads = i == 61 ? 2 : 0;
 	iv->st.unknown_id_samples = i == 62 ? 5 : 0;
+	iv->st.foreign_id_samples = i == 61 ? 40 : 0;
 	iv->st.bad_samples = i == 63 ? 1 : 0;
 	iv->n_procs = N_PROCS;
 	iv->procs = calloc(N_PROCS, sizeof(*iv->procs));

@@ -1,5 +1,6 @@
 /* A worker's record handling counts what it cannot use: a sample of an
- * event id no group of ours has (unknown_id_samples), records too short for
+ * event id no group of ours has whose read fits no enabled group
+ * (unknown_id_samples), attributes one that does (foreign_id_samples), records too short for
  * their type (bad_samples), and still attributes the good samples and
  * keeps the side-band records.  Records are built by hand in the layout of
  * perf_record.h; no perf_event, no thread. */
@@ -29,6 +30,15 @@ static const struct perf_event_header *sample(uint64_t id, uint16_t size)
 	return (const struct perf_event_header *)(const void *)rec;
 }
 
+/* A well-formed sample of id at time t, the switch count at switches. */
+static const struct perf_event_header *sample_at(uint64_t id, uint64_t t, uint64_t switches)
+{
+	sample(id, 56);
+	rec[3] = t;
+	rec[5] = switches;
+	return (const struct perf_event_header *)(const void *)rec;
+}
+
 static const struct perf_event_header *short_record(uint32_t type)
 {
 	struct perf_event_header h = { type, 0, 16 };
@@ -38,20 +48,68 @@ static const struct perf_event_header *short_record(uint32_t type)
 	return (const struct perf_event_header *)(const void *)rec;
 }
 
+/* When pid 100 was last charged in group g (0: never). */
+static uint64_t charged_at(const struct worker *w, unsigned g)
+{
+	uint64_t last = 0;
+	size_t i;
+
+	for (i = 0; i < w->cur->acc.n; i++)
+		if (w->cur->acc.entries[i].pid == 100 && w->cur->acc.entries[i].group == g &&
+		    w->cur->acc.entries[i].last_ns > last)
+			last = w->cur->acc.entries[i].last_ns;
+	return last;
+}
+
+/* Another reader's id on our sample (a second sampler of switches): the
+ * read is ours, charged to the group enabled at the sample's time - the
+ * previous one up to the rotation, the active one after it - and counted;
+ * a read that fits neither stays unknown. */
+static void check_foreign(struct worker *w, struct cpu_events *ev)
+{
+	uint64_t known = w->at.st.unknown_id_samples;
+
+	ev->groups[0].n_fds = ev->groups[1].n_fds = 2;
+	w->active = 1;
+	w->prev_active = 0;
+	w->prev_until = 9000;   /* group 0 was on until 9000, group 1 since */
+
+	worker_handle_record(w, sample_at(OUR_ID, 8000, 10));       /* group 0 */
+	worker_handle_record(w, sample_at(12345, 8900, 12));        /* before the rotation */
+	CHECK_EQ_U(w->at.st.foreign_id_samples, 1);
+	CHECK_EQ_U(charged_at(w, 0), 8900);
+	worker_handle_record(w, sample_at(OUR_ID + 2, 9100, 20));   /* group 1 */
+	worker_handle_record(w, sample_at(12345, 9500, 21));        /* after it */
+	CHECK_EQ_U(w->at.st.foreign_id_samples, 2);
+	CHECK_EQ_U(charged_at(w, 1), 9500);
+	w->prev_until = 0;                                          /* drained */
+	worker_handle_record(w, sample_at(12345, 9800, 22));
+	CHECK_EQ_U(w->at.st.foreign_id_samples, 3);
+	CHECK_EQ_U(charged_at(w, 1), 9800);
+	CHECK_EQ_U(w->at.st.unknown_id_samples, known);
+	/* a read of another size is not this group's */
+	ev->groups[1].n_fds = 3;
+	worker_handle_record(w, sample_at(12345, 9900, 23));
+	CHECK_EQ_U(w->at.st.foreign_id_samples, 3);
+	CHECK_EQ_U(w->at.st.unknown_id_samples, known + 1);
+}
+
 int main(void)
 {
 	static struct collector col;
 	static struct cpu_events ev;
 	static struct worker w;
 
-	col.n_groups = 1;
-	col.group_on[0] = true;
+	col.n_groups = 2;
+	col.group_on[0] = col.group_on[1] = true;
 	col.layout[0].n_members = 2;
 	col.layout[0].switches_idx = 0;
 	col.layout[0].n_model = 1;
 	col.layout[0].model_idx[0] = 1;
+	col.layout[1] = col.layout[0];
 	ev.cpu = 0;
 	ev.groups[0].sampler_id = OUR_ID;
+	ev.groups[1].sampler_id = OUR_ID + 2;   /* n_fds 0 until check_foreign */
 	CHECK(worker_init(&w, &col, &ev, 100000000, 999) == 0);
 
 	worker_handle_record(&w, sample(OUR_ID, 56));
@@ -77,6 +135,7 @@ int main(void)
 	CHECK_EQ_U(w.at.st.unknown_id_samples, 1);
 	CHECK_EQ_U(w.cur->acc.n, 1);
 
+	check_foreign(&w, &ev);
 	worker_done(&w);
 	return 0;
 }
