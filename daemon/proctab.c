@@ -184,6 +184,21 @@ int proctab_scan(struct proctab *pt)
 	return r < 0 ? r : 0;
 }
 
+/* A child starts as a copy of its parent: name, user and cgroup (so its
+ * systemd unit).  A short-lived child is gone before a flush reads /proc
+ * for it; it keeps these instead of showing no user (and so staying
+ * invisible to its own user).  /proc, when the child is still there,
+ * overrides them (a setuid exec, a move to another cgroup).  The parent is
+ * read once, now, while it most likely still runs. */
+static void inherit(struct proctab *pt, struct proc_gen *g, struct proc_gen *parent)
+{
+	memcpy(g->comm, parent->comm, sizeof(g->comm));
+	if (!parent->enriched && parent->pid > 0)
+		proctab_enrich(pt, parent);
+	g->uid = parent->uid;
+	g->unit = parent->unit != NULL ? strdup(parent->unit) : NULL;   /* NULL: unknown */
+}
+
 int proctab_fork(struct proctab *pt, int32_t pid, int32_t ppid, uint64_t t)
 {
 	struct proc_gen *prev = proctab_newest(pt, pid);
@@ -206,7 +221,7 @@ int proctab_fork(struct proctab *pt, int32_t pid, int32_t ppid, uint64_t t)
 	if (g == NULL)
 		return -ENOMEM;
 	if (parent != NULL)
-		memcpy(g->comm, parent->comm, sizeof(g->comm));   /* fork keeps the name */
+		inherit(pt, g, parent);
 	return 0;
 }
 

@@ -89,8 +89,32 @@ int main(void)
 	CHECK(proctab_resolve(&pt, 80, 4500 * MS, 4600 * MS, &g) == 0);   /* 9.5 s boot */
 	CHECK_STR(g->comm, "found");
 	CHECK_EQ_U(g->start_ns, 9000 * MS);
+	snprintf(path, sizeof(path), "%s/80/status", root);
+	f = fopen(path, "w");
+	CHECK(f != NULL);
+	fprintf(f, "Name:\tfound\nUmask:\t0022\nUid:\t65534\t65534\t65534\t65534\n");
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/80/cgroup", root);
+	f = fopen(path, "w");
+	CHECK(f != NULL);
+	fprintf(f, "0::/system.slice/found.service\n");
+	fclose(f);
 	proctab_enrich(&pt, g);
 	CHECK_STR(g->cmdline, "found -v");
+	CHECK(g->uid == 65534);
+
+	/* A child gone before any flush read /proc for it keeps its parent's
+	 * user and unit (it would otherwise show no user, and its own user
+	 * could not see it); not the parent's command line. */
+	CHECK(proctab_fork(&pt, 90, 80, 4700 * MS) == 0);
+	proctab_comm(&pt, 90, 4701 * MS, "true", true);
+	proctab_exit(&pt, 90, 4702 * MS);
+	CHECK(proctab_resolve(&pt, 90, 4701 * MS, 4702 * MS, &g2) == 0);
+	proctab_enrich(&pt, g2);
+	CHECK_STR(g2->comm, "true");
+	CHECK(g2->uid == 65534);
+	CHECK_STR(g2->unit, "found.service");
+	CHECK(g2->cmdline == NULL);
 	/* ...but /proc showing a process that started after the sample is
 	 * someone else: the start is unknown, the name is not borrowed */
 	CHECK(proctab_resolve(&pt, 81, 100 * MS, 100 * MS, &g) == 0);
