@@ -27,7 +27,8 @@ static void help(void)
 	       "\n"
 	       "Daemon health: version and uptime, model, counter groups and the share of\n"
 	       "time each was measuring, lost and unattributed samples, the busiest CPU's\n"
-	       "switch rate, the database's size and oldest record.\n"
+	       "switch rate, the database's size and oldest record, and whether the daemon\n"
+	       "can write it (failed writes, intervals waiting or dropped).\n"
 	       "\n"
 	       "  --window DUR     health over how much of the newest data (default 60s)\n"
 	       "  --json           the API's answer (GET /api/v1/system) for scripts\n"
@@ -55,14 +56,50 @@ static const char *opt_str(const json_t *o, const char *key)
 	return s ? s : "";
 }
 
-static void print_time(const char *label, uint64_t ns)
+static const char *format_time(uint64_t ns, char *buf, size_t len)
 {
-	char buf[64];
 	time_t t = (time_t)(ns / NS_PER_SEC);
 	struct tm tm;
 
-	strftime(buf, sizeof(buf), "%Y-%m-%d %H:%M:%S %Z", localtime_r(&t, &tm));
-	printf("%s%s\n", label, buf);
+	strftime(buf, len, "%Y-%m-%d %H:%M:%S %Z", localtime_r(&t, &tm));
+	return buf;
+}
+
+static void print_time(const char *label, uint64_t ns)
+{
+	char buf[64];
+
+	printf("%s%s\n", label, format_time(ns, buf, sizeof(buf)));
+}
+
+/* The running daemon's writer (absent when reading a file): an outage
+ * shows while it lasts. */
+static void print_writer(const json_t *w)
+{
+	char t[64];
+
+	if (!json_is_object(w))
+		return;
+	if (json_is_true(json_object_get(w, "failing")))
+		printf("writes:        WRITES FAILING since %s: %s; %" PRIu64 " interval(s) waiting "
+		       "in memory\n", format_time(u64(w, "failing_since_ns"), t, sizeof(t)),
+		       str(w, "last_error"), u64(w, "pending_intervals"));
+	else if (json_is_integer(json_object_get(w, "last_write_ns")))
+		printf("writes:        ok, last at %s\n",
+		       format_time(u64(w, "last_write_ns"), t, sizeof(t)));
+	else
+		printf("writes:        none yet\n");
+	if (u64(w, "write_errors") > 0 || u64(w, "dropped_intervals") > 0)
+		printf("               %" PRIu64 " failed write(s), %" PRIu64 " interval(s) dropped "
+		       "unwritten since the start\n", u64(w, "write_errors"),
+		       u64(w, "dropped_intervals"));
+	if (u64(w, "database_replaced") > 0)
+		printf("               the database file was deleted or replaced %" PRIu64 " time(s) "
+		       "and opened anew; %" PRIu64 " interval(s) went to the old file\n",
+		       u64(w, "database_replaced"), u64(w, "lost_in_replaced_intervals"));
+	if (u64(w, "space_cap_bytes") > 0)
+		printf("               its filesystem filled up: the database is kept under %.1f MiB\n",
+		       (double)u64(w, "space_cap_bytes") / 1048576.0);
 }
 
 static void print_text(const json_t *a, const struct source *src)
@@ -127,6 +164,7 @@ static void print_text(const json_t *a, const struct source *src)
 	       (double)u64(db, "bytes") / 1048576.0);
 	if (json_is_integer(json_object_get(db, "oldest_ns")))
 		print_time("oldest record: ", u64(db, "oldest_ns"));
+	print_writer(json_object_get(a, "writer"));
 }
 
 int verb_status(int argc, char **argv)

@@ -56,6 +56,9 @@ struct http_server {
 	 * one request at a time: SQLITE_OPEN_NOMUTEX). */
 	struct db *idle_db[IDLE_DB_CONNECTIONS];
 	size_t n_idle_db;
+	/* Bumped when the database file was replaced: connections opened
+	 * before read the old file, and are closed instead of kept. */
+	uint64_t db_epoch;
 	struct http_guard *guard;
 };
 
@@ -226,26 +229,28 @@ static int open_listener(const char *text, char *unix_path, size_t pathlen, char
 
 /* ---- database connections ---------------------------------------------- */
 
-/* A read-only connection for one request: an idle one, else a new one. */
-static struct db *db_acquire(struct http_server *s, char *err, size_t errlen)
+/* A read-only connection for one request: an idle one, else a new one;
+ * *epoch: the file it reads (db_release). */
+static struct db *db_acquire(struct http_server *s, uint64_t *epoch, char *err, size_t errlen)
 {
 	struct db *db = NULL;
 
 	pthread_mutex_lock(&s->lock);
 	if (s->n_idle_db > 0)
 		db = s->idle_db[--s->n_idle_db];
+	*epoch = s->db_epoch;
 	pthread_mutex_unlock(&s->lock);
 	if (db == NULL && db_open(s->database, &db, err, errlen) < 0)
 		return NULL;   /* tried again on the next request */
 	return db;
 }
 
-static void db_release(struct http_server *s, struct db *db)
+static void db_release(struct http_server *s, struct db *db, uint64_t epoch)
 {
 	if (db == NULL)
 		return;
 	pthread_mutex_lock(&s->lock);
-	if (s->n_idle_db < IDLE_DB_CONNECTIONS) {
+	if (epoch == s->db_epoch && s->n_idle_db < IDLE_DB_CONNECTIONS) {
 		s->idle_db[s->n_idle_db++] = db;
 		db = NULL;
 	}
@@ -458,7 +463,7 @@ static int metrics(struct http_server *s, const char *method, const char *query,
 	f = open_memstream(&buf, &len);
 	if (f == NULL)
 		return -ENOMEM;
-	prom_render(s->cfg.prom, acc->full, f);
+	prom_render(s->cfg.prom, s->cfg.info.writer, acc->full, f);
 	if (fclose(f) != 0) {
 		free(buf);
 		return -ENOMEM;
@@ -511,7 +516,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn, const char
 	const char *query;
 	char path[MAX_URL + 1], key[MAX_URL + 32], err[1024];
 	bool refresh;
-	uint64_t gen;
+	uint64_t gen, epoch;
 	struct db *db;
 	int r;
 
@@ -554,12 +559,12 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn, const char
 	}
 	gen = atomic_load(&s->generation);
 	err[0] = '\0';
-	db = db_acquire(s, err, sizeof(err));
+	db = db_acquire(s, &epoch, err, sizeof(err));
 	if (strcmp(path, "/metrics") == 0)
 		r = metrics(s, method, query, &acc, &resp);
 	else
 		r = api_handle(&s->cfg.info, db, err, method, path, query, &acc, &resp);
-	db_release(s, db);
+	db_release(s, db, epoch);
 	if (hc != NULL)
 		http_guard_work_done(s->guard, hc);
 	if (r < 0) {
@@ -783,4 +788,22 @@ void http_server_data_changed(struct http_server *s)
 {
 	if (s != NULL)
 		atomic_fetch_add(&s->generation, 1);
+}
+
+void http_server_database_replaced(struct http_server *s)
+{
+	struct db *old[IDLE_DB_CONNECTIONS];
+	size_t i, n;
+
+	if (s == NULL)
+		return;
+	pthread_mutex_lock(&s->lock);
+	n = s->n_idle_db;
+	memcpy(old, s->idle_db, n * sizeof(old[0]));
+	s->n_idle_db = 0;
+	s->db_epoch++;
+	pthread_mutex_unlock(&s->lock);
+	for (i = 0; i < n; i++)
+		db_close(old[i]);
+	http_server_data_changed(s);
 }

@@ -41,8 +41,13 @@ int http_server_start(const struct http_config *cfg, struct http_server **ret, c
 		      size_t errlen);
 void http_server_stop(struct http_server *s);   /* NULL is a no-op */
 
-/* A new interval is stored: cached answers are stale. */
+/* A new interval is stored, or the writer's state changed: cached answers
+ * are stale. */
 void http_server_data_changed(struct http_server *s);
+
+/* The database file was replaced by a new one at the same path: readers
+ * open it anew (connections kept open would read the old file). */
+void http_server_database_replaced(struct http_server *s);
 
 /* Parse one listen address into what bind() takes; exposed for tests.
  * "127.0.0.1:PORT", "[::1]:PORT", "localhost:PORT", "unix:/PATH". */

@@ -343,7 +343,34 @@ static void metric(FILE *f, const char *name, const char *type, const char *help
 		help, name, type, name, v);
 }
 
-void prom_render(struct prom *p, bool full, FILE *f)
+/* The writer's state now: daemon-level, not summed from intervals. */
+static void render_writer(struct writer_status_box *box, FILE *f)
+{
+	struct writer_status ws;
+
+	writer_status_read(box, &ws);
+	metric(f, "store_write_failing", "gauge", "1 while writes to the database fail.",
+	       ws.failing_since_ns != 0);
+	metric(f, "store_write_errors_total", "counter", "Failed database writes.",
+	       ws.write_errors);
+	metric(f, "store_pending_intervals", "gauge", "Intervals waiting in memory to be written.",
+	       ws.pending);
+	metric(f, "store_dropped_intervals_total", "counter",
+	       "Intervals dropped unwritten (the database failed for longer than retry_buffer).",
+	       ws.dropped);
+	metric(f, "store_database_replaced_total", "counter",
+	       "Times the database file was found deleted or replaced (and opened anew).",
+	       ws.replaced);
+	metric(f, "store_replaced_lost_intervals_total", "counter",
+	       "Intervals written to a database file that had been deleted or replaced.",
+	       ws.lost_in_replaced);
+	fprintf(f, "# HELP stackd_store_last_write_timestamp_seconds When an interval was last "
+		"written (0: not yet).\n# TYPE stackd_store_last_write_timestamp_seconds gauge\n"
+		"stackd_store_last_write_timestamp_seconds %.3f\n",
+		(double)ws.last_write_ns / (double)NS_PER_SEC);
+}
+
+void prom_render(struct prom *p, struct writer_status_box *writer, bool full, FILE *f)
 {
 	pthread_mutex_lock(&p->lock);
 	fprintf(f, "# HELP stackd_info The running stackd and its model.\n"
@@ -354,6 +381,8 @@ void prom_render(struct prom *p, bool full, FILE *f)
 	metric(f, prom, HEALTH_PROM_TYPE_##combine, help PROM_NOTE_##combine, p->health.name);
 	HEALTH_FIELDS(PRINT_FIELD)
 #undef PRINT_FIELD
+	if (writer != NULL)
+		render_writer(writer, f);
 	if (full) {
 		render_table(p, f, "comm", &p->comms, 0);
 		render_table(p, f, "unit", &p->units, 0);

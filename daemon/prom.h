@@ -12,6 +12,7 @@
 #define STACKD_PROM_H
 
 #include "interval.h"
+#include "lib/writer_status.h"
 
 #include <stdio.h>
 
@@ -23,8 +24,9 @@ void prom_free(struct prom *p);   /* NULL is a no-op */
 /* Add one flushed interval (main thread). */
 void prom_add_interval(struct prom *p, const struct interval_data *iv);
 
-/* Print every series (any thread).  full: the reader may see every
- * process; otherwise only the collector's own health is printed. */
-void prom_render(struct prom *p, bool full, FILE *f);
+/* Print every series (any thread), and the writer's state when writer is
+ * not NULL.  full: the reader may see every process; otherwise only the
+ * collector's own health is printed. */
+void prom_render(struct prom *p, struct writer_status_box *writer, bool full, FILE *f);
 
 #endif

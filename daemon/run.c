@@ -27,6 +27,7 @@
 #include "lib/duration.h"
 #include "lib/sampling_cost.h"
 #include "lib/version.h"
+#include "lib/writer_status.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -38,6 +39,7 @@
 #include <string.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/timerfd.h>
 #include <unistd.h>
 
@@ -58,9 +60,15 @@ struct daemon {
 	bool fl_ready;
 	struct interval_data *pending, *pending_tail;
 	size_t n_pending;
-	uint64_t written, dropped_intervals;
-	bool write_failing;
-	uint64_t warned_write, warned_lost, warned_rate, warned_late, warned_straddle;
+	uint64_t written;
+	uint64_t written_unchecked;      /* since the file was last seen in place */
+	uint64_t dropped_unlogged;       /* dropped since the last line saying so */
+	struct writer_status ws;         /* published to ws_box after each flush */
+	struct writer_status_box ws_box;
+	char boot_id[64];
+	uint64_t booted_ns;
+	uint64_t warned_write, warned_drop, warned_full, warned_lost, warned_rate, warned_late,
+		 warned_straddle;
 	uint64_t started_ns;
 	uint64_t next_prune_ns;          /* CLOCK_MONOTONIC */
 	int sfd, tfd;
@@ -220,6 +228,8 @@ static void write_meta(struct daemon *d)
 		};
 		char err[512];
 
+		if (d->store == NULL)
+			return;   /* written when the store is open again */
 		if (store_set_meta(d->store, kv, sizeof(kv) / sizeof(kv[0]) / 2, err,
 				   sizeof(err)) < 0)
 			log_warning("cannot record daemon facts in the database: %s", err);
@@ -299,7 +309,222 @@ static void drop_oldest_pending(struct daemon *d)
 	old->next = NULL;
 	interval_free(old);
 	d->n_pending--;
-	d->dropped_intervals++;
+	d->ws.dropped++;
+	d->dropped_unlogged++;
+}
+
+/* One line a minute at most, with counts: during a long outage every flush
+ * drops one. */
+static void report_drops(struct daemon *d, bool now)
+{
+	if (d->dropped_unlogged == 0 || (!due(&d->warned_drop, monotonic_ns()) && !now))
+		return;
+	log_error("dropped %" PRIu64 " unwritten interval(s) since the last report (%" PRIu64
+		  " in all): the database has been failing for longer than retry_buffer (%u)",
+		  d->dropped_unlogged, d->ws.dropped, d->cfg.retry_buffer);
+	d->dropped_unlogged = 0;
+}
+
+/* The store again at the configured path, after its file was deleted or
+ * replaced: a new file with the schema (or the file put there), the lock
+ * taken anew, this boot registered, the daemon's facts recorded. */
+static int reopen_store(struct daemon *d, char *err, size_t errlen)
+{
+	int r;
+
+	r = store_open(d->cfg.database, &d->store, err, errlen);
+	if (r == 0)
+		r = store_register(d->store, d->model, d->boot_id, d->booted_ns, err, errlen);
+	if (r < 0) {
+		store_close(d->store);
+		d->store = NULL;
+		return r;
+	}
+	if (store_moved_aside(d->store) != NULL)
+		log_warning("%s", store_moved_aside(d->store));
+	write_meta(d);
+	http_server_database_replaced(d->http);
+	log_info("writing to a new %s from now on", d->cfg.database);
+	return 0;
+}
+
+/* One stat per flush: a database deleted or replaced under us would take
+ * every later interval with it, unseen (the API answers from the path). */
+static void check_database_file(struct daemon *d)
+{
+	char why[64];
+
+	if (d->store == NULL)
+		return;
+	if (!store_file_replaced(d->store, d->cfg.database, why, sizeof(why))) {
+		d->written_unchecked = 0;
+		return;
+	}
+	d->ws.replaced++;
+	d->ws.lost_in_replaced += d->written_unchecked;
+	log_error("%s was %s while stackd wrote it: %" PRIu64 " interval(s) written since it "
+		  "was last seen in place went to the old file and are lost; opening it anew",
+		  d->cfg.database, why, d->written_unchecked);
+	d->written_unchecked = 0;
+	/* Readers first: they must not keep the old file open, or the -wal. */
+	http_server_database_replaced(d->http);
+	store_close(d->store);
+	d->store = NULL;
+	store_remove_journal(d->cfg.database);
+}
+
+static uint64_t file_bytes(const char *path, const char *suffix)
+{
+	char file[PATH_MAX + 8];
+	struct stat st;
+
+	snprintf(file, sizeof(file), "%s%s", path, suffix);
+	return stat(file, &st) == 0 ? (uint64_t)st.st_size : 0;
+}
+
+/* SQLite checkpoints the WAL at 1000 pages (4 MiB of 4 KiB pages): it grows
+ * to about that before its space is reused. */
+#define WAL_ROOM_BYTES (4ULL << 20)
+
+/* What the stored data can grow to on its filesystem: the database file
+ * (its free pages included) and the filesystem's free space, less what the
+ * WAL still needs to reach its checkpoint size, less an eighth to spare.
+ * A database that fills its filesystem cannot even delete (that writes
+ * the WAL), so the cap must hold before, not after.  0: cannot tell. */
+static uint64_t space_fit(const struct daemon *d)
+{
+	uint64_t wal = file_bytes(d->cfg.database, "-wal"), fit, need;
+	char *copy = strdup(d->cfg.database);
+	struct statvfs vfs;
+	int r;
+
+	if (copy == NULL)
+		return 0;
+	r = statvfs(dirname(copy), &vfs);
+	free(copy);
+	if (r < 0)
+		return 0;
+	need = wal < WAL_ROOM_BYTES ? WAL_ROOM_BYTES - wal : 0;
+	fit = file_bytes(d->cfg.database, "") + (uint64_t)vfs.f_bavail * vfs.f_frsize;
+	fit = fit > need ? fit - need : 0;
+	fit -= fit / 8;
+	return fit > 0 ? fit : 1;
+}
+
+/* The size cap retention keeps: max_database_mb, or less when that does
+ * not fit on the filesystem. */
+static uint64_t size_cap(const struct daemon *d)
+{
+	uint64_t cap = (uint64_t)d->cfg.max_database_mb << 20, fit = space_fit(d);
+
+	return fit != 0 && (cap == 0 || fit < cap) ? fit : cap;
+}
+
+/* Over the size cap now: retention is due at once, not in a minute.  The
+ * first time the filesystem is what caps, say so (and status shows it). */
+static bool over_cap(struct daemon *d)
+{
+	uint64_t used = 0, cap = size_cap(d);
+
+	if (cap == 0 || store_used_bytes(d->store, &used) < 0 || used <= cap)
+		return false;
+	if (cap < (uint64_t)d->cfg.max_database_mb << 20 || d->cfg.max_database_mb == 0) {
+		if (due(&d->warned_full, monotonic_ns()))
+			log_warning("max_database_mb = %u does not fit on the filesystem of %s: "
+				    "keeping the database under %.1f MiB", d->cfg.max_database_mb,
+				    d->cfg.database, (double)cap / 1048576.0);
+		d->ws.space_cap_bytes = cap;
+	}
+	return true;
+}
+
+#define PRUNE_EVERY_NS (60ULL * NS_PER_SEC)
+#define PRUNE_BATCH_INTERVALS 60
+#define ROLLUP_BATCH_BUCKETS 30
+/* A flush is due every interval: roll up for at most this long per call. */
+#define ROLLUP_BUDGET_NS (100ULL * NS_PER_MSEC)
+/* Making room on a full filesystem: prune for at most this long per flush. */
+#define MAKE_ROOM_BUDGET_NS (300ULL * NS_PER_MSEC)
+
+/* One bounded retention step (store_prune): rows deleted or -errno. */
+static int prune_step(struct daemon *d, char *err, size_t errlen)
+{
+	struct store_retention ret;
+
+	memset(&ret, 0, sizeof(ret));
+	ret.now_ns = clock_ns(CLOCK_REALTIME);
+	memcpy(ret.keep_ns, d->cfg.retention_ns, sizeof(ret.keep_ns));
+	ret.max_bytes = size_cap(d);
+	ret.max_intervals = PRUNE_BATCH_INTERVALS;
+	return store_prune(d->store, &ret, err, errlen);
+}
+
+/* The filesystem is full (a write failed with ENOSPC; something else
+ * filled it, or it filled faster than retention ran): the WAL's space goes
+ * back to the filesystem if it can, retention makes room at once (oldest
+ * raw data first, down to what fits), and the WAL is truncated again. */
+static void make_room(struct daemon *d)
+{
+	uint64_t used = 0, start = monotonic_ns();
+	char err[1024];
+	int n = 0;
+
+	(void)store_checkpoint(d->store, err, sizeof(err));
+	do {
+		n = prune_step(d, err, sizeof(err));
+	} while (n > 0 && monotonic_ns() - start < MAKE_ROOM_BUDGET_NS &&
+		 store_used_bytes(d->store, &used) == 0 && used > size_cap(d));
+	(void)store_checkpoint(d->store, err, sizeof(err));
+	/* What is left over the cap goes at the next flushes. */
+	d->next_prune_ns = 0;
+}
+
+static int try_write(struct daemon *d, char *err, size_t errlen)
+{
+	if (d->store == NULL) {
+		int r = reopen_store(d, err, errlen);
+
+		if (r < 0)
+			return r;
+	}
+	return store_write_intervals(d->store, d->pending, err, errlen);
+}
+
+static void write_done(struct daemon *d)
+{
+	if (d->ws.failing_since_ns != 0)
+		log_info("database writable again: wrote %zu delayed interval(s) after %" PRIu64
+			 " failed write(s) in all", d->n_pending, d->ws.write_errors);
+	report_drops(d, true);
+	d->written += d->n_pending;
+	d->written_unchecked += d->n_pending;
+	while (d->pending != NULL) {
+		struct interval_data *next = d->pending->next;
+
+		interval_free(d->pending);
+		d->pending = next;
+	}
+	d->pending_tail = NULL;
+	d->n_pending = 0;
+	d->ws.last_write_ns = clock_ns(CLOCK_REALTIME);
+	d->ws.failing_since_ns = 0;
+	d->ws.last_error[0] = '\0';
+}
+
+static void write_failed(struct daemon *d, const char *err)
+{
+	d->ws.write_errors++;
+	if (d->ws.failing_since_ns == 0)
+		d->ws.failing_since_ns = clock_ns(CLOCK_REALTIME);
+	snprintf(d->ws.last_error, sizeof(d->ws.last_error), "%.*s",
+		 (int)sizeof(d->ws.last_error) - 1, err);
+	if (due(&d->warned_write, monotonic_ns()))
+		log_warning("cannot write to %s: %s; keeping %zu interval(s) in memory (up to %u); "
+			    "%" PRIu64 " failed write(s) so far", d->cfg.database, err, d->n_pending,
+			    d->cfg.retry_buffer, d->ws.write_errors);
+	while (d->n_pending > d->cfg.retry_buffer)
+		drop_oldest_pending(d);
+	report_drops(d, false);
 }
 
 static void write_pending(struct daemon *d)
@@ -309,54 +534,30 @@ static void write_pending(struct daemon *d)
 
 	if (d->pending == NULL)
 		return;
-	r = store_write_intervals(d->store, d->pending, err, sizeof(err));
-	if (r == 0) {
-		if (d->write_failing)
-			log_info("database writable again: wrote %zu delayed interval(s)",
-				 d->n_pending);
-		d->written += d->n_pending;
-		while (d->pending != NULL) {
-			struct interval_data *next = d->pending->next;
-
-			interval_free(d->pending);
-			d->pending = next;
-		}
-		d->pending_tail = NULL;
-		d->n_pending = 0;
-		d->write_failing = false;
-		http_server_data_changed(d->http);
-		return;
+	r = try_write(d, err, sizeof(err));
+	if (r == -ENOSPC) {
+		make_room(d);
+		r = try_write(d, err, sizeof(err));
 	}
-	d->write_failing = true;
-	if (due(&d->warned_write, monotonic_ns()))
-		log_warning("cannot write to %s: %s; keeping %zu interval(s) in memory (up to %u)",
-			    d->cfg.database, err, d->n_pending, d->cfg.retry_buffer);
-	while (d->n_pending > d->cfg.retry_buffer) {
-		drop_oldest_pending(d);
-		log_error("dropped the oldest unwritten interval (%" PRIu64 " so far): the "
-			  "database has been failing for longer than retry_buffer", d->dropped_intervals);
-	}
+	if (r == 0)
+		write_done(d);
+	else
+		write_failed(d, err);
 }
-
-#define PRUNE_EVERY_NS (60ULL * NS_PER_SEC)
-#define PRUNE_BATCH_INTERVALS 60
-#define ROLLUP_BATCH_BUCKETS 30
-/* A flush is due every interval: roll up for at most this long per call. */
-#define ROLLUP_BUDGET_NS (100ULL * NS_PER_MSEC)
 
 /* Rollups and retention in small steps after a flush: once a minute, or at
  * every flush while a backlog is left (a migrated database, a lowered
  * retention, a database over its cap).  The collector's workers go on
- * counting meanwhile; only the next flush can start a little late. */
+ * counting meanwhile; only the next flush can start a little late.  Also
+ * while writes fail: a database that filled its filesystem needs room. */
 static void roll_and_prune(struct daemon *d)
 {
-	struct store_retention ret;
 	uint64_t now = monotonic_ns();
 	char err[1024];
 	bool more = false;
 	int made, n;
 
-	if (now < d->next_prune_ns || d->n_pending > 0)
+	if (d->store == NULL || (now < d->next_prune_ns && !over_cap(d)))
 		return;
 	made = store_rollup(d->store, ROLLUP_BATCH_BUCKETS, ROLLUP_BUDGET_NS, &more, err,
 			    sizeof(err));
@@ -364,12 +565,7 @@ static void roll_and_prune(struct daemon *d)
 		log_warning("rollups: %s; trying again in a minute", err);
 		made = 0;
 	}
-	memset(&ret, 0, sizeof(ret));
-	ret.now_ns = clock_ns(CLOCK_REALTIME);
-	memcpy(ret.keep_ns, d->cfg.retention_ns, sizeof(ret.keep_ns));
-	ret.max_bytes = (uint64_t)d->cfg.max_database_mb << 20;
-	ret.max_intervals = PRUNE_BATCH_INTERVALS;
-	n = store_prune(d->store, &ret, err, sizeof(err));
+	n = prune_step(d, err, sizeof(err));
 	if (n < 0) {
 		log_warning("retention: %s; trying again in a minute", err);
 		n = 0;
@@ -377,6 +573,15 @@ static void roll_and_prune(struct daemon *d)
 		log_debug("retention: %d rollups made, %d old rows deleted", made, n);
 	}
 	d->next_prune_ns = n >= PRUNE_BATCH_INTERVALS || more ? now : now + PRUNE_EVERY_NS;
+}
+
+/* What the API and /metrics say about the writer: live, so an outage
+ * shows while it lasts; a change makes cached answers stale. */
+static void publish_writer(struct daemon *d)
+{
+	d->ws.pending = d->n_pending;
+	if (writer_status_publish(&d->ws_box, &d->ws))
+		http_server_data_changed(d->http);
 }
 
 static void flush(struct daemon *d, bool final)
@@ -403,9 +608,11 @@ static void flush(struct daemon *d, bool final)
 	d->pending_tail = iv;
 	d->n_pending++;
 	ran = iv->n_procs;   /* iv is freed once written */
+	check_database_file(d);
 	write_pending(d);
 	if (!final)
 		roll_and_prune(d);
+	publish_writer(d);
 	notify_send(&d->notify, "STATUS=model %s: %zu processes ran in the last interval; "
 		    "%" PRIu64 " intervals written%s", d->model->name, ran, d->written,
 		    d->n_pending > 0 ? ", some waiting: the database cannot be written" : "");
@@ -440,6 +647,7 @@ static int start_http(struct daemon *d)
 	hc.info.rotate_period_ns = d->cfg.rotate_period_ns;
 	hc.prom = d->prom;
 	hc.info.in_daemon = true;
+	hc.info.writer = &d->ws_box;
 	r = http_server_start(&hc, &d->http, err, sizeof(err));
 	if (r < 0) {
 		log_error("%s (change it with --listen, or --listen none)", err);
@@ -498,6 +706,7 @@ static void reload(struct daemon *d)
 	d->cfg.retry_buffer = n.retry_buffer;
 	memcpy(d->cfg.retention_ns, n.retention_ns, sizeof(n.retention_ns));
 	d->cfg.max_database_mb = n.max_database_mb;
+	d->ws.space_cap_bytes = 0;   /* said again if the filesystem is still too small */
 	d->next_prune_ns = 0;
 	d->cfg.switch_rate_warning = n.switch_rate_warning;
 	if (n.rotate_period_ns != d->cfg.rotate_period_ns) {
@@ -640,6 +849,7 @@ static void run_close(struct daemon *d)
 	}
 	store_close(d->store);
 	prom_free(d->prom);
+	writer_status_done(&d->ws_box);
 	collector_close(d->col);
 	if (d->pt_ready)
 		proctab_done(&d->pt);
@@ -684,7 +894,7 @@ static int open_counters(struct daemon *d)
 static int open_store(struct daemon *d)
 {
 	const char *db = d->cfg.database;
-	char err[2048], boot_id[64];
+	char err[2048];
 	int r;
 
 	/* The store holds every user's command lines: files we create are not
@@ -702,11 +912,11 @@ static int open_store(struct daemon *d)
 		log_info("%s was made by an early stackd: space freed by retention is reused, not "
 			 "returned; to return it, stop stackd and run: sqlite3 %s 'PRAGMA auto_vacuum "
 			 "= INCREMENTAL; VACUUM'", db, db);
-	if (read_boot_id(boot_id, sizeof(boot_id)) < 0)
-		snprintf(boot_id, sizeof(boot_id), "unknown");
+	if (read_boot_id(d->boot_id, sizeof(d->boot_id)) < 0)
+		snprintf(d->boot_id, sizeof(d->boot_id), "unknown");
 	d->started_ns = clock_ns(CLOCK_REALTIME);
-	r = store_register(d->store, d->model, boot_id,
-			   d->started_ns - clock_ns(CLOCK_BOOTTIME), err, sizeof(err));
+	d->booted_ns = d->started_ns - clock_ns(CLOCK_BOOTTIME);
+	r = store_register(d->store, d->model, d->boot_id, d->booted_ns, err, sizeof(err));
 	if (r < 0)
 		log_error("%s: %s", db, err);
 	return r;
@@ -801,6 +1011,7 @@ static int run_open(struct daemon *d, const struct config *cfg, config_reload_fn
 	d->cfg = *cfg;
 	d->reload = reload_fn;
 	d->sfd = d->tfd = d->instance_fd = -1;
+	writer_status_init(&d->ws_box);
 	r = notify_init(&d->notify);
 	if (r < 0)
 		log_warning("NOTIFY_SOCKET='%s' cannot be used (%s); not telling systemd",
@@ -849,9 +1060,10 @@ static int run_serve(struct daemon *d)
 
 	r = loop(d);
 	flush(d, true);
+	report_drops(d, true);
 	if (d->n_pending > 0)
-		log_error("%zu interval(s) could not be written to %s and are lost", d->n_pending,
-			  d->cfg.database);
+		log_error("%zu interval(s) could not be written to %s and are lost (%s)",
+			  d->n_pending, d->cfg.database, d->ws.last_error);
 	else
 		log_info("stopped; %" PRIu64 " intervals written", d->written);
 	return r < 0 || d->n_pending > 0 ? EXIT_FAILURE : EXIT_SUCCESS;

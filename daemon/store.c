@@ -21,7 +21,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define STORE_BUSY_TIMEOUT_MS 5000
+/* Short: a lock held by someone else (sqlite3 on the file, a backup)
+ * must not stall the daemon's loop or its watchdog; intervals that could
+ * not be written wait in memory and go with the next flush. */
+#define STORE_BUSY_TIMEOUT_MS 200
 #define STRINGIFY_(x) #x
 #define STRINGIFY(x) STRINGIFY_(x)
 
@@ -324,6 +327,7 @@ static int configure(struct store *s, bool existed, char *err, size_t errlen)
 int store_open(const char *path, struct store **ret, char *err, size_t errlen)
 {
 	struct store *s;
+	struct stat st;
 	bool existed = false;
 	int r;
 
@@ -359,6 +363,11 @@ int store_open(const char *path, struct store **ret, char *err, size_t errlen)
 	r = prepare_all(s, err, errlen);
 	if (r < 0)
 		goto fail;
+	/* The file we write, to find it deleted or replaced (store_file_replaced). */
+	if (stat(path, &st) == 0) {
+		s->dev = st.st_dev;
+		s->ino = st.st_ino;
+	}
 	*ret = s;
 	return 0;
 fail:
@@ -401,6 +410,39 @@ void store_close(struct store *s)
 void store_set_busy_timeout(struct store *s, int ms)
 {
 	sqlite3_busy_timeout(s->db, ms);
+}
+
+bool store_file_replaced(const struct store *s, const char *path, char *why, size_t len)
+{
+	struct stat st;
+
+	if (stat(path, &st) < 0) {
+		if (errno != ENOENT)
+			return false;   /* cannot tell: keep writing */
+		snprintf(why, len, "deleted");
+		return true;
+	}
+	if (st.st_dev == s->dev && st.st_ino == s->ino)
+		return false;
+	snprintf(why, len, "replaced by another file");
+	return true;
+}
+
+int store_checkpoint(struct store *s, char *err, size_t errlen)
+{
+	return store_exec(s, "PRAGMA wal_checkpoint(TRUNCATE)", "cannot checkpoint", err, errlen);
+}
+
+void store_remove_journal(const char *path)
+{
+	static const char *const suffixes[] = { "-wal", "-shm" };
+	char file[4096];
+	size_t i;
+
+	for (i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++) {
+		if ((size_t)snprintf(file, sizeof(file), "%s%s", path, suffixes[i]) < sizeof(file))
+			(void)unlink(file);
+	}
 }
 
 static int step_done(sqlite3_stmt *st)

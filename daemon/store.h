@@ -32,8 +32,23 @@ int store_write_intervals(struct store *s, const struct interval_data *iv,
 			  char *err, size_t errlen);
 
 /* How long a write waits for a lock held by someone else before failing
- * with -EBUSY (default 5 s). */
+ * with -EBUSY (default 200 ms: the caller keeps what it could not write
+ * and tries again later, its loop never stalls). */
 void store_set_busy_timeout(struct store *s, int ms);
+
+/* Whether path no longer names the file s has open (one stat): deleted,
+ * or replaced (a mv over it); why says which.  Writes to s then go to a
+ * file nobody will read: close s and open path anew. */
+bool store_file_replaced(const struct store *s, const char *path, char *why, size_t len);
+
+/* Copy the WAL into the database and truncate it: hands the WAL's space
+ * back to the filesystem (it is reused, not shrunk, otherwise). */
+int store_checkpoint(struct store *s, char *err, size_t errlen);
+
+/* Remove path's -wal and -shm files: after the database file was deleted
+ * or replaced under a closed store, they belong to the old file, and a new
+ * file at path must not replay them. */
+void store_remove_journal(const char *path);
 
 /* Roll complete minutes of raw intervals into per-minute rollups, and
  * complete hours of those into per-hour rollups (schema/002-rollups.sql),

@@ -12,6 +12,7 @@
 #include <sqlite3.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 struct store {
 	sqlite3 *db;
@@ -21,6 +22,8 @@ struct store {
 	const struct model *model;
 	bool reclaims_space;   /* incremental auto-vacuum is on */
 	int lock_fd;           /* the one-writer lock (store_guard_lock) */
+	dev_t dev;             /* the file opened, as stat() named it then */
+	ino_t ino;
 	char moved_aside[6144];  /* why and where a damaged file went, or "" */
 	sqlite3_stmt *ins_process, *ins_interval, *ins_group_time, *ins_sample;
 };

@@ -81,7 +81,7 @@ static int group_of_id(const struct worker *w, uint64_t id)
  * reader samples context switches too (a second stackd, a profiler), the
  * kernel fills one sample record's data for every software event of a
  * switch and skips fields already filled, so our sample can carry the
- * other reader's id (seen on 6.x kernels; tests/system/210-coexist.sh).
+ * other reader's id (seen on 6.x kernels; tests/system/240-coexist.sh).
  * The rest is ours: this ring holds only our events, the group read in it
  * is ours, and one group of ours is enabled at a time - the one enabled at
  * the sample's time.  The ring is drained at every rotation, so it holds

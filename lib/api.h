@@ -11,6 +11,7 @@
 
 #include "query.h"
 #include "clock.h"
+#include "writer_status.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -31,6 +32,7 @@ struct api_info {
 	uint64_t started_ns;         /* CLOCK_REALTIME */
 	uint64_t interval_ns, rotate_period_ns;
 	bool in_daemon;              /* answered by the running stackd itself */
+	struct writer_status_box *writer;   /* the daemon's writer, read live; NULL: none */
 };
 
 /* Who asks: full sees every process, otherwise only uid's. */

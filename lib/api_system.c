@@ -166,6 +166,38 @@ static void print_identity(struct jsonw *j, const struct api_info *info, struct 
 	print_families(j, db, m);
 }
 
+/* The daemon's writer as it is now (not as of the last stored interval):
+ * an outage shows while it lasts. */
+static void print_writer(struct jsonw *j, struct writer_status_box *box)
+{
+	struct writer_status ws;
+
+	writer_status_read(box, &ws);
+	jsonw_break(j, 1);
+	jsonw_key(j, "writer");
+	jsonw_object_begin(j);
+	jsonw_field_bool(j, "failing", ws.failing_since_ns != 0);
+	jsonw_key(j, "failing_since_ns");
+	if (ws.failing_since_ns != 0)
+		jsonw_uint(j, ws.failing_since_ns);
+	else
+		jsonw_null(j);
+	jsonw_field_string_or_null(j, "last_error", ws.last_error[0] ? ws.last_error : NULL);
+	jsonw_key(j, "last_write_ns");
+	if (ws.last_write_ns != 0)
+		jsonw_uint(j, ws.last_write_ns);
+	else
+		jsonw_null(j);
+	jsonw_break(j, 2);
+	jsonw_field_uint(j, "write_errors", ws.write_errors);
+	jsonw_field_uint(j, "pending_intervals", ws.pending);
+	jsonw_field_uint(j, "dropped_intervals", ws.dropped);
+	jsonw_field_uint(j, "database_replaced", ws.replaced);
+	jsonw_field_uint(j, "lost_in_replaced_intervals", ws.lost_in_replaced);
+	jsonw_field_uint(j, "space_cap_bytes", ws.space_cap_bytes);
+	jsonw_object_end(j);
+}
+
 int api_system(const struct api_info *info, struct db *db, const char *query,
 	       struct api_response *resp)
 {
@@ -210,6 +242,8 @@ int api_system(const struct api_info *info, struct db *db, const char *query,
 		jsonw_null(&o.w);
 	}
 	jsonw_object_end(&o.w);
+	if (info->writer != NULL)
+		print_writer(&o.w, info->writer);
 	jsonw_object_end(&o.w);
 	return api_out_finish(&o, 200, true, resp);
 }

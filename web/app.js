@@ -39,11 +39,25 @@ function setStatus(text, isError) {
   $("status").className = isError ? "error" : "muted";
 }
 
+// The daemon's writer, live: an outage shows while it lasts.
+function showWriter(w) {
+  const b = $("outage");
+  if (!w || !w.failing) {
+    b.hidden = true;
+    return;
+  }
+  const since = new Date(w.failing_since_ns / 1e6).toLocaleTimeString();
+  b.textContent = `Writes to the database are failing since ${since}: ${w.last_error} · ` +
+    `${w.pending_intervals} interval(s) waiting in memory, ${w.dropped_intervals} dropped`;
+  b.hidden = false;
+}
+
 async function loadSystem() {
   try {
     const s = await getJSON("/api/v1/system");
     $("system").textContent = `${s.host} · model ${s.model} · stackd ${s.version} · up ` +
       `${Math.round(s.uptime_s)} s · lost records (60 s) ${s.collector.lost_records}`;
+    showWriter(s.writer);
   } catch (e) {
     $("system").textContent = "system: " + e.message;
   }

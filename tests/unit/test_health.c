@@ -166,7 +166,7 @@ static void check_prom(struct interval_data *const *iv)
 		prom_add_interval(p, iv[j]);
 	f = open_memstream(&text, &len);
 	CHECK(f != NULL);
-	prom_render(p, false, f);
+	prom_render(p, NULL, false, f);
 	fclose(f);
 	/* counters since the start; a gauge shows the newest interval */
 #define CHECK_METRIC(name, combine, prom, ...) \

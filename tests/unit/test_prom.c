@@ -49,7 +49,7 @@ static char *render(struct prom *p)
 	FILE *f = open_memstream(&buf, &len);
 
 	CHECK(f != NULL);
-	prom_render(p, true, f);
+	prom_render(p, NULL, true, f);
 	fclose(f);
 	return buf;
 }
