@@ -68,7 +68,7 @@ struct daemon {
 	char boot_id[64];
 	uint64_t booted_ns;
 	uint64_t warned_write, warned_drop, warned_full, warned_lost, warned_rate, warned_late,
-		 warned_straddle;
+		 warned_straddle, warned_rollup, warned_prune;
 	uint64_t started_ns;
 	uint64_t next_prune_ns;          /* CLOCK_MONOTONIC */
 	int sfd, tfd;
@@ -383,17 +383,23 @@ static uint64_t file_bytes(const char *path, const char *suffix)
 }
 
 /* SQLite checkpoints the WAL at 1000 pages (4 MiB of 4 KiB pages): it grows
- * to about that before its space is reused. */
+ * to about that before its space is reused.  On a filesystem too small for
+ * max_database_mb the WAL is truncated after every write instead
+ * (keep_wal_small), so it needs room for about one flush. */
 #define WAL_ROOM_BYTES (4ULL << 20)
+#define WAL_ROOM_TIGHT_BYTES (1ULL << 20)
 
-/* What the stored data can grow to on its filesystem: the database file
- * (its free pages included) and the filesystem's free space, less what the
- * WAL still needs to reach its checkpoint size, less an eighth to spare.
- * A database that fills its filesystem cannot even delete (that writes
- * the WAL), so the cap must hold before, not after.  0: cannot tell. */
+/* What the stored data can grow to on its filesystem: everything the store
+ * holds or could take (the database file with its free pages, the WAL and
+ * the filesystem's free space), less room for the WAL at its largest, less
+ * an eighth to spare.  A database that fills its filesystem cannot even
+ * delete (that writes the WAL) nor checkpoint (that may grow the file
+ * while the WAL still holds its space), so the cap must hold before, not
+ * after.  0: cannot tell. */
 static uint64_t space_fit(const struct daemon *d)
 {
-	uint64_t wal = file_bytes(d->cfg.database, "-wal"), fit, need;
+	uint64_t wal = file_bytes(d->cfg.database, "-wal"), fit;
+	uint64_t room = d->ws.space_cap_bytes != 0 ? WAL_ROOM_TIGHT_BYTES : WAL_ROOM_BYTES;
 	char *copy = strdup(d->cfg.database);
 	struct statvfs vfs;
 	int r;
@@ -404,9 +410,8 @@ static uint64_t space_fit(const struct daemon *d)
 	free(copy);
 	if (r < 0)
 		return 0;
-	need = wal < WAL_ROOM_BYTES ? WAL_ROOM_BYTES - wal : 0;
-	fit = file_bytes(d->cfg.database, "") + (uint64_t)vfs.f_bavail * vfs.f_frsize;
-	fit = fit > need ? fit - need : 0;
+	fit = file_bytes(d->cfg.database, "") + wal + (uint64_t)vfs.f_bavail * vfs.f_frsize;
+	fit = fit > room ? fit - room : 0;
 	fit -= fit / 8;
 	return fit > 0 ? fit : 1;
 }
@@ -490,6 +495,18 @@ static int try_write(struct daemon *d, char *err, size_t errlen)
 	return store_write_intervals(d->store, d->pending, err, errlen);
 }
 
+/* On a filesystem that caps the database (space_cap_bytes set by
+ * over_cap), the WAL goes back to the filesystem after every write: left
+ * to grow to SQLite's 4 MiB checkpoint size it could take the space a
+ * checkpoint or a delete needs. */
+static void keep_wal_small(struct daemon *d)
+{
+	char err[1024];
+
+	if (d->ws.space_cap_bytes != 0)
+		(void)store_checkpoint(d->store, err, sizeof(err));
+}
+
 static void write_done(struct daemon *d)
 {
 	if (d->ws.failing_since_ns != 0)
@@ -509,6 +526,7 @@ static void write_done(struct daemon *d)
 	d->ws.last_write_ns = clock_ns(CLOCK_REALTIME);
 	d->ws.failing_since_ns = 0;
 	d->ws.last_error[0] = '\0';
+	keep_wal_small(d);
 }
 
 static void write_failed(struct daemon *d, const char *err)
@@ -561,13 +579,17 @@ static void roll_and_prune(struct daemon *d)
 		return;
 	made = store_rollup(d->store, ROLLUP_BATCH_BUCKETS, ROLLUP_BUDGET_NS, &more, err,
 			    sizeof(err));
+	/* Over the cap retention runs at every flush: say a failure once a
+	 * minute, not every time. */
 	if (made < 0) {
-		log_warning("rollups: %s; trying again in a minute", err);
+		if (due(&d->warned_rollup, now))
+			log_warning("rollups: %s; trying again (said once a minute)", err);
 		made = 0;
 	}
 	n = prune_step(d, err, sizeof(err));
 	if (n < 0) {
-		log_warning("retention: %s; trying again in a minute", err);
+		if (due(&d->warned_prune, now))
+			log_warning("retention: %s; trying again (said once a minute)", err);
 		n = 0;
 	} else if (n > 0 || made > 0) {
 		log_debug("retention: %d rollups made, %d old rows deleted", made, n);
