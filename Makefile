@@ -47,7 +47,8 @@ STACKD_SRCS := daemon/main.c daemon/run.c daemon/config.c daemon/log.c daemon/ht
 	daemon/collector.c daemon/cpulist.c daemon/event_encode.c daemon/sysfs_event.c \
 	daemon/ring.c daemon/perf_record.c daemon/worker.c daemon/attrib.c daemon/cpuacc.c \
 	daemon/proctab.c daemon/procinfo.c daemon/flush.c daemon/store.c \
-	daemon/store_rollup.c daemon/store_prune.c daemon/store_guard.c daemon/families.c daemon/exclude.c daemon/users.c
+	daemon/store_rollup.c daemon/store_prune.c daemon/store_guard.c daemon/families.c daemon/exclude.c daemon/users.c \
+	daemon/preflight.c daemon/fdlimit.c
 STACKD_GEN := $(BUILD)/gen/schema_sql.c
 STACKD_LIBS := $(SQLITE_LIBS) $(PFM_LIBS) $(MHD_LIBS) -lpthread -lm
 
@@ -75,7 +76,7 @@ HELPER_SRCS := $(sort $(wildcard tests/helpers/*.c))
 HELPER_BINS := $(patsubst tests/helpers/%.c,$(BUILD)/helpers/%,$(HELPER_SRCS))
 
 .PHONY: all run test unit system cppcheck bench deps clean install check-deps fuzz fuzz-short \
-	golden golden-update deb package-test dist rpm docs-health
+	golden golden-update deb package-test dist rpm docs-health torture
 
 # The query-string fuzzer (clang libFuzzer): briefly in `make test`, as long
 # as you like with `make fuzz FUZZ_SECONDS=600`.
@@ -196,6 +197,11 @@ unit: $(UNIT_BINS)
 
 system: all $(BUILD)/asan/stackd $(BUILD)/asan/stackctl $(HELPER_BINS)
 	@BUILD=$(CURDIR)/$(BUILD) sh tests/system/run
+
+# SIGKILL x 50 and a fork storm (tests/torture/run): minutes of a busy
+# host, so never part of `make test`; run it alone (root).
+torture: all $(BUILD)/asan/stackd $(BUILD)/asan/stackctl $(HELPER_BINS)
+	@BUILD=$(CURDIR)/$(BUILD) timeout 900 sh tests/torture/run
 
 # stackctl's outputs on a constructed database, byte for byte; after a
 # deliberate change, `make golden-update` and review the diff.

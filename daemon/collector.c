@@ -3,6 +3,7 @@
  * Settings follow COLLECTOR-NOTES.md (measured on a VM like ours).
  */
 #include "collector.h"
+#include "fdlimit.h"
 #include "cpulist.h"
 #include "event_encode.h"
 #include "perf_record.h"
@@ -249,6 +250,30 @@ static void build_layouts(struct collector *c)
 	}
 }
 
+size_t collector_fds_per_cpu(const struct model *m, const bool group_off[MODEL_MAX_GROUPS])
+{
+	size_t n = 2;   /* side-band event, worker wakeup */
+	unsigned g;
+
+	for (g = 0; g < m->n_groups; g++)
+		if (!group_off[g])
+			n += m->groups[g].n_events + 1;
+	return n;
+}
+
+/* EMFILE met anyway (more CPUs came online, another thread's files): the
+ * same line as the check before opening. */
+static void explain_emfile(const struct collector *c, const bool group_off[MODEL_MAX_GROUPS],
+			   char *err, size_t errlen)
+{
+	struct fdlimit_need need = { c->n_cpus, 0, collector_fds_per_cpu(c->model, group_off) };
+	unsigned g;
+
+	for (g = 0; g < c->n_groups; g++)
+		need.n_groups += c->group_on[g];
+	fdlimit_explain(&need, err, errlen);
+}
+
 int collector_open(const struct collector_params *p, struct collector **ret,
 		   char *err, size_t errlen)
 {
@@ -328,6 +353,8 @@ int collector_open(const struct collector_params *p, struct collector **ret,
 	*ret = c;
 	return 0;
 fail:
+	if (r == -EMFILE)
+		explain_emfile(c, p->group_off, err, errlen);
 	collector_close(c);
 	return r;
 }

@@ -85,6 +85,11 @@ int collector_read_group(const struct cpu_events *cpu, unsigned g, uint64_t *val
  * only one). */
 unsigned collector_next_group(const struct collector *c, unsigned g);
 
+/* Descriptors collector_open() and the workers take on each CPU: the
+ * side-band event, the worker's wakeup eventfd, and every member (the
+ * model's events and the switch sampler) of each group not left out. */
+size_t collector_fds_per_cpu(const struct model *m, const bool group_off[MODEL_MAX_GROUPS]);
+
 /* Whether this machine's PMU counts cycles for us.  0 when it does; otherwise
  * -errno and a reason in why ("cycles: not supported (no hardware PMU)"). */
 int collector_probe_hardware(char *why, size_t len);

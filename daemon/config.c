@@ -38,6 +38,7 @@ static int check_listen(const char *value, char *err, size_t errlen)
 	char copy[1024], *save = NULL, *item;
 	struct sockaddr_storage addr;
 	socklen_t len;
+	unsigned n = 0;
 
 	if (strcmp(value, "none") == 0)
 		return 0;
@@ -45,6 +46,11 @@ static int check_listen(const char *value, char *err, size_t errlen)
 	for (item = strtok_r(copy, ",", &save); item != NULL; item = strtok_r(NULL, ",", &save)) {
 		while (*item == ' ')
 			item++;
+		if (++n > HTTP_MAX_LISTENERS) {
+			snprintf(err, errlen, "at most %d addresses (got more in '%s')",
+				 HTTP_MAX_LISTENERS, value);
+			return -EINVAL;
+		}
 		if (http_server_parse_listen(item, &addr, &len, err, errlen) < 0)
 			return -EINVAL;
 	}
@@ -169,7 +175,8 @@ static const struct config_key keys[] = {
 	  "context switches per second on one CPU above which sampling cost is reported "
 	  "(0: never)", 0, NULL },
 	{ "listen", TEXT(listen),
-	  "HTTP API addresses, comma-separated: 127.0.0.1:PORT, [::1]:PORT, unix:/PATH, or none",
+	  "HTTP API addresses, comma-separated (at most 4): 127.0.0.1:PORT, [::1]:PORT, "
+	  "unix:/PATH, or none",
 	  sizeof(((struct config *)0)->listen), check_listen },
 	{ "user", TEXT(user), "started as root: the user to run as, keeping only CAP_PERFMON "
 	  "(root: stay root)", sizeof(((struct config *)0)->user), NULL },
@@ -192,6 +199,8 @@ static const struct config_key keys[] = {
 };
 
 #define N_KEYS (sizeof(keys) / sizeof(keys[0]))
+/* The longest line read: a path value and its key. */
+#define CONFIG_MAX_LINE (PATH_MAX + 256)
 
 static const char *const switch_names[_SWITCH_POSITION_MAX] = {
 	[SWITCH_LEADER] = "leader",
@@ -386,12 +395,78 @@ static char *trim(char *s)
 	return s;
 }
 
+/* A line that is not text: a NUL or another control byte (tab is text; a
+ * CR before the newline is allowed, for files edited on Windows).  Returns
+ * a phrase naming the byte, or NULL for text. */
+static const char *not_text(const char *line, size_t len, char *buf, size_t buflen)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		unsigned char ch = (unsigned char)line[i];
+
+		if (ch == '\t' || ch == '\n' || (ch == '\r' && i + 2 == len && line[i + 1] == '\n'))
+			continue;
+		if (ch == '\0')
+			return "a NUL byte";
+		if (ch < 0x20 || ch == 0x7f) {
+			snprintf(buf, buflen, "control byte 0x%02x", ch);
+			return buf;
+		}
+	}
+	return NULL;
+}
+
+/* One "key = value" line (already known to be text) into c; set_on[] holds
+ * the line that set each key, so a second setting is an error. */
+static int load_line(struct config *c, const char *path, unsigned lineno, char *line,
+		     unsigned set_on[], char *err, size_t errlen)
+{
+	const struct config_key *k;
+	char why[512];
+	char *key, *value, *eq;
+	size_t len;
+
+	key = trim(line);
+	if (*key == '\0' || *key == '#')
+		return 0;
+	eq = strchr(key, '=');
+	if (eq == NULL) {
+		snprintf(err, errlen, "%s:%u: expected 'key = value', got '%s'", path, lineno, key);
+		return -EINVAL;
+	}
+	*eq = '\0';
+	key = trim(key);
+	value = trim(eq + 1);
+	len = strlen(value);
+	if (len >= 2 && value[0] == '"' && value[len - 1] == '"') {
+		value[len - 1] = '\0';
+		value++;
+	}
+	k = find_key(key);
+	if (k != NULL && set_on[k - keys] != 0) {
+		snprintf(err, errlen, "%s:%u: %s: already set on line %u", path, lineno, key,
+			 set_on[k - keys]);
+		return -EINVAL;
+	}
+	if (config_set(c, key, value, why, sizeof(why)) < 0) {
+		snprintf(err, errlen, "%s:%u: %s: %s", path, lineno, key, why);
+		return -EINVAL;
+	}
+	set_on[k - keys] = lineno;
+	return 0;
+}
+
 int config_load_file(struct config *c, const char *path, char *err, size_t errlen)
 {
-	char line[PATH_MAX + 256];
+	unsigned set_on[N_KEYS] = { 0 };
 	unsigned lineno = 0;
+	char *line = NULL;
+	size_t cap = 0;
 	struct stat st;
+	ssize_t n;
 	FILE *f;
+	int r = 0;
 
 	f = fopen(path, "re");
 	if (f == NULL) {
@@ -405,49 +480,33 @@ int config_load_file(struct config *c, const char *path, char *err, size_t errle
 		fclose(f);
 		return -EISDIR;
 	}
-	while (fgets(line, sizeof(line), f) != NULL) {
-		char why[512];
-		char *key, *value, *eq;
-		size_t len;
+	/* getline, not fgets: it counts the bytes, so a NUL inside a line
+	 * is seen instead of silently ending it. */
+	while (r == 0 && (n = getline(&line, &cap, f)) >= 0) {
+		char byte[32];
+		const char *garbage;
 
 		lineno++;
-		len = strlen(line);
-		if (len == sizeof(line) - 1 && line[len - 1] != '\n') {
+		if ((size_t)n > CONFIG_MAX_LINE) {
 			snprintf(err, errlen, "%s:%u: line too long", path, lineno);
-			fclose(f);
-			return -EINVAL;
+			r = -EINVAL;
+			break;
 		}
-		key = trim(line);
-		if (*key == '\0' || *key == '#')
-			continue;
-		eq = strchr(key, '=');
-		if (eq == NULL) {
-			snprintf(err, errlen, "%s:%u: expected 'key = value', got '%s'", path, lineno,
-				 key);
-			fclose(f);
-			return -EINVAL;
+		garbage = not_text(line, (size_t)n, byte, sizeof(byte));
+		if (garbage != NULL) {
+			snprintf(err, errlen, "%s:%u: not text (%s)", path, lineno, garbage);
+			r = -EINVAL;
+			break;
 		}
-		*eq = '\0';
-		key = trim(key);
-		value = trim(eq + 1);
-		len = strlen(value);
-		if (len >= 2 && value[0] == '"' && value[len - 1] == '"') {
-			value[len - 1] = '\0';
-			value++;
-		}
-		if (config_set(c, key, value, why, sizeof(why)) < 0) {
-			snprintf(err, errlen, "%s:%u: %s: %s", path, lineno, key, why);
-			fclose(f);
-			return -EINVAL;
-		}
+		r = load_line(c, path, lineno, line, set_on, err, errlen);
 	}
-	if (ferror(f)) {
+	if (r == 0 && ferror(f)) {
 		snprintf(err, errlen, "%s: read error", path);
-		fclose(f);
-		return -EIO;
+		r = -EIO;
 	}
+	free(line);
 	fclose(f);
-	return 0;
+	return r;
 }
 
 static void format_value(const struct config *c, const struct config_key *k, char *buf,

@@ -24,7 +24,6 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#define MAX_LISTENERS 4
 #define IDLE_DB_CONNECTIONS 8    /* kept open between requests */
 #define CONNECTION_TIMEOUT_S 10
 #define CONNECTION_MEMORY 32768      /* headers + URL of one request */
@@ -45,8 +44,8 @@ struct cached {
 struct http_server {
 	struct http_config cfg;
 	char listen_copy[1024], web_dir[4096], database[4096];
-	struct MHD_Daemon *mhd[MAX_LISTENERS];
-	char unix_paths[MAX_LISTENERS][sizeof(((struct sockaddr_un *)0)->sun_path)];
+	struct MHD_Daemon *mhd[HTTP_MAX_LISTENERS];
+	char unix_paths[HTTP_MAX_LISTENERS][sizeof(((struct sockaddr_un *)0)->sun_path)];
 	unsigned n_mhd;
 	atomic_uint_fast64_t generation;
 	pthread_mutex_t lock;          /* cache and idle connections */
@@ -722,8 +721,8 @@ int http_server_start(const struct http_config *cfg, struct http_server **ret, c
 
 		while (*item == ' ')
 			item++;
-		if (s->n_mhd == MAX_LISTENERS) {
-			snprintf(err, errlen, "listen: at most %d addresses", MAX_LISTENERS);
+		if (s->n_mhd == HTTP_MAX_LISTENERS) {
+			snprintf(err, errlen, "listen: at most %d addresses", HTTP_MAX_LISTENERS);
 			r = -EINVAL;
 			break;
 		}

@@ -21,6 +21,7 @@
 #include <sys/types.h>
 
 #define HTTP_MAX_USERS 16
+#define HTTP_MAX_LISTENERS 4   /* addresses in listen */
 
 struct http_config {
 	const char *listen;          /* "127.0.0.1:9466,unix:/run/stackd/stackd.sock"; "" or "none": off */

@@ -7,6 +7,7 @@
  */
 #include "config.h"
 #include "log.h"
+#include "preflight.h"
 #include "run.h"
 #include "lib/db.h"
 #include "lib/model/model.h"
@@ -251,9 +252,13 @@ int main(int argc, char **argv)
 		fprintf(stderr, "stackd: %s\n", err);
 		return EXIT_FAILURE;
 	}
-	if (strcmp(cfg.model, "auto") != 0 && model_find(cfg.model) == NULL) {
-		fprintf(stderr, "stackd: model: unknown model '%s' (see stackd --list-models)\n",
-			cfg.model);
+	/* -n checks what the start checks (and the dashboard's directory):
+	 * the first problem, one line. */
+	r = preflight_check(&cfg, err, sizeof(err));
+	if (r == 0 && check)
+		r = preflight_web_dir(&cfg, err, sizeof(err));
+	if (r < 0) {
+		fprintf(stderr, "stackd: %s\n", err);
 		return EXIT_FAILURE;
 	}
 	if (check) {

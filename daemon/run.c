@@ -501,10 +501,11 @@ static int try_write(struct daemon *d, char *err, size_t errlen)
  * checkpoint or a delete needs. */
 static void keep_wal_small(struct daemon *d)
 {
-	char err[1024];
+	if (d->ws.space_cap_bytes != 0) {
+		char err[1024];
 
-	if (d->ws.space_cap_bytes != 0)
 		(void)store_checkpoint(d->store, err, sizeof(err));
+	}
 }
 
 static void write_done(struct daemon *d)

@@ -43,6 +43,45 @@ printf 'interval 1s\n' >"$TMP/bad-line.conf"
 expect_error "$TMP/bad-line.conf:1: expected 'key = value'" \
 	"$STACKD" --config "$TMP/bad-line.conf" -n
 
+# a key given twice names both lines; a flag overriding a file key is not that
+printf 'interval = 2s\n# later:\nring_pages = 64\ninterval = 3s\n' >"$TMP/dup.conf"
+expect_error "$TMP/dup.conf:4: interval: already set on line 1" \
+	"$STACKD" --config "$TMP/dup.conf" -n
+# a NUL byte would have ended the line for fgets: "model = software" alone
+printf 'interval = 2s\nmodel = software\000garbage\n' >"$TMP/nul.conf"
+expect_error "$TMP/nul.conf:2: not text (a NUL byte)" "$STACKD" --config "$TMP/nul.conf" -n
+printf 'interval = 2s\n\033[2Jring_pages = 64\n' >"$TMP/esc.conf"
+expect_error "$TMP/esc.conf:2: not text (control byte 0x1b)" "$STACKD" --config "$TMP/esc.conf" -n
+head -c 2048 /dev/urandom | tr -d '\n' | tr '\000' x >"$TMP/binary.conf"
+printf '\000\n' >>"$TMP/binary.conf"
+expect_error "$TMP/binary.conf:1: not text (" "$STACKD" --config "$TMP/binary.conf" -n
+
+# -n checks what the start would, against this host (run as root here)
+expect_error "user: started as root, stackd runs as the user 'nosuchuser', which does not exist: create it" \
+	"$STACKD" --user nosuchuser --web-dir none -n
+printf 'families = faults, nosuch\n' >"$TMP/fam.conf"
+expect_error "families: model 'software' has no family 'nosuch' (it has: faults, " \
+	"$STACKD" --config "$TMP/fam.conf" --model software --user root --web-dir none -n
+expect_error "; model = auto picks '" \
+	"$STACKD" --config "$TMP/fam.conf" --user root --web-dir none -n
+expect_error "--listen: at most 4 addresses" "$STACKD" --user root --web-dir none -n \
+	--listen "127.0.0.1:9001,127.0.0.1:9002,unix:$TMP/a.sock,unix:$TMP/b.sock,unix:$TMP/c.sock"
+expect_error "web_dir: cannot open the directory '$TMP/no-web': No such file or directory" \
+	"$STACKD" --user root --web-dir "$TMP/no-web" -n
+expect_error "database '$TMP/no-such-dir/s.db': directory '$TMP/no-such-dir' does not exist" \
+	"$STACKD" --user root --web-dir none --db "$TMP/no-such-dir/s.db" -n
+
+# an open-file limit too low for CPUs x groups: said before anything is opened
+for limit in 16 24; do
+	expect_error "the limit is $limit (ulimit -n / LimitNOFILE)" sh -c \
+		"ulimit -n $limit; exec \"\$@\"" sh "$STACKD" --user root --listen none --db "$TMP/fd.db"
+	grep -q "too many open files: stackd needs about [0-9]* descriptors for [0-9]* CPUs x [0-9]* groups" \
+		"$TMP/err" || fail "the fd-limit error does not say what is needed"
+	[ ! -e "$TMP/fd.db" ] || fail "created a database although the fd limit is too low"
+	expect_error "the limit is $limit" sh -c "ulimit -n $limit; exec \"\$@\"" sh \
+		"$STACKD" --user root --web-dir none -n
+done
+
 # unreadable for the user running stackd (root reads everything, so run as nobody)
 chmod 755 "$TMP"
 printf 'interval = 1s\n' >"$TMP/secret.conf"
@@ -51,11 +90,11 @@ expect_error "cannot read config file '$TMP/secret.conf': Permission denied" \
 	setpriv --reuid=65534 --regid=65534 --clear-groups "$STACKD" --config "$TMP/secret.conf" -n
 
 # --- -n prints the effective configuration: file, then flags -----------------
-printf 'interval = 2s\nrotate_period = 50ms\n' >"$TMP/good.conf"
-"$STACKD" --config "$TMP/good.conf" --interval 3s --db /x/y.db -n >"$TMP/effective" 2>"$TMP/err" ||
-	fail "-n rejected a good config"
+printf 'interval = 2s\nrotate_period = 50ms\nuser = root\nweb_dir = %s\n' "$TMP" >"$TMP/good.conf"
+"$STACKD" --config "$TMP/good.conf" --interval 3s --db "$TMP/y.db" -n >"$TMP/effective" 2>"$TMP/err" ||
+	{ cat "$TMP/err"; fail "-n rejected a good config"; }
 cat >"$TMP/expected" <<EOT
-database = /x/y.db
+database = $TMP/y.db
 interval = 3s
 rotate_period = 50ms
 ring_pages = 128
@@ -74,8 +113,8 @@ exclude_user =
 retry_buffer = 600
 switch_rate_warning = 20000
 listen = 127.0.0.1:9466,unix:/run/stackd/stackd.sock
-user = stackd
-web_dir = /usr/share/stackd/web
+user = root
+web_dir = $TMP
 http_full_access = 
 http_anonymous = none
 http_max_connections = 64

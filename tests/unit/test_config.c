@@ -34,6 +34,9 @@ static const struct {
 	{ "switch_rate_warning", "99999999999", -EINVAL, "out of range" },
 	{ "model", "software", 0, NULL },
 	{ "colour", "blue", -ENOENT, "unknown key 'colour'" },
+	{ "listen", "127.0.0.1:1,127.0.0.1:2,unix:/a,[::1]:4", 0, NULL },
+	{ "listen", "127.0.0.1:1,127.0.0.1:2,unix:/a,[::1]:4,unix:/b", -EINVAL,
+	  "at most 4 addresses" },
 };
 
 static void write_file(const char *path, const char *text)
@@ -86,6 +89,38 @@ int main(void)
 	config_defaults(&c);
 	CHECK(config_load_file(&c, path, err, sizeof(err)) == -EINVAL);
 	CHECK(strstr(err, "a.conf:3: rotate_period: invalid duration 'soon'") != NULL);
+
+	/* A key given twice names both lines; flags (config_set) still override. */
+	write_file(path, "interval = 1s\n# again:\n\ninterval = 2s\n");
+	config_defaults(&c);
+	CHECK(config_load_file(&c, path, err, sizeof(err)) == -EINVAL);
+	CHECK(strstr(err, "a.conf:4: interval: already set on line 1") != NULL);
+	write_file(path, "interval = 1s\nring_pages = 64\n");
+	config_defaults(&c);
+	CHECK(config_load_file(&c, path, err, sizeof(err)) == 0);
+	CHECK(config_set(&c, "interval", "3s", err, sizeof(err)) == 0);
+
+	/* Not text: a NUL byte (fgets would have ended the line there and
+	 * read "model" alone), another control byte; CRLF lines are text. */
+	f = fopen(path, "w");
+	CHECK(f != NULL);
+	fwrite("interval = 1s\nmodel = software\0garbage\n", 1, 39, f);
+	fclose(f);
+	config_defaults(&c);
+	CHECK(config_load_file(&c, path, err, sizeof(err)) == -EINVAL);
+	CHECK(strstr(err, "a.conf:2: not text (a NUL byte)") != NULL);
+	write_file(path, "interval = 1s\n\nlog_level = \033[31mdebug\n");
+	config_defaults(&c);
+	CHECK(config_load_file(&c, path, err, sizeof(err)) == -EINVAL);
+	CHECK(strstr(err, "a.conf:3: not text (control byte 0x1b)") != NULL);
+	write_file(path, "interval = 4s\r\nring_pages = 32\r\n");
+	config_defaults(&c);
+	CHECK(config_load_file(&c, path, err, sizeof(err)) == 0);
+	CHECK_EQ_U(c.ring_pages, 32);
+	write_file(path, "interval = 4s\rring_pages = 32\n");
+	config_defaults(&c);
+	CHECK(config_load_file(&c, path, err, sizeof(err)) == -EINVAL);
+	CHECK(strstr(err, "a.conf:1: not text (control byte 0x0d)") != NULL);
 
 	/* -n's printout is itself a valid config with the same values */
 	config_defaults(&c);

@@ -1,0 +1,68 @@
+/*
+ * forkstorm.c - fork short-lived processes at a steady rate, for the
+ * torture test: does stackd store every one of them?
+ * Usage: forkstorm RATE_PER_SECOND SECONDS
+ * Each child renames itself "stormkid" and exits at once; the parent
+ * ("stormparent") reaps them as it goes.  Prints "forked=N" at the end.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define TICKS_PER_SECOND 100
+
+static double now_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+int main(int argc, char **argv)
+{
+	long rate, secs, forked = 0, tick, per_tick;
+	double start;
+
+	if (argc != 3) {
+		fprintf(stderr, "usage: forkstorm RATE_PER_SECOND SECONDS\n");
+		return 2;
+	}
+	rate = atol(argv[1]);
+	secs = atol(argv[2]);
+	per_tick = rate / TICKS_PER_SECOND > 0 ? rate / TICKS_PER_SECOND : 1;
+	prctl(PR_SET_NAME, "stormparent", 0, 0, 0);
+	start = now_s();
+	for (tick = 0; tick < secs * TICKS_PER_SECOND; tick++) {
+		double due = start + (double)(tick + 1) / TICKS_PER_SECOND;
+		long i;
+
+		for (i = 0; i < per_tick; i++) {
+			pid_t pid = fork();
+
+			if (pid == 0) {
+				prctl(PR_SET_NAME, "stormkid", 0, 0, 0);
+				_exit(0);
+			}
+			if (pid > 0)
+				forked++;
+		}
+		while (waitpid(-1, NULL, WNOHANG) > 0)
+			;
+		if (due > now_s()) {
+			double left = due - now_s();
+			struct timespec ts = { 0, (long)(left * 1e9) };
+
+			if (left > 0)
+				nanosleep(&ts, NULL);
+		}
+	}
+	while (waitpid(-1, NULL, 0) > 0)
+		;
+	printf("forked=%ld\nseconds=%.1f\n", forked, now_s() - start);
+	return 0;
+}
