@@ -5,6 +5,7 @@
  * "stackd: warning: ...".
  */
 #include "log.h"
+#include "lib/clock.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -110,4 +111,14 @@ int log_error_r(int r, const char *fmt, ...)
 	vlog(LOG_LEVEL_ERROR, fmt, ap, suffix);
 	va_end(ap);
 	return r;
+}
+
+#define LOG_THROTTLE_NS (60ULL * NS_PER_SEC)
+
+bool log_throttle(uint64_t *last, uint64_t now)
+{
+	if (*last != 0 && now - *last < LOG_THROTTLE_NS)
+		return false;
+	*last = now;
+	return true;
 }

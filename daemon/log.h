@@ -7,6 +7,7 @@
 #define STACKD_LOG_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 enum log_level {
 	LOG_LEVEL_ERROR,
@@ -25,6 +26,10 @@ int log_level_parse(const char *name, enum log_level *ret);   /* 0 or -EINVAL */
 void log_msg(enum log_level level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Log "<message>: <strerror(-r)>" as an error and return r. */
 int log_error_r(int r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* True at most once a minute per *last (CLOCK_MONOTONIC of the last true,
+ * 0: never): a problem that lasts is said once a minute, not at every
+ * interval. */
+bool log_throttle(uint64_t *last, uint64_t now);
 
 #define log_error(...)   log_msg(LOG_LEVEL_ERROR, __VA_ARGS__)
 #define log_warning(...) log_msg(LOG_LEVEL_WARNING, __VA_ARGS__)

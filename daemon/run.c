@@ -2,10 +2,10 @@
  * run.c - the running daemon.  See run.h.
  *
  * Threads: one worker per CPU (worker.c) samples and attributes; this, the
- * main thread, flushes every interval, writes SQLite and handles signals.
- * A slow or failing database therefore never stalls sampling: intervals
- * that cannot be written wait in memory (up to retry_buffer of them) and go
- * out with the next write that succeeds.
+ * main thread, flushes every interval, writes SQLite (writer.c) and handles
+ * signals.  A slow or failing database therefore never stalls sampling:
+ * intervals that cannot be written wait in memory (up to retry_buffer of
+ * them) and go out with the next write that succeeds.
  */
 #include "run.h"
 #include "lib/clock.h"
@@ -23,27 +23,22 @@
 #include "prom.h"
 #include "store.h"
 #include "worker.h"
+#include "writer.h"
 #include "lib/db.h"
 #include "lib/duration.h"
 #include "lib/sampling_cost.h"
 #include "lib/version.h"
-#include "lib/writer_status.h"
 
 #include <errno.h>
 #include <inttypes.h>
-#include <libgen.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/signalfd.h>
-#include <sys/stat.h>
-#include <sys/statvfs.h>
 #include <sys/timerfd.h>
 #include <unistd.h>
-
-#define WARN_EVERY_NS (60ULL * NS_PER_SEC)
 
 struct daemon {
 	struct config cfg;
@@ -51,26 +46,15 @@ struct daemon {
 	const struct model *model;
 	char model_why[512];
 	struct collector *col;
-	struct store *store;
+	struct writer w;
 	struct proctab pt;
 	bool pt_ready;
 	struct worker *workers;
 	size_t n_workers;
 	struct flusher fl;
 	bool fl_ready;
-	struct interval_data *pending, *pending_tail;
-	size_t n_pending;
-	uint64_t written;
-	uint64_t written_unchecked;      /* since the file was last seen in place */
-	uint64_t dropped_unlogged;       /* dropped since the last line saying so */
-	struct writer_status ws;         /* published to ws_box after each flush */
-	struct writer_status_box ws_box;
-	char boot_id[64];
-	uint64_t booted_ns;
-	uint64_t warned_write, warned_drop, warned_full, warned_lost, warned_rate, warned_late,
-		 warned_straddle, warned_rollup, warned_prune;
+	uint64_t warned_lost, warned_rate, warned_late, warned_straddle;
 	uint64_t started_ns;
-	uint64_t next_prune_ns;          /* CLOCK_MONOTONIC */
 	int sfd, tfd;
 	int instance_fd;              /* the host's stackd name (instance.h), or -1 */
 	struct exclusions excl;
@@ -107,37 +91,6 @@ int run_pick_model(const char *name, const struct model **ret, char *why, size_t
 	}
 	*ret = &model_software;
 	return 0;
-}
-
-static int read_boot_id(char *buf, size_t len)
-{
-	FILE *f = fopen("/proc/sys/kernel/random/boot_id", "re");
-
-	if (f == NULL)
-		return -errno;
-	if (fgets(buf, (int)len, f) == NULL) {
-		fclose(f);
-		return -EIO;
-	}
-	fclose(f);
-	buf[strcspn(buf, "\n")] = '\0';
-	return 0;
-}
-
-/* The default database lives in /var/lib/stackd: create that one directory
- * (only for the default path; a path the user names must already exist). */
-static void make_default_dir(const char *db)
-{
-	char *copy;
-
-	if (strcmp(db, STACKD_DEFAULT_DB) != 0)
-		return;
-	copy = strdup(db);
-	if (copy == NULL)
-		return;
-	if (mkdir(dirname(copy), 0750) < 0 && errno != EEXIST)
-		log_debug("cannot create the directory of %s: %s", db, strerror(errno));
-	free(copy);
 }
 
 /* "1" in a one-line sysfs/procfs file ("on" for smt/control's sibling). */
@@ -228,12 +181,19 @@ static void write_meta(struct daemon *d)
 		};
 		char err[512];
 
-		if (d->store == NULL)
+		if (writer_store(&d->w) == NULL)
 			return;   /* written when the store is open again */
-		if (store_set_meta(d->store, kv, sizeof(kv) / sizeof(kv[0]) / 2, err,
+		if (store_set_meta(writer_store(&d->w), kv, sizeof(kv) / sizeof(kv[0]) / 2, err,
 				   sizeof(err)) < 0)
 			log_warning("cannot record daemon facts in the database: %s", err);
 	}
+}
+
+/* The writer opened the database anew: the daemon's facts go in the new
+ * file too. */
+static void reopened(void *ctx)
+{
+	write_meta(ctx);
 }
 
 /* Everything that needs root is open: become cfg.user with CAP_PERFMON
@@ -266,345 +226,29 @@ static int become_user(struct daemon *d)
 	return r;
 }
 
-static bool due(uint64_t *last, uint64_t now)
-{
-	if (*last != 0 && now - *last < WARN_EVERY_NS)
-		return false;
-	*last = now;
-	return true;
-}
-
 /* Say what went wrong with collection, at most once a minute per kind. */
 static void report_health(struct daemon *d, const struct interval_data *iv)
 {
 	uint64_t now = monotonic_ns();
 
-	if (iv->st.lost_records > 0 && due(&d->warned_lost, now))
+	if (iv->st.lost_records > 0 && log_throttle(&d->warned_lost, now))
 		log_warning("ring buffers overflowed: %" PRIu64 " samples lost in %" PRIu64
 			    " records this interval; their counts are stored as unattributed "
 			    "(raise ring_pages, now %u)", iv->st.lost_samples, iv->st.lost_records,
 			    d->cfg.ring_pages);
 	if (d->cfg.switch_rate_warning > 0 && iv->st.max_cpu_switch_rate > d->cfg.switch_rate_warning &&
-	    due(&d->warned_rate, now))
+	    log_throttle(&d->warned_rate, now))
 		log_warning("cpu %d: %" PRIu64 " context switches/s; sampling each costs about "
 			    "%.0f%% of that CPU (about %llu ns per switch)", iv->st.busiest_cpu,
 			    iv->st.max_cpu_switch_rate,
 			    100.0 * sampling_cost_fraction(iv->st.max_cpu_switch_rate),
 			    SWITCH_SAMPLE_COST_NS);
-	if (iv->st.late_cpus > 0 && due(&d->warned_late, now))
+	if (iv->st.late_cpus > 0 && log_throttle(&d->warned_late, now))
 		log_warning("%" PRIu64 " CPU worker(s) missed the flush; their counts go into "
 			    "the next interval", iv->st.late_cpus);
-	if (iv->st.straddles > 0 && due(&d->warned_straddle, now))
+	if (iv->st.straddles > 0 && log_throttle(&d->warned_straddle, now))
 		log_info("%" PRIu64 " spans of a reused pid could not be split between its "
 			 "processes; stored as unattributed", iv->st.straddles);
-}
-
-static void drop_oldest_pending(struct daemon *d)
-{
-	struct interval_data *old = d->pending;
-
-	d->pending = old->next;
-	if (d->pending == NULL)
-		d->pending_tail = NULL;
-	old->next = NULL;
-	interval_free(old);
-	d->n_pending--;
-	d->ws.dropped++;
-	d->dropped_unlogged++;
-}
-
-/* One line a minute at most, with counts: during a long outage every flush
- * drops one. */
-static void report_drops(struct daemon *d, bool now)
-{
-	if (d->dropped_unlogged == 0 || (!due(&d->warned_drop, monotonic_ns()) && !now))
-		return;
-	log_error("dropped %" PRIu64 " unwritten interval(s) since the last report (%" PRIu64
-		  " in all): the database has been failing for longer than retry_buffer (%u)",
-		  d->dropped_unlogged, d->ws.dropped, d->cfg.retry_buffer);
-	d->dropped_unlogged = 0;
-}
-
-/* The store again at the configured path, after its file was deleted or
- * replaced: a new file with the schema (or the file put there), the lock
- * taken anew, this boot registered, the daemon's facts recorded. */
-static int reopen_store(struct daemon *d, char *err, size_t errlen)
-{
-	int r;
-
-	r = store_open(d->cfg.database, &d->store, err, errlen);
-	if (r == 0)
-		r = store_register(d->store, d->model, d->boot_id, d->booted_ns, err, errlen);
-	if (r < 0) {
-		store_close(d->store);
-		d->store = NULL;
-		return r;
-	}
-	if (store_moved_aside(d->store) != NULL)
-		log_warning("%s", store_moved_aside(d->store));
-	write_meta(d);
-	http_server_database_replaced(d->http);
-	log_info("writing to a new %s from now on", d->cfg.database);
-	return 0;
-}
-
-/* One stat per flush: a database deleted or replaced under us would take
- * every later interval with it, unseen (the API answers from the path). */
-static void check_database_file(struct daemon *d)
-{
-	char why[64];
-
-	if (d->store == NULL)
-		return;
-	if (!store_file_replaced(d->store, d->cfg.database, why, sizeof(why))) {
-		d->written_unchecked = 0;
-		return;
-	}
-	d->ws.replaced++;
-	d->ws.lost_in_replaced += d->written_unchecked;
-	log_error("%s was %s while stackd wrote it: %" PRIu64 " interval(s) written since it "
-		  "was last seen in place went to the old file and are lost; opening it anew",
-		  d->cfg.database, why, d->written_unchecked);
-	d->written_unchecked = 0;
-	/* Readers first: they must not keep the old file open, or the -wal. */
-	http_server_database_replaced(d->http);
-	store_close(d->store);
-	d->store = NULL;
-	store_remove_journal(d->cfg.database);
-}
-
-static uint64_t file_bytes(const char *path, const char *suffix)
-{
-	char file[PATH_MAX + 8];
-	struct stat st;
-
-	snprintf(file, sizeof(file), "%s%s", path, suffix);
-	return stat(file, &st) == 0 ? (uint64_t)st.st_size : 0;
-}
-
-/* SQLite checkpoints the WAL at 1000 pages (4 MiB of 4 KiB pages): it grows
- * to about that before its space is reused.  On a filesystem too small for
- * max_database_mb the WAL is truncated after every write instead
- * (keep_wal_small), so it needs room for about one flush. */
-#define WAL_ROOM_BYTES (4ULL << 20)
-#define WAL_ROOM_TIGHT_BYTES (1ULL << 20)
-
-/* What the stored data can grow to on its filesystem: everything the store
- * holds or could take (the database file with its free pages, the WAL and
- * the filesystem's free space), less room for the WAL at its largest, less
- * an eighth to spare.  A database that fills its filesystem cannot even
- * delete (that writes the WAL) nor checkpoint (that may grow the file
- * while the WAL still holds its space), so the cap must hold before, not
- * after.  0: cannot tell. */
-static uint64_t space_fit(const struct daemon *d)
-{
-	uint64_t wal = file_bytes(d->cfg.database, "-wal"), fit;
-	uint64_t room = d->ws.space_cap_bytes != 0 ? WAL_ROOM_TIGHT_BYTES : WAL_ROOM_BYTES;
-	char *copy = strdup(d->cfg.database);
-	struct statvfs vfs;
-	int r;
-
-	if (copy == NULL)
-		return 0;
-	r = statvfs(dirname(copy), &vfs);
-	free(copy);
-	if (r < 0)
-		return 0;
-	fit = file_bytes(d->cfg.database, "") + wal + (uint64_t)vfs.f_bavail * vfs.f_frsize;
-	fit = fit > room ? fit - room : 0;
-	fit -= fit / 8;
-	return fit > 0 ? fit : 1;
-}
-
-/* The size cap retention keeps: max_database_mb, or less when that does
- * not fit on the filesystem. */
-static uint64_t size_cap(const struct daemon *d)
-{
-	uint64_t cap = (uint64_t)d->cfg.max_database_mb << 20, fit = space_fit(d);
-
-	return fit != 0 && (cap == 0 || fit < cap) ? fit : cap;
-}
-
-/* Over the size cap now: retention is due at once, not in a minute.  The
- * first time the filesystem is what caps, say so (and status shows it). */
-static bool over_cap(struct daemon *d)
-{
-	uint64_t used = 0, cap = size_cap(d);
-
-	if (cap == 0 || store_used_bytes(d->store, &used) < 0 || used <= cap)
-		return false;
-	if (cap < (uint64_t)d->cfg.max_database_mb << 20 || d->cfg.max_database_mb == 0) {
-		if (due(&d->warned_full, monotonic_ns()))
-			log_warning("max_database_mb = %u does not fit on the filesystem of %s: "
-				    "keeping the database under %.1f MiB", d->cfg.max_database_mb,
-				    d->cfg.database, (double)cap / 1048576.0);
-		d->ws.space_cap_bytes = cap;
-	}
-	return true;
-}
-
-#define PRUNE_EVERY_NS (60ULL * NS_PER_SEC)
-#define PRUNE_BATCH_INTERVALS 60
-#define ROLLUP_BATCH_BUCKETS 30
-/* A flush is due every interval: roll up for at most this long per call. */
-#define ROLLUP_BUDGET_NS (100ULL * NS_PER_MSEC)
-/* Making room on a full filesystem: prune for at most this long per flush. */
-#define MAKE_ROOM_BUDGET_NS (300ULL * NS_PER_MSEC)
-
-/* One bounded retention step (store_prune): rows deleted or -errno. */
-static int prune_step(struct daemon *d, char *err, size_t errlen)
-{
-	struct store_retention ret;
-
-	memset(&ret, 0, sizeof(ret));
-	ret.now_ns = clock_ns(CLOCK_REALTIME);
-	memcpy(ret.keep_ns, d->cfg.retention_ns, sizeof(ret.keep_ns));
-	ret.max_bytes = size_cap(d);
-	ret.max_intervals = PRUNE_BATCH_INTERVALS;
-	return store_prune(d->store, &ret, err, errlen);
-}
-
-/* The filesystem is full (a write failed with ENOSPC; something else
- * filled it, or it filled faster than retention ran): the WAL's space goes
- * back to the filesystem if it can, retention makes room at once (oldest
- * raw data first, down to what fits), and the WAL is truncated again. */
-static void make_room(struct daemon *d)
-{
-	uint64_t used = 0, start = monotonic_ns();
-	char err[1024];
-	int n = 0;
-
-	(void)store_checkpoint(d->store, err, sizeof(err));
-	do {
-		n = prune_step(d, err, sizeof(err));
-	} while (n > 0 && monotonic_ns() - start < MAKE_ROOM_BUDGET_NS &&
-		 store_used_bytes(d->store, &used) == 0 && used > size_cap(d));
-	(void)store_checkpoint(d->store, err, sizeof(err));
-	/* What is left over the cap goes at the next flushes. */
-	d->next_prune_ns = 0;
-}
-
-static int try_write(struct daemon *d, char *err, size_t errlen)
-{
-	if (d->store == NULL) {
-		int r = reopen_store(d, err, errlen);
-
-		if (r < 0)
-			return r;
-	}
-	return store_write_intervals(d->store, d->pending, err, errlen);
-}
-
-/* On a filesystem that caps the database (space_cap_bytes set by
- * over_cap), the WAL goes back to the filesystem after every write: left
- * to grow to SQLite's 4 MiB checkpoint size it could take the space a
- * checkpoint or a delete needs. */
-static void keep_wal_small(struct daemon *d)
-{
-	if (d->ws.space_cap_bytes != 0) {
-		char err[1024];
-
-		(void)store_checkpoint(d->store, err, sizeof(err));
-	}
-}
-
-static void write_done(struct daemon *d)
-{
-	if (d->ws.failing_since_ns != 0)
-		log_info("database writable again: wrote %zu delayed interval(s) after %" PRIu64
-			 " failed write(s) in all", d->n_pending, d->ws.write_errors);
-	report_drops(d, true);
-	d->written += d->n_pending;
-	d->written_unchecked += d->n_pending;
-	while (d->pending != NULL) {
-		struct interval_data *next = d->pending->next;
-
-		interval_free(d->pending);
-		d->pending = next;
-	}
-	d->pending_tail = NULL;
-	d->n_pending = 0;
-	d->ws.last_write_ns = clock_ns(CLOCK_REALTIME);
-	d->ws.failing_since_ns = 0;
-	d->ws.last_error[0] = '\0';
-	keep_wal_small(d);
-}
-
-static void write_failed(struct daemon *d, const char *err)
-{
-	d->ws.write_errors++;
-	if (d->ws.failing_since_ns == 0)
-		d->ws.failing_since_ns = clock_ns(CLOCK_REALTIME);
-	snprintf(d->ws.last_error, sizeof(d->ws.last_error), "%.*s",
-		 (int)sizeof(d->ws.last_error) - 1, err);
-	if (due(&d->warned_write, monotonic_ns()))
-		log_warning("cannot write to %s: %s; keeping %zu interval(s) in memory (up to %u); "
-			    "%" PRIu64 " failed write(s) so far", d->cfg.database, err, d->n_pending,
-			    d->cfg.retry_buffer, d->ws.write_errors);
-	while (d->n_pending > d->cfg.retry_buffer)
-		drop_oldest_pending(d);
-	report_drops(d, false);
-}
-
-static void write_pending(struct daemon *d)
-{
-	char err[1024];
-	int r;
-
-	if (d->pending == NULL)
-		return;
-	r = try_write(d, err, sizeof(err));
-	if (r == -ENOSPC) {
-		make_room(d);
-		r = try_write(d, err, sizeof(err));
-	}
-	if (r == 0)
-		write_done(d);
-	else
-		write_failed(d, err);
-}
-
-/* Rollups and retention in small steps after a flush: once a minute, or at
- * every flush while a backlog is left (a migrated database, a lowered
- * retention, a database over its cap).  The collector's workers go on
- * counting meanwhile; only the next flush can start a little late.  Also
- * while writes fail: a database that filled its filesystem needs room. */
-static void roll_and_prune(struct daemon *d)
-{
-	uint64_t now = monotonic_ns();
-	char err[1024];
-	bool more = false;
-	int made, n;
-
-	if (d->store == NULL || (now < d->next_prune_ns && !over_cap(d)))
-		return;
-	made = store_rollup(d->store, ROLLUP_BATCH_BUCKETS, ROLLUP_BUDGET_NS, &more, err,
-			    sizeof(err));
-	/* Over the cap retention runs at every flush: say a failure once a
-	 * minute, not every time. */
-	if (made < 0) {
-		if (due(&d->warned_rollup, now))
-			log_warning("rollups: %s; trying again (said once a minute)", err);
-		made = 0;
-	}
-	n = prune_step(d, err, sizeof(err));
-	if (n < 0) {
-		if (due(&d->warned_prune, now))
-			log_warning("retention: %s; trying again (said once a minute)", err);
-		n = 0;
-	} else if (n > 0 || made > 0) {
-		log_debug("retention: %d rollups made, %d old rows deleted", made, n);
-	}
-	d->next_prune_ns = n >= PRUNE_BATCH_INTERVALS || more ? now : now + PRUNE_EVERY_NS;
-}
-
-/* What the API and /metrics say about the writer: live, so an outage
- * shows while it lasts; a change makes cached answers stale. */
-static void publish_writer(struct daemon *d)
-{
-	d->ws.pending = d->n_pending;
-	if (writer_status_publish(&d->ws_box, &d->ws))
-		http_server_data_changed(d->http);
 }
 
 static void flush(struct daemon *d, bool final)
@@ -623,22 +267,16 @@ static void flush(struct daemon *d, bool final)
 			    "one by one");
 	report_health(d, iv);
 	prom_add_interval(d->prom, iv);
-	iv->next = NULL;
-	if (d->pending_tail != NULL)
-		d->pending_tail->next = iv;
-	else
-		d->pending = iv;
-	d->pending_tail = iv;
-	d->n_pending++;
 	ran = iv->n_procs;   /* iv is freed once written */
-	check_database_file(d);
-	write_pending(d);
+	writer_add(&d->w, iv);
+	writer_flush(&d->w);
 	if (!final)
-		roll_and_prune(d);
-	publish_writer(d);
+		writer_maintain(&d->w);
+	writer_publish(&d->w);
 	notify_send(&d->notify, "STATUS=model %s: %zu processes ran in the last interval; "
-		    "%" PRIu64 " intervals written%s", d->model->name, ran, d->written,
-		    d->n_pending > 0 ? ", some waiting: the database cannot be written" : "");
+		    "%" PRIu64 " intervals written%s", d->model->name, ran, writer_written(&d->w),
+		    writer_pending(&d->w) > 0 ? ", some waiting: the database cannot be written" :
+		    "");
 }
 
 /* The API, /metrics and the dashboard, in their own threads. */
@@ -670,12 +308,13 @@ static int start_http(struct daemon *d)
 	hc.info.rotate_period_ns = d->cfg.rotate_period_ns;
 	hc.prom = d->prom;
 	hc.info.in_daemon = true;
-	hc.info.writer = &d->ws_box;
+	hc.info.writer = writer_box(&d->w);
 	r = http_server_start(&hc, &d->http, err, sizeof(err));
 	if (r < 0) {
 		log_error("%s (change it with --listen, or --listen none)", err);
 		return r;
 	}
+	writer_attach(&d->w, d->http);
 	if (d->http != NULL)
 		log_info("HTTP API, /metrics and the dashboard on %s", d->cfg.listen);
 	return 0;
@@ -729,8 +368,7 @@ static void reload(struct daemon *d)
 	d->cfg.retry_buffer = n.retry_buffer;
 	memcpy(d->cfg.retention_ns, n.retention_ns, sizeof(n.retention_ns));
 	d->cfg.max_database_mb = n.max_database_mb;
-	d->ws.space_cap_bytes = 0;   /* said again if the filesystem is still too small */
-	d->next_prune_ns = 0;
+	writer_configure(&d->w, &d->cfg);
 	d->cfg.switch_rate_warning = n.switch_rate_warning;
 	if (n.rotate_period_ns != d->cfg.rotate_period_ns) {
 		size_t i;
@@ -864,15 +502,8 @@ static void run_close(struct daemon *d)
 	for (i = 0; i < d->n_workers; i++)
 		worker_done(&d->workers[i]);
 	free(d->workers);
-	while (d->pending != NULL) {
-		struct interval_data *next = d->pending->next;
-
-		interval_free(d->pending);
-		d->pending = next;
-	}
-	store_close(d->store);
+	writer_close(&d->w);
 	prom_free(d->prom);
-	writer_status_done(&d->ws_box);
 	collector_close(d->col);
 	if (d->pt_ready)
 		proctab_done(&d->pt);
@@ -910,38 +541,6 @@ static int open_counters(struct daemon *d)
 	r = collector_open(&params, &d->col, err, sizeof(err));
 	if (r < 0)
 		log_error("%s", err);
-	return r;
-}
-
-/* The database, registered for this boot; sets started_ns. */
-static int open_store(struct daemon *d)
-{
-	const char *db = d->cfg.database;
-	char err[2048];
-	int r;
-
-	/* The store holds every user's command lines: files we create are not
-	 * world-readable (0640); group access is for an operator group. */
-	umask(027);
-	make_default_dir(db);
-	r = store_open(db, &d->store, err, sizeof(err));
-	if (r < 0) {
-		log_error("%s", err);
-		return r;
-	}
-	if (store_moved_aside(d->store) != NULL)
-		log_warning("%s", store_moved_aside(d->store));
-	if (!store_reclaims_space(d->store))
-		log_info("%s was made by an early stackd: space freed by retention is reused, not "
-			 "returned; to return it, stop stackd and run: sqlite3 %s 'PRAGMA auto_vacuum "
-			 "= INCREMENTAL; VACUUM'", db, db);
-	if (read_boot_id(d->boot_id, sizeof(d->boot_id)) < 0)
-		snprintf(d->boot_id, sizeof(d->boot_id), "unknown");
-	d->started_ns = clock_ns(CLOCK_REALTIME);
-	d->booted_ns = d->started_ns - clock_ns(CLOCK_BOOTTIME);
-	r = store_register(d->store, d->model, d->boot_id, d->booted_ns, err, sizeof(err));
-	if (r < 0)
-		log_error("%s: %s", db, err);
 	return r;
 }
 
@@ -1007,9 +606,6 @@ static void announce(struct daemon *d, int drop)
 		    "counter groups", d->n_workers, d->model->name, d->model->n_groups);
 }
 
-/* Everything up to READY=1, in an order that fails before anything is
- * written where it can: model, privileges, counters, then the store.  On
- * failure the error is logged and run_close() undoes what was made. */
 /* One stackd per host, unless --allow-second (instance.h). */
 static int claim_host(struct daemon *d)
 {
@@ -1025,6 +621,12 @@ static int claim_host(struct daemon *d)
 	return r;
 }
 
+/* Everything up to READY=1, in an order that fails before anything is
+ * written where it can: the host claimed, counters, then the store.  The
+ * model, the user and the families were checked by preflight_check()
+ * (main.c) before the start; here they are only taken for their values (a
+ * failure would mean run_daemon() was called without that check).  On
+ * failure the error is logged and run_close() undoes what was made. */
 static int run_open(struct daemon *d, const struct config *cfg, config_reload_fn reload_fn)
 {
 	char err[2048];
@@ -1034,7 +636,7 @@ static int run_open(struct daemon *d, const struct config *cfg, config_reload_fn
 	d->cfg = *cfg;
 	d->reload = reload_fn;
 	d->sfd = d->tfd = d->instance_fd = -1;
-	writer_status_init(&d->ws_box);
+	writer_init(&d->w, &d->cfg, reopened, d);
 	r = notify_init(&d->notify);
 	if (r < 0)
 		log_warning("NOTIFY_SOCKET='%s' cannot be used (%s); not telling systemd",
@@ -1044,8 +646,8 @@ static int run_open(struct daemon *d, const struct config *cfg, config_reload_fn
 		log_error("model: %s", d->model_why);
 		return r;
 	}
-	/* Started as root: make sure we can become the configured user before
-	 * anything is opened or written. */
+	/* Started as root: become the configured user once what needs root
+	 * is open (become_user). */
 	drop = privilege_check(cfg->user, err, sizeof(err));
 	if (drop < 0) {
 		log_error("%s", err);
@@ -1058,7 +660,7 @@ static int run_open(struct daemon *d, const struct config *cfg, config_reload_fn
 	 * before anything is written to disk. */
 	r = open_counters(d);
 	if (r >= 0)
-		r = open_store(d);
+		r = writer_open(&d->w, d->model, &d->started_ns);
 	if (r >= 0)
 		r = open_proctab(d);
 	if (r >= 0)
@@ -1079,17 +681,13 @@ static int run_open(struct daemon *d, const struct config *cfg, config_reload_fn
  * status says whether everything reached the database. */
 static int run_serve(struct daemon *d)
 {
+	bool all_written;
 	int r;
 
 	r = loop(d);
 	flush(d, true);
-	report_drops(d, true);
-	if (d->n_pending > 0)
-		log_error("%zu interval(s) could not be written to %s and are lost (%s)",
-			  d->n_pending, d->cfg.database, d->ws.last_error);
-	else
-		log_info("stopped; %" PRIu64 " intervals written", d->written);
-	return r < 0 || d->n_pending > 0 ? EXIT_FAILURE : EXIT_SUCCESS;
+	all_written = writer_final_report(&d->w);
+	return r < 0 || !all_written ? EXIT_FAILURE : EXIT_SUCCESS;
 }
 
 int run_daemon(const struct config *cfg, config_reload_fn reload_fn)

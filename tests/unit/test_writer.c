@@ -1,0 +1,94 @@
+/* The database writer's queue: intervals wait while the database cannot be
+ * written, the oldest beyond retry_buffer are dropped and counted, a
+ * deleted file is opened anew (the daemon told, to record its facts), and
+ * what waited goes out with the next write that succeeds. */
+#include "config.h"
+#include "writer.h"
+#include "test.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#define SEC 1000000000ULL
+
+static struct interval_data *make_interval(uint64_t end_s)
+{
+	struct interval_data *iv = calloc(1, sizeof(*iv));
+
+	CHECK(iv != NULL);
+	iv->start_ns = (end_s - 1) * SEC;
+	iv->end_ns = end_s * SEC;
+	iv->ncpus = 1;
+	return iv;
+}
+
+static void count_reopen(void *ctx)
+{
+	(*(int *)ctx)++;
+}
+
+static void add_and_flush(struct writer *w, uint64_t end_s)
+{
+	writer_add(w, make_interval(end_s));
+	writer_flush(w);
+	writer_publish(w);
+}
+
+int main(void)
+{
+	char dir[] = "/tmp/stackd-test-writer-XXXXXX";
+	struct writer_status st;
+	struct config c;
+	struct writer w;
+	uint64_t started = 0;
+	int reopens = 0;
+	char path[PATH_MAX], cmd[64];
+	uint64_t s;
+
+	CHECK(mkdtemp(dir) != NULL);
+	config_defaults(&c);
+	snprintf(c.database, sizeof(c.database), "%s/stackd.db", dir);
+	snprintf(path, sizeof(path), "%s", c.database);
+	c.retry_buffer = 2;
+	writer_init(&w, &c, count_reopen, &reopens);
+	CHECK(writer_open(&w, &model_software, &started) == 0);
+	CHECK(started != 0);
+	add_and_flush(&w, 1000);
+	CHECK_EQ_U(writer_written(&w), 1);
+	CHECK_EQ_U(writer_pending(&w), 0);
+
+	/* The file deleted, and no directory to make it anew in (the path the
+	 * writer reads is pointed elsewhere): nothing can be written. */
+	CHECK(unlink(path) == 0);
+	snprintf(c.database, sizeof(c.database), "%s/gone/stackd.db", dir);
+	for (s = 1001; s <= 1005; s++)
+		add_and_flush(&w, s);
+	CHECK_EQ_U(writer_pending(&w), 2);
+	CHECK_EQ_U(writer_written(&w), 1);
+	CHECK(writer_store(&w) == NULL);
+	writer_status_read(writer_box(&w), &st);
+	CHECK_EQ_U(st.replaced, 1);
+	CHECK_EQ_U(st.dropped, 3);
+	CHECK_EQ_U(st.write_errors, 5);
+	CHECK_EQ_U(st.pending, 2);
+	CHECK(st.failing_since_ns != 0 && st.last_error[0] != '\0');
+	CHECK_EQ_U(reopens, 0);
+
+	/* Back in place: a new file, the daemon told, the two waiting written. */
+	snprintf(c.database, sizeof(c.database), "%s", path);
+	add_and_flush(&w, 1006);
+	CHECK_EQ_U(reopens, 1);
+	CHECK(writer_store(&w) != NULL);
+	CHECK_EQ_U(writer_pending(&w), 0);
+	CHECK_EQ_U(writer_written(&w), 1 + 3);
+	writer_status_read(writer_box(&w), &st);
+	CHECK(st.failing_since_ns == 0 && st.last_error[0] == '\0' && st.last_write_ns != 0);
+	CHECK(writer_final_report(&w));
+	writer_close(&w);
+
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	CHECK(system(cmd) == 0);
+	printf("ok\n");
+	return 0;
+}
