@@ -44,6 +44,11 @@ struct cached {
 struct http_server {
 	struct http_config cfg;
 	char listen_copy[1024], web_dir[4096], database[4096];
+	/* Bound by http_server_open (as root, if need be), served by
+	 * http_server_serve (threads, after the privileges are dropped). */
+	int listen_fd[HTTP_MAX_LISTENERS];
+	const char *listen_text[HTTP_MAX_LISTENERS];   /* into listen_copy */
+	unsigned n_listen;
 	struct MHD_Daemon *mhd[HTTP_MAX_LISTENERS];
 	char unix_paths[HTTP_MAX_LISTENERS][sizeof(((struct sockaddr_un *)0)->sun_path)];
 	unsigned n_mhd;
@@ -689,8 +694,8 @@ static void mhd_log(void *cls, const char *fmt, va_list ap)
 
 /* ---- start and stop ------------------------------------------------------- */
 
-int http_server_start(const struct http_config *cfg, struct http_server **ret, char *err,
-		      size_t errlen)
+int http_server_open(const struct http_config *cfg, struct http_server **ret, char *err,
+		     size_t errlen)
 {
 	struct http_server *s;
 	char *save = NULL, *item;
@@ -708,52 +713,26 @@ int http_server_start(const struct http_config *cfg, struct http_server **ret, c
 	snprintf(s->database, sizeof(s->database), "%s", cfg->info.database);
 	s->cfg.info.database = s->database;
 	pthread_mutex_init(&s->lock, NULL);
-	r = http_guard_new(cfg->max_connections, &s->guard);
-	if (r < 0) {
-		snprintf(err, errlen, "cannot start the HTTP guard: %s", strerror(-r));
-		pthread_mutex_destroy(&s->lock);
-		free(s);
-		return r;
-	}
 	for (item = strtok_r(s->listen_copy, ",", &save); item != NULL;
 	     item = strtok_r(NULL, ",", &save)) {
 		int fd;
 
 		while (*item == ' ')
 			item++;
-		if (s->n_mhd == HTTP_MAX_LISTENERS) {
+		if (s->n_listen == HTTP_MAX_LISTENERS) {
 			snprintf(err, errlen, "listen: at most %d addresses", HTTP_MAX_LISTENERS);
 			r = -EINVAL;
 			break;
 		}
-		fd = open_listener(item, s->unix_paths[s->n_mhd], sizeof(s->unix_paths[0]), err,
+		fd = open_listener(item, s->unix_paths[s->n_listen], sizeof(s->unix_paths[0]), err,
 				   errlen);
 		if (fd < 0) {
 			r = fd;
 			break;
 		}
-		s->mhd[s->n_mhd] = MHD_start_daemon(
-			/* A thread per connection: a slow answer holds up only
-			 * its own client (the guard bounds how many). */
-			MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION |
-			MHD_USE_POLL | MHD_USE_ERROR_LOG,
-			0, NULL, NULL, handle, s,
-			MHD_OPTION_LISTEN_SOCKET, fd,
-			MHD_OPTION_CONNECTION_LIMIT, cfg->max_connections,
-			MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)CONNECTION_TIMEOUT_S,
-			MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)CONNECTION_MEMORY,
-			MHD_OPTION_URI_LOG_CALLBACK, uri_seen, s,
-			MHD_OPTION_NOTIFY_COMPLETED, request_done, s,
-			MHD_OPTION_NOTIFY_CONNECTION, connection_event, s,
-			MHD_OPTION_EXTERNAL_LOGGER, mhd_log, s,
-			MHD_OPTION_END);
-		if (s->mhd[s->n_mhd] == NULL) {
-			close(fd);
-			snprintf(err, errlen, "listen '%s': libmicrohttpd could not start", item);
-			r = -EIO;
-			break;
-		}
-		s->n_mhd++;
+		s->listen_fd[s->n_listen] = fd;
+		s->listen_text[s->n_listen] = item;
+		s->n_listen++;
 	}
 	if (r < 0) {
 		http_server_stop(s);
@@ -763,18 +742,60 @@ int http_server_start(const struct http_config *cfg, struct http_server **ret, c
 	return 0;
 }
 
+int http_server_serve(struct http_server *s, char *err, size_t errlen)
+{
+	int r;
+
+	if (s == NULL)
+		return 0;
+	r = http_guard_new(s->cfg.max_connections, &s->guard);
+	if (r < 0) {
+		snprintf(err, errlen, "cannot start the HTTP guard: %s", strerror(-r));
+		return r;
+	}
+	for (; s->n_mhd < s->n_listen; s->n_mhd++) {
+		unsigned i = s->n_mhd;
+
+		s->mhd[i] = MHD_start_daemon(
+			/* A thread per connection: a slow answer holds up only
+			 * its own client (the guard bounds how many). */
+			MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION |
+			MHD_USE_POLL | MHD_USE_ERROR_LOG,
+			0, NULL, NULL, handle, s,
+			MHD_OPTION_LISTEN_SOCKET, s->listen_fd[i],
+			MHD_OPTION_CONNECTION_LIMIT, s->cfg.max_connections,
+			MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)CONNECTION_TIMEOUT_S,
+			MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)CONNECTION_MEMORY,
+			MHD_OPTION_URI_LOG_CALLBACK, uri_seen, s,
+			MHD_OPTION_NOTIFY_COMPLETED, request_done, s,
+			MHD_OPTION_NOTIFY_CONNECTION, connection_event, s,
+			MHD_OPTION_EXTERNAL_LOGGER, mhd_log, s,
+			MHD_OPTION_END);
+		if (s->mhd[i] == NULL) {
+			snprintf(err, errlen, "listen '%s': libmicrohttpd could not start",
+				 s->listen_text[i]);
+			return -EIO;
+		}
+		s->listen_fd[i] = -1;   /* libmicrohttpd's now: it closes it */
+	}
+	return 0;
+}
+
 void http_server_stop(struct http_server *s)
 {
 	size_t i;
 
 	if (s == NULL)
 		return;
-	for (i = 0; i < s->n_mhd; i++) {
-		MHD_stop_daemon(s->mhd[i]);   /* closes the listening socket too */
+	for (i = 0; i < s->n_listen; i++) {
+		if (i < s->n_mhd)
+			MHD_stop_daemon(s->mhd[i]);   /* closes the listening socket too */
+		if (s->listen_fd[i] >= 0)
+			close(s->listen_fd[i]);
 		if (s->unix_paths[i][0] != '\0')
 			unlink(s->unix_paths[i]);
 	}
-	http_guard_free(s->guard);   /* after the connections: they are gone */
+	http_guard_free(s->guard);   /* after the connections: they are gone (NULL: never served) */
 	for (i = 0; i < s->n_idle_db; i++)
 		db_close(s->idle_db[i]);
 	for (i = 0; i < CACHE_ENTRIES; i++)

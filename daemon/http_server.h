@@ -36,10 +36,16 @@ struct http_config {
 
 struct http_server;
 
-/* Listen and serve.  Returns 0, -EINVAL (bad listen address), or another
- * -errno, with a one-line reason in err. */
-int http_server_start(const struct http_config *cfg, struct http_server **ret, char *err,
-		      size_t errlen);
+/* Bind every listen address (the part that may need root: a socket under
+ * /run/stackd) without starting a thread.  Returns 0 with *ret (NULL for
+ * listen = none), -EINVAL (bad address) or another -errno, with a one-line
+ * reason in err. */
+int http_server_open(const struct http_config *cfg, struct http_server **ret, char *err,
+		     size_t errlen);
+/* Start serving (the guard's reaper and libmicrohttpd's threads): after
+ * the daemon has dropped its privileges, so no thread is born with more
+ * than it.  NULL is a no-op.  0 or -errno with err. */
+int http_server_serve(struct http_server *s, char *err, size_t errlen);
 void http_server_stop(struct http_server *s);   /* NULL is a no-op */
 
 /* A new interval is stored, or the writer's state changed: cached answers

@@ -280,7 +280,9 @@ static void flush(struct daemon *d, bool final)
 }
 
 /* The API, /metrics and the dashboard, in their own threads. */
-static int start_http(struct daemon *d)
+/* Bind the API's addresses (as root, when started so: a socket under
+ * /run/stackd); serve_http starts its threads once privileges are gone. */
+static int open_http(struct daemon *d)
 {
 	struct http_config hc;
 	char err[1024];
@@ -309,15 +311,25 @@ static int start_http(struct daemon *d)
 	hc.prom = d->prom;
 	hc.info.in_daemon = true;
 	hc.info.writer = writer_box(&d->w);
-	r = http_server_start(&hc, &d->http, err, sizeof(err));
+	r = http_server_open(&hc, &d->http, err, sizeof(err));
 	if (r < 0) {
 		log_error("%s (change it with --listen, or --listen none)", err);
 		return r;
 	}
 	writer_attach(&d->w, d->http);
-	if (d->http != NULL)
-		log_info("HTTP API, /metrics and the dashboard on %s", d->cfg.listen);
 	return 0;
+}
+
+static int serve_http(struct daemon *d)
+{
+	char err[1024];
+	int r = http_server_serve(d->http, err, sizeof(err));
+
+	if (r < 0)
+		log_error("%s", err);
+	else if (d->http != NULL)
+		log_info("HTTP API, /metrics and the dashboard on %s", d->cfg.listen);
+	return r;
 }
 
 static int arm_timer(struct daemon *d)
@@ -564,16 +576,16 @@ static int open_proctab(struct daemon *d)
 	return r;
 }
 
-/* Signals, the API, the workers and the flusher: from here on we collect. */
+/* The API's threads, the workers and the flusher: from here on we collect. */
 static int start_collecting(struct daemon *d)
 {
 	int r;
 
-	r = setup_signals(d);
-	if (r < 0)
-		return log_error_r(r, "cannot set up signal handling and the flush timer");
-	/* After the signal mask: its threads must leave SIGTERM to us. */
-	r = start_http(d);
+	/* After the signal mask (setup_signals): every thread must leave
+	 * SIGTERM to us.  After the privilege drop (run_open): no thread is
+	 * born with more than CAP_PERFMON (capabilities and the bounding set
+	 * are per thread). */
+	r = serve_http(d);
 	if (r < 0)
 		return r;
 	r = start_workers(d);
@@ -663,8 +675,13 @@ static int run_open(struct daemon *d, const struct config *cfg, config_reload_fn
 		r = writer_open(&d->w, d->model, &d->started_ns);
 	if (r >= 0)
 		r = open_proctab(d);
+	if (r >= 0) {
+		r = setup_signals(d);
+		if (r < 0)
+			log_error_r(r, "cannot set up signal handling and the flush timer");
+	}
 	if (r >= 0)
-		r = start_collecting(d);
+		r = open_http(d);
 	if (r < 0)
 		return r;
 	write_meta(d);
@@ -673,6 +690,9 @@ static int run_open(struct daemon *d, const struct config *cfg, config_reload_fn
 		if (r < 0)
 			return r;
 	}
+	r = start_collecting(d);
+	if (r < 0)
+		return r;
 	announce(d, drop);
 	return 0;
 }

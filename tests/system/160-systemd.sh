@@ -121,6 +121,19 @@ for set in CapEff CapPrm CapBnd; do
 	[ "$v" = 0000004000000000 ] || fail "$set is $v, want CAP_PERFMON only (0000004000000000)"
 done
 [ "$(awk '/^CapInh:/ { print $2 }' "$status")" = 0000000000000000 ] || fail "inheritable capabilities left"
+# every thread (workers, HTTP, the guard's reaper), not only the main one:
+# capabilities and the bounding set are per thread
+threads=0
+for t in /proc/$DAEMON_PID/task/*; do
+	threads=$((threads + 1))
+	for set in CapEff CapPrm CapBnd; do
+		v=$(awk -v s="$set:" '$1 == s { print $2 }' "$t/status")
+		[ "$v" = 0000004000000000 ] ||
+			fail "thread $(basename "$t") ($(cat "$t/comm")): $set is $v, want CAP_PERFMON only"
+	done
+done
+[ "$threads" -ge 4 ] || fail "only $threads threads: the workers and the API's should be there"
+note "all $threads threads: CapEff = CapPrm = CapBnd = CAP_PERFMON only"
 [ "$(stat -c %U "$TMP/drop.db")" = nobody ] || fail "the database was not given to nobody"
 # root's process is counted, and the API (a new reader after the drop) works
 "$STACKCTL" top --url "unix:$SOCK" --comm dropspin --json >"$TMP/drop.json" || fail "API after the drop"
