@@ -39,7 +39,7 @@ static void *reaper_main(void *arg)
 
 	pthread_mutex_lock(&g->lock);
 	while (!g->stopping) {
-		uint64_t next = clock_ns(CLOCK_REALTIME) + REAP_EVERY_NS;
+		uint64_t next = monotonic_ns() + REAP_EVERY_NS;
 		struct timespec ts = { (time_t)(next / NS_PER_SEC), (long)(next % NS_PER_SEC) };
 
 		pthread_cond_timedwait(&g->stop_cond, &g->lock, &ts);
@@ -63,7 +63,16 @@ int http_guard_new(unsigned max_connections, struct http_guard **ret)
 	g->max_per_peer = at_least(g->max_total / 8, 2);
 	g->max_limited = g->max_total - at_least(g->max_total / 4, 2);
 	pthread_mutex_init(&g->lock, NULL);
-	pthread_cond_init(&g->stop_cond, NULL);
+	{
+		/* The wait runs on the monotonic clock: a wall clock stepped
+		 * back must not put the deadline to sleep. */
+		pthread_condattr_t attr;
+
+		pthread_condattr_init(&attr);
+		pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+		pthread_cond_init(&g->stop_cond, &attr);
+		pthread_condattr_destroy(&attr);
+	}
 	if (pthread_create(&g->reaper, NULL, reaper_main, g) != 0) {
 		http_guard_free(g);
 		return -EAGAIN;
@@ -202,7 +211,10 @@ unsigned http_guard_reap(struct http_guard *g, uint64_t now_ns)
 	 * the stream and close it in the ordinary way. */
 	pthread_mutex_lock(&g->lock);
 	for (c = g->conns; c != NULL; c = c->next)
-		if (c->waiting && now_ns - c->waiting_since_ns > HTTP_REQUEST_DEADLINE_NS) {
+		/* (now_ns was read before the lock: a connection that started
+		 * waiting since is not past anything) */
+		if (c->waiting && now_ns > c->waiting_since_ns &&
+		    now_ns - c->waiting_since_ns > HTTP_REQUEST_DEADLINE_NS) {
 			(void)shutdown(c->fd, SHUT_RDWR);
 			c->waiting = false;   /* once */
 			n++;

@@ -299,6 +299,8 @@ static bool cache_get(struct http_server *s, const char *key, struct api_respons
 	return hit;
 }
 
+static void cache_release(struct http_server *s, const char *key);
+
 static void cache_put(struct http_server *s, const char *key, uint64_t gen,
 		      const struct api_response *r)
 {
@@ -307,8 +309,10 @@ static void cache_put(struct http_server *s, const char *key, uint64_t gen,
 	size_t i;
 
 	copy = malloc(r->len ? r->len : 1);
-	if (copy == NULL)
+	if (copy == NULL) {
+		cache_release(s, key);   /* else it would be served stale for ever */
 		return;
+	}
 	memcpy(copy, r->body, r->len);
 	pthread_mutex_lock(&s->lock);
 	for (i = 0; i < CACHE_ENTRIES && c == NULL; i++)
@@ -530,11 +534,17 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn, const char
 		*upload_size = 0;    /* a body is never read: GET only */
 		return MHD_YES;
 	}
+	/* A connection the guard did not admit (over its peer's share) or
+	 * could not track is closed, never answered: its work would escape
+	 * every limit, and an untracked peer would pass for an anonymous one. */
+	hc = conn_of(conn);
+	if (hc == NULL || !hc->admitted)
+		return MHD_NO;
 	/* Answering before the request is complete makes libmicrohttpd close
 	 * the connection: wait for the call that ends it, keep-alive works. */
 	if (req != NULL && !req->headers_seen) {
 		req->headers_seen = true;
-		http_guard_request_started(s->guard, conn_of(conn));
+		http_guard_request_started(s->guard, hc);
 		return MHD_YES;
 	}
 	if (req == NULL || req->too_long)
@@ -550,14 +560,13 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn, const char
 	if (strncmp(path, "/api/", 5) != 0 && strcmp(path, "/metrics") != 0)
 		return serve_file(s, conn, method, path);
 
-	hc = conn_of(conn);
 	acc = access_of(s, hc);
 	snprintf(key, sizeof(key), "%s|%s|%d:%" PRId64, method, req->uri, acc.full, acc.uid);
 	if (strcmp(method, "GET") == 0 && cache_get(s, key, &resp, &refresh))
 		return respond(conn, resp.status, resp.content_type, resp.body, resp.len, false);
 	/* Reading the store costs CPU: a peer without full access waits its
 	 * turn instead of taking every core. */
-	if (hc != NULL && http_guard_work_begin(s->guard, hc) < 0) {
+	if (http_guard_work_begin(s->guard, hc) < 0) {
 		cache_release(s, key);
 		return send_busy(conn);
 	}
@@ -569,8 +578,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn, const char
 	else
 		r = api_handle(&s->cfg.info, db, err, method, path, query, &acc, &resp);
 	db_release(s, db, epoch);
-	if (hc != NULL)
-		http_guard_work_done(s->guard, hc);
+	http_guard_work_done(s->guard, hc);
 	if (r < 0) {
 		cache_release(s, key);
 		return send_text(conn, 500, "{\"error\": \"out of memory\"}\n");

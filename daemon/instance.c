@@ -28,8 +28,8 @@ static socklen_t instance_addr(struct sockaddr_un *sun)
 	return (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + sizeof(INSTANCE_NAME) - 1);
 }
 
-/* The pid listening on the name, or 0. */
-static pid_t holder_pid(void)
+/* Who listens on the name: pid (0 when it cannot be told) and uid. */
+static pid_t holder_of(uid_t *uid)
 {
 	struct sockaddr_un sun;
 	socklen_t len = instance_addr(&sun), clen;
@@ -43,13 +43,16 @@ static pid_t holder_pid(void)
 	    getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &clen) < 0)
 		cred.pid = 0;
 	close(fd);
+	*uid = cred.pid > 0 ? cred.uid : (uid_t)-1;
 	return cred.pid;
 }
 
-int instance_claim(bool allow_second, int *ret_fd, pid_t *holder, char *err, size_t errlen)
+int instance_claim(bool allow_second, uid_t service_uid, int *ret_fd, pid_t *holder, char *err,
+		   size_t errlen)
 {
 	struct sockaddr_un sun;
 	socklen_t len = instance_addr(&sun);
+	uid_t uid = (uid_t)-1;
 	int fd, r;
 
 	*ret_fd = -1;
@@ -67,7 +70,15 @@ int instance_claim(bool allow_second, int *ret_fd, pid_t *holder, char *err, siz
 		snprintf(err, errlen, "cannot claim the host's stackd name: %s", strerror(-r));
 		return r;
 	}
-	*holder = holder_pid();
+	*holder = holder_of(&uid);
+	/* Abstract names have no permissions: any user can bind one.  Only a
+	 * holder running as root, as us or as the service user is a stackd
+	 * that counts; anyone else is squatting and is not obeyed. */
+	if (*holder > 0 && uid != 0 && uid != geteuid() && uid != service_uid) {
+		snprintf(err, errlen, "the host's stackd name is held by pid %d of uid %u, not a "
+			 "stackd of ours; going on without it", (int)*holder, (unsigned)uid);
+		return 0;
+	}
 	if (*holder > 0)
 		snprintf(err, errlen, "another stackd (pid %d) is collecting on this host", (int)*holder);
 	else

@@ -13,10 +13,13 @@
 
 /* Claim the host's name (an abstract Unix socket, "@stackd", one per
  * network namespace: a host or a container).  Returns 0 with *ret_fd to
- * keep open while running; -EBUSY when another stackd holds it, with
- * *holder its pid (0 when it cannot be told) and err one line; another
- * -errno when the name cannot be bound at all.  allow_second: a held name
- * is not an error (0, *ret_fd -1, *holder set, err says so). */
-int instance_claim(bool allow_second, int *ret_fd, pid_t *holder, char *err, size_t errlen);
+ * keep open while running; -EBUSY when another stackd holds it (a process
+ * of root, of our euid or of service_uid), with *holder its pid (0 when it
+ * cannot be told) and err one line; another -errno when the name cannot be
+ * bound at all.  allow_second, or a holder of any other uid (a squatter:
+ * abstract names have no permissions): 0 with *ret_fd -1, *holder set and
+ * err saying so. */
+int instance_claim(bool allow_second, uid_t service_uid, int *ret_fd, pid_t *holder, char *err,
+		   size_t errlen);
 
 #endif

@@ -74,6 +74,8 @@ static int give_to(const char *path, uid_t uid, gid_t gid)
 		return -ELOOP;
 	if (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
 		return -EINVAL;
+	if (S_ISREG(st.st_mode) && st.st_nlink != 1)
+		return -EMLINK;   /* a planted hard link to someone else's file */
 	/* AT_SYMLINK_NOFOLLOW: a link swapped in since the lstat changes only
 	 * the link's own owner. */
 	return fchownat(AT_FDCWD, path, uid, gid, AT_SYMLINK_NOFOLLOW) < 0 ? -errno : 0;

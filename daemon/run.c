@@ -30,6 +30,7 @@
 #include "lib/version.h"
 
 #include <errno.h>
+#include <pwd.h>
 #include <inttypes.h>
 #include <poll.h>
 #include <signal.h>
@@ -621,11 +622,13 @@ static void announce(struct daemon *d, int drop)
 /* One stackd per host, unless --allow-second (instance.h). */
 static int claim_host(struct daemon *d)
 {
+	const struct passwd *pw = getpwnam(d->cfg.user);
 	char err[512];
 	pid_t holder;
 	int r;
 
-	r = instance_claim(d->cfg.allow_second, &d->instance_fd, &holder, err, sizeof(err));
+	r = instance_claim(d->cfg.allow_second, pw != NULL ? pw->pw_uid : (uid_t)-1,
+			   &d->instance_fd, &holder, err, sizeof(err));
 	if (r < 0)
 		log_error("%s", err);
 	else if (holder != 0 || d->instance_fd < 0)

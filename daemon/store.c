@@ -275,6 +275,10 @@ static int set_damaged_aside(struct store *s, const char *path, bool *existed, c
 	r = store_guard_integrity(s, path, why, sizeof(why));
 	if (r == 0)
 		return 0;
+	if (r != -EBADMSG) {
+		snprintf(err, errlen, "%s", why);
+		return r;
+	}
 	sqlite3_close(s->db);
 	s->db = NULL;
 	r = store_guard_move_aside(path, moved, sizeof(moved));
@@ -324,6 +328,14 @@ static int configure(struct store *s, bool existed, char *err, size_t errlen)
 	return r;
 }
 
+static void unlink_if_empty(const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0)
+		(void)unlink(path);
+}
+
 int store_open(const char *path, struct store **ret, char *err, size_t errlen)
 {
 	struct store *s;
@@ -342,10 +354,12 @@ int store_open(const char *path, struct store **ret, char *err, size_t errlen)
 	if (r == 0)
 		r = check_before_writing(s, path, err, errlen);
 	if (r < 0) {
-		/* Not ours or not readable: nothing was created beside it. */
+		/* Not ours or not readable: nothing was created beside it.  The
+		 * empty file SQLite made for a new path goes; anything with
+		 * content is someone else's (another daemon starting on it). */
 		store_close(s);
 		if (!existed)
-			(void)unlink(path);
+			unlink_if_empty(path);
 		return r;
 	}
 	r = store_guard_lock(path, &s->lock_fd, err, errlen);
@@ -374,7 +388,8 @@ fail:
 	store_close(s);
 	if (!existed) {
 		/* Leave nothing half-made behind. */
-		static const char *const made[] = { "", "-wal", "-shm", STORE_LOCK_SUFFIX };
+		/* (not the lock file: another daemon may be waiting on it) */
+		static const char *const made[] = { "", "-wal", "-shm" };
 		char side[4096];
 		size_t i;
 

@@ -100,6 +100,13 @@ int store_guard_path(const char *path, bool *existed, char *err, size_t errlen)
 				 suffixes[i]);
 			return -EINVAL;
 		}
+		/* A hard link planted by whoever owns the directory would make
+		 * SQLite (and the hand-over's chown) act on another file. */
+		if (st.st_nlink != 1) {
+			snprintf(err, errlen, "database '%s%s' has %lu hard links; refusing it (give "
+				 "a file of its own)", path, suffixes[i], (unsigned long)st.st_nlink);
+			return -EMLINK;
+		}
 		if (i == 0)
 			*existed = true;
 	}
@@ -225,8 +232,16 @@ int store_guard_integrity(struct store *s, const char *path, char *err, size_t e
 		snprintf(err, errlen, "'%s' is damaged: %s", path,
 			 first != NULL ? (const char *)first : "(no detail)");
 		one_line(err);
-	} else {
+	} else if ((rc & 0xff) == SQLITE_CORRUPT || (rc & 0xff) == SQLITE_NOTADB) {
 		snprintf(err, errlen, "'%s' is damaged: %s", path, sqlite3_errmsg(s->db));
+	} else {
+		/* busy, out of memory, an I/O error: not damage - the file stays
+		 * where it is and the caller fails instead */
+		int r = store_errno(rc);
+
+		snprintf(err, errlen, "cannot check '%s': %s", path, sqlite3_errmsg(s->db));
+		sqlite3_finalize(st);
+		return r < 0 && r != -EBADMSG ? r : -EIO;
 	}
 	sqlite3_finalize(st);
 	return -EBADMSG;

@@ -30,7 +30,8 @@ int store_guard_lock(const char *path, int *ret_fd, char *err, size_t errlen);
  * SQLite file, -EBADMSG for a file that is not SQLite.  Reads only. */
 int store_guard_identity(struct store *s, const char *path, char *err, size_t errlen);
 
-/* PRAGMA quick_check: 0 when whole, -EBADMSG with the first problem. */
+/* PRAGMA quick_check: 0 when whole, -EBADMSG with the first problem when
+ * damaged, another -errno when it could not be checked (busy, I/O). */
 int store_guard_integrity(struct store *s, const char *path, char *err, size_t errlen);
 
 /* Rename a damaged database (and its -wal, -shm) to

@@ -237,7 +237,8 @@ static void rotate(struct worker *w)
 	(void)ioctl(w->ev->groups[from].fds[0], PERF_EVENT_IOC_DISABLE, 0);
 	w->enabled_acc[from] += t - w->enabled_since;
 	w->prev_active = from;
-	w->prev_until = t;
+	/* after the disable returned: nothing of from's can be later */
+	w->prev_until = monotonic_ns();
 	enable_group(w, to);
 	w->at.st.rotations++;
 	/* The old group's last samples are in the ring now; take them before

@@ -306,7 +306,8 @@ static void write_pending(struct writer *w)
 	if (w->pending == NULL)
 		return;
 	r = try_write(w, err, sizeof(err));
-	if (r == -ENOSPC) {
+	/* (not when the store itself could not be reopened: nothing to prune) */
+	if (r == -ENOSPC && w->store != NULL) {
 		make_room(w);
 		r = try_write(w, err, sizeof(err));
 	}

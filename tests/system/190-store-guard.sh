@@ -37,6 +37,12 @@ ln -s "$TMP/victim-lock" "$TMP/state/lockme.db.lock"
 refused "$TMP/state/lockme.db" "lockme.db.lock' is a symbolic link"
 [ ! -e "$TMP/victim-lock" ] || fail "a file was created through the lock link"
 
+# a hard link planted beside the database (to a file of root's)
+echo "root's" >"$TMP/rootfile"
+ln "$TMP/rootfile" "$TMP/state/hard.db-shm"
+refused "$TMP/state/hard.db" "hard.db-shm' has 2 hard links; refusing it"
+[ "$(cat "$TMP/rootfile")" = "root's" ] || fail "a hard-linked file was written"
+
 # a state directory that is a link owned by another user
 mkdir "$TMP/elsewhere"
 ln -s "$TMP/elsewhere" "$TMP/dirlink"
