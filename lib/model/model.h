@@ -52,6 +52,34 @@ struct model_group {
 	bool model_leads;
 };
 
+/* How the planner (daemon/plan.c) may split a group ("family") that needs
+ * more counters than the host has.  A family's events are compared with
+ * its base (cycles, or task-clock when it has none) in every part; events
+ * whose formulas also take ratios or differences among themselves name
+ * one ratio set, and a set is never split: it is counted over the same
+ * time in one part, so those ratios stay exact. */
+struct model_ratio_set {
+	const char *group;     /* the family: "td_l1" */
+	const char *columns;   /* its events that must share a part: "uops_issued,retire_slots" */
+};
+
+/* When an event is counted at all. */
+enum event_when {
+	EVENT_ALWAYS,
+	EVENT_SMT_ON,    /* only when the host runs two threads per core (perf's #SMT_on) */
+	EVENT_SMT_OFF,   /* only when it does not */
+};
+
+/* Facts about one event (by column, in every family that has it) beyond
+ * its encoding: when it is counted, and which general counters can host it
+ * (bit i: counter i; 0: any).  Intel publishes the masks in the "Counter"
+ * and "CounterHTOff" fields of Linux perf's pmu-events JSON. */
+struct model_event_rule {
+	const char *column;
+	enum event_when when;
+	uint32_t counters_smt, counters_nosmt;
+};
+
 enum metric_unit {
 	METRIC_FRACTION,  /* of all slots (Top-Down) or of time: 0..1 */
 	METRIC_RATIO,     /* IPC, CPI, per-cycle figures */
@@ -119,6 +147,15 @@ struct model {
 	 * The NMI watchdog, when on, costs one (on Intel it takes the fixed
 	 * cycles counter, so cycles needs a general one). */
 	unsigned gp_counters_smt, gp_counters_nosmt;
+	/* Fixed counters the PMU has per thread (Intel: instructions, cycles,
+	 * ref-cycles, and slots from Ice Lake; Arm: the cycle counter; AMD: 0). */
+	unsigned fixed_counters;
+	/* The planner's input (NULL/0: every event always counted, anywhere,
+	 * and each compared with its family's base only). */
+	const struct model_ratio_set *ratio_sets;
+	unsigned n_ratio_sets;
+	const struct model_event_rule *event_rules;
+	unsigned n_event_rules;
 	/* Peak FLOP per cycle per core, double and single precision (0: no
 	 * FLOPS family). */
 	unsigned peak_flop_dp, peak_flop_sp;

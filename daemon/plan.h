@@ -1,0 +1,80 @@
+/*
+ * plan.h - the counter groups stackd opens on this host, planned for its PMU.
+ *
+ * A model lists families ("td_l1", "fe_uops", ...): the events whose ratios
+ * its formulas take.  A family that needs more general-purpose counters
+ * than the host has free (SMT halves them on Intel before Ice Lake, the
+ * NMI watchdog takes one, another PMU user may hold some) is split into
+ * parts that each fit, along its ratio sets only (model.h): every part
+ * carries the family's base (cycles, instructions, slots), and readers
+ * compare each event with the base of the part that counted it
+ * (model_combine_parts).  A family that cannot fit even so is left out,
+ * with the reason, instead of being opened to sit in error state.
+ *
+ * Pure: no I/O (plan_detect_budget reads sysfs/procfs and is separate).
+ */
+#ifndef STACKD_PLAN_H
+#define STACKD_PLAN_H
+
+#include "lib/model/model.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define PLAN_MAX_GROUPS 32
+
+/* What the host offers each logical CPU. */
+struct plan_budget {
+	bool smt_on;
+	bool watchdog_on;      /* kernel.nmi_watchdog holds a counter */
+	unsigned reserved;     /* general counters another PMU user holds */
+	unsigned gp_total;     /* general counters per thread for this SMT state */
+	unsigned gp_free;      /* left for stackd's events */
+	bool cycles_on_fixed;  /* cycles may use a fixed counter (free of the watchdog) */
+	bool unlimited;        /* software events: no counter budget */
+};
+
+/* One perf_event group to open on every CPU: a family or a part of one. */
+struct plan_group {
+	unsigned family;                    /* the model group index */
+	unsigned part, n_parts;             /* 1-based; n_parts 1: the whole family */
+	unsigned n_events;
+	uint8_t events[MODEL_MAX_EVENTS];   /* family event indices, as stored v0, v1, ... */
+	unsigned gp_needed;                 /* general counters it takes */
+	unsigned fixed_needed;              /* fixed counters it takes */
+};
+
+struct plan_family {
+	bool wanted;             /* asked for (the families setting) */
+	bool collected;          /* at least one group counts it */
+	unsigned n_parts;
+	char why[192];           /* split or left out: why; "" otherwise */
+};
+
+struct plan {
+	const struct model *model;
+	struct plan_budget budget;
+	struct plan_group groups[PLAN_MAX_GROUPS];
+	unsigned n_groups;
+	struct plan_family families[MODEL_MAX_GROUPS];
+};
+
+/* The budget of a model's PMU on a host in this state. */
+void plan_budget_for(const struct model *m, bool smt_on, bool watchdog_on, unsigned reserved,
+		     struct plan_budget *out);
+
+/* Plan the families not turned off.  Returns 0 when at least one group is
+ * planned, -ENOSPC when nothing fits (err says why), -EINVAL on a model
+ * whose rules do not match its groups (a bug: err names it). */
+int plan_make(const struct model *m, const bool off[MODEL_MAX_GROUPS],
+	      const struct plan_budget *b, struct plan *out, char *err, size_t errlen);
+
+/* The host's budget: SMT from /sys/devices/system/cpu/smt/active, the
+ * watchdog from /proc/sys/kernel/nmi_watchdog. */
+void plan_detect_budget(const struct model *m, unsigned reserved, struct plan_budget *out);
+
+/* "td_l1", or "td_l1 (part 2/3)" for a part. */
+void plan_group_label(const struct plan *p, unsigned g, char *buf, size_t len);
+
+#endif
