@@ -40,12 +40,13 @@ LIB_SRCS := lib/duration.c lib/model/models.c lib/model/model_software.c \
 	lib/top_rows.c lib/http_query.c lib/http_chunked.c lib/api.c lib/api_top.c \
 	lib/api_target.c lib/api_series.c lib/api_export.c \
 	lib/api_system.c lib/query_tiers.c lib/u64map.c lib/jsonw.c lib/utf8.c \
-	lib/writer_status.c
+	lib/writer_status.c lib/group_parts.c
 
 STACKD_SRCS := daemon/main.c daemon/run.c daemon/config.c daemon/log.c daemon/http_server.c daemon/http_guard.c daemon/instance.c \
 	daemon/prom.c daemon/peer.c daemon/notify.c daemon/privilege.c \
 	daemon/collector.c daemon/cpulist.c daemon/event_encode.c daemon/sysfs_event.c \
 	daemon/ring.c daemon/perf_record.c daemon/worker.c daemon/attrib.c daemon/cpuacc.c \
+	daemon/kernel_ops.c daemon/plan.c daemon/plan_detect.c daemon/plan_print.c daemon/plan_cli.c \
 	daemon/proctab.c daemon/procinfo.c daemon/flush.c daemon/store.c \
 	daemon/store_rollup.c daemon/store_prune.c daemon/store_guard.c daemon/families.c daemon/exclude.c daemon/users.c \
 	daemon/preflight.c daemon/fdlimit.c daemon/writer.c

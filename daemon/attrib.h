@@ -22,6 +22,7 @@
 #define STACKD_ATTRIB_H
 
 #include "cpuacc.h"
+#include "plan.h"
 #include "lib/health_fields.h"
 
 #include <stdbool.h>
@@ -38,8 +39,8 @@ struct attrib_layout {
 struct attrib_cpu {
 	unsigned n_groups;
 	const struct attrib_layout *layout;   /* [n_groups] */
-	uint64_t last[MODEL_MAX_GROUPS][ACC_MAX_MEMBERS];
-	uint64_t last_time[MODEL_MAX_GROUPS]; /* last sample, or the enable */
+	uint64_t last[PLAN_MAX_GROUPS][ACC_MAX_MEMBERS];
+	uint64_t last_time[PLAN_MAX_GROUPS];  /* last sample, or the enable */
 	bool exit_pending;
 	int32_t exit_pid, exit_tid;
 	uint64_t exit_ns;

@@ -4,7 +4,6 @@
  */
 #include "collector.h"
 #include "fdlimit.h"
-#include "cpulist.h"
 #include "event_encode.h"
 #include "perf_record.h"
 
@@ -12,17 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
-
-static int perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd)
-{
-	long fd = syscall(SYS_perf_event_open, attr, pid, cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
-
-	return fd < 0 ? -errno : (int)fd;
-}
 
 static int read_paranoid(void)
 {
@@ -88,31 +78,32 @@ enum member_role { ROLE_SWITCHES, ROLE_MODEL };
 
 struct member_spec {
 	enum member_role role;
-	unsigned model_idx;
+	unsigned part_idx;      /* index into the plan group's events (stored v index) */
 	const char *name;
 };
 
 /* The order members are created in, which is the order of a group read. */
-static unsigned group_members(const struct model_group *mg, enum switch_position pos,
-			      struct member_spec *out)
+static unsigned group_members(const struct collector *c, unsigned g, struct member_spec *out)
 {
+	const struct plan_group *pg = &c->plan.groups[g];
+	const struct model_group *mg = &c->model->groups[pg->family];
 	unsigned n = 0, i;
 
-	if ((mg->model_leads || pos == SWITCH_MEMBER) && mg->n_events > 0) {
-		for (i = 0; i < mg->n_events; i++)
-			out[n++] = (struct member_spec){ ROLE_MODEL, i, mg->events[i].name };
+	if ((mg->model_leads || c->switch_position == SWITCH_MEMBER) && pg->n_events > 0) {
+		for (i = 0; i < pg->n_events; i++)
+			out[n++] = (struct member_spec){ ROLE_MODEL, i,
+							 mg->events[pg->events[i]].name };
 		out[n++] = (struct member_spec){ ROLE_SWITCHES, 0, "context-switches" };
 		return n;
 	}
 	out[n++] = (struct member_spec){ ROLE_SWITCHES, 0, "context-switches" };
-	for (i = 0; i < mg->n_events; i++)
-		out[n++] = (struct member_spec){ ROLE_MODEL, i, mg->events[i].name };
+	for (i = 0; i < pg->n_events; i++)
+		out[n++] = (struct member_spec){ ROLE_MODEL, i, mg->events[pg->events[i]].name };
 	return n;
 }
 
-static int member_attr(const struct collector *c, const struct member_spec *m,
-		       const struct model_group *mg, bool leader, struct perf_event_attr *a,
-		       char *err, size_t errlen)
+static int member_attr(const struct collector *c, const struct member_spec *m, bool leader,
+		       struct perf_event_attr *a, char *err, size_t errlen)
 {
 	int r;
 
@@ -124,7 +115,7 @@ static int member_attr(const struct collector *c, const struct member_spec *m,
 		a->sample_period = 1;
 		break;
 	case ROLE_MODEL:
-		r = event_encode(mg->events[m->model_idx].name, a, err, errlen);
+		r = event_encode(m->name, a, err, errlen);
 		if (r < 0)
 			return r;
 		/* count_modes: as perf's :u and :k modifiers. */
@@ -137,17 +128,17 @@ static int member_attr(const struct collector *c, const struct member_spec *m,
 	return 0;
 }
 
-static void close_cpu(struct cpu_events *ce, unsigned n_groups)
+static void close_cpu(const struct collector *c, struct cpu_events *ce)
 {
 	unsigned g, i;
 
-	for (g = 0; g < n_groups; g++)
+	for (g = 0; g < c->n_groups; g++)
 		for (i = 0; i < ce->groups[g].n_fds; i++)
 			if (ce->groups[g].fds[i] >= 0)
-				close(ce->groups[g].fds[i]);
+				c->kops->close(c->kops->ctx, ce->groups[g].fds[i]);
 	ring_unmap(&ce->ring);
 	if (ce->side_fd >= 0)
-		close(ce->side_fd);
+		c->kops->close(c->kops->ctx, ce->side_fd);
 	ce->side_fd = -1;
 }
 
@@ -167,13 +158,13 @@ static int open_side_band(struct collector *c, struct cpu_events *ce, char *err,
 	 * worker also polls with a timeout, so quiet CPUs are drained too. */
 	a.watermark = 1;
 	a.wakeup_watermark = (uint32_t)((size_t)c->ring_pages * (size_t)page / 2);
-	r = perf_event_open(&a, -1, ce->cpu, -1);
+	r = c->kops->perf_open(c->kops->ctx, &a, -1, ce->cpu, -1);
 	if (r < 0) {
 		explain_open_error(r, ce->cpu, "side-band", "dummy", err, errlen);
 		return r;
 	}
 	ce->side_fd = r;
-	r = ring_map(&ce->ring, ce->side_fd, c->ring_pages);
+	r = ring_map(&ce->ring, c->kops, ce->side_fd, c->ring_pages);
 	if (r < 0) {
 		snprintf(err, errlen,
 			 "cpu %d: cannot map a %u KiB ring buffer: %s%s", ce->cpu,
@@ -188,13 +179,15 @@ static int open_side_band(struct collector *c, struct cpu_events *ce, char *err,
 static int open_group(struct collector *c, struct cpu_events *ce, unsigned g, char *err,
 		      size_t errlen)
 {
-	const struct model_group *mg = &c->model->groups[g];
 	struct member_spec members[ACC_MAX_MEMBERS];
 	struct cpu_group *cg = &ce->groups[g];
-	unsigned n = group_members(mg, c->switch_position, members);
+	unsigned n = group_members(c, g, members);
 	unsigned i;
 	int leader = -1;
+	char label[96];
 	int r;
+
+	plan_group_label(&c->plan, g, label, sizeof(label));
 
 	cg->n_fds = 0;
 	cg->sampler_fd = -1;
@@ -202,14 +195,14 @@ static int open_group(struct collector *c, struct cpu_events *ce, unsigned g, ch
 		struct perf_event_attr a;
 		char why[256];
 
-		r = member_attr(c, &members[i], mg, i == 0, &a, why, sizeof(why));
+		r = member_attr(c, &members[i], i == 0, &a, why, sizeof(why));
 		if (r < 0) {
-			snprintf(err, errlen, "group '%s': %s", mg->name, why);
+			snprintf(err, errlen, "group '%s': %s", label, why);
 			return r;
 		}
-		r = perf_event_open(&a, -1, ce->cpu, leader);
+		r = c->kops->perf_open(c->kops->ctx, &a, -1, ce->cpu, leader);
 		if (r < 0) {
-			explain_open_error(r, ce->cpu, mg->name, members[i].name, err, errlen);
+			explain_open_error(r, ce->cpu, label, members[i].name, err, errlen);
 			return r;
 		}
 		cg->fds[cg->n_fds++] = r;
@@ -218,11 +211,14 @@ static int open_group(struct collector *c, struct cpu_events *ce, unsigned g, ch
 		if (members[i].role == ROLE_SWITCHES)
 			cg->sampler_fd = r;
 	}
-	if (ioctl(cg->sampler_fd, PERF_EVENT_IOC_SET_OUTPUT, ce->side_fd) < 0 ||
-	    ioctl(cg->sampler_fd, PERF_EVENT_IOC_ID, &cg->sampler_id) < 0) {
-		r = -errno;
+	r = c->kops->ioctl(c->kops->ctx, cg->sampler_fd, PERF_EVENT_IOC_SET_OUTPUT,
+			   (unsigned long)ce->side_fd);
+	if (r == 0)
+		r = c->kops->ioctl(c->kops->ctx, cg->sampler_fd, PERF_EVENT_IOC_ID,
+				   (unsigned long)&cg->sampler_id);
+	if (r < 0) {
 		snprintf(err, errlen, "cpu %d, group '%s': cannot route samples to the ring: %s",
-			 ce->cpu, mg->name, strerror(-r));
+			 ce->cpu, label, strerror(-r));
 		return r;
 	}
 	return 0;
@@ -233,45 +229,56 @@ static void build_layouts(struct collector *c)
 	unsigned g, i;
 
 	for (g = 0; g < c->n_groups; g++) {
-		const struct model_group *mg = &c->model->groups[g];
 		struct member_spec members[ACC_MAX_MEMBERS];
 		struct attrib_layout *lay = &c->layout[g];
-		unsigned n = group_members(mg, c->switch_position, members);
+		unsigned n = group_members(c, g, members);
 
 		memset(lay, 0, sizeof(*lay));
 		lay->n_members = n;
-		lay->n_model = mg->n_events;
+		lay->n_model = c->plan.groups[g].n_events;
 		for (i = 0; i < n; i++) {
 			if (members[i].role == ROLE_SWITCHES)
 				lay->switches_idx = i;
 			else
-				lay->model_idx[members[i].model_idx] = i;
+				lay->model_idx[members[i].part_idx] = i;
 		}
 	}
 }
 
-size_t collector_fds_per_cpu(const struct model *m, const bool group_off[MODEL_MAX_GROUPS])
+size_t collector_fds_per_cpu(const struct plan *p)
 {
 	size_t n = 2;   /* side-band event, worker wakeup */
 	unsigned g;
 
-	for (g = 0; g < m->n_groups; g++)
-		if (!group_off[g])
-			n += m->groups[g].n_events + 1;
+	for (g = 0; g < p->n_groups; g++)
+		n += p->groups[g].n_events + 1;
 	return n;
 }
 
 /* EMFILE met anyway (more CPUs came online, another thread's files): the
  * same line as the check before opening. */
-static void explain_emfile(const struct collector *c, const bool group_off[MODEL_MAX_GROUPS],
-			   char *err, size_t errlen)
+static void explain_emfile(const struct collector *c, char *err, size_t errlen)
 {
-	struct fdlimit_need need = { c->n_cpus, 0, collector_fds_per_cpu(c->model, group_off) };
-	unsigned g;
+	struct fdlimit_need need = { c->n_cpus, c->n_groups, collector_fds_per_cpu(&c->plan) };
 
-	for (g = 0; g < c->n_groups; g++)
-		need.n_groups += c->group_on[g];
 	fdlimit_explain(&need, err, errlen);
+}
+
+static struct collector *collector_new(const struct collector_params *p)
+{
+	struct collector *c = calloc(1, sizeof(*c));
+
+	if (c == NULL)
+		return NULL;
+	c->plan = *p->plan;
+	c->model = p->plan->model;
+	c->kops = p->kops != NULL ? p->kops : &kernel_ops_linux;
+	c->switch_position = p->switch_position;
+	c->count_user = p->count_user;
+	c->count_kernel = p->count_kernel;
+	c->ring_pages = p->ring_pages;
+	c->n_groups = p->plan->n_groups;
+	return c;
 }
 
 int collector_open(const struct collector_params *p, struct collector **ret,
@@ -283,46 +290,20 @@ int collector_open(const struct collector_params *p, struct collector **ret,
 	unsigned g;
 	int r;
 
-	if (p->model->n_groups == 0 || p->model->n_groups > MODEL_MAX_GROUPS) {
-		snprintf(err, errlen, "model '%s' has %u groups (1..%d allowed)", p->model->name,
-			 p->model->n_groups, MODEL_MAX_GROUPS);
+	if (p->plan->n_groups == 0 || p->plan->n_groups > PLAN_MAX_GROUPS) {
+		snprintf(err, errlen, "the plan has %u groups (1..%d allowed)", p->plan->n_groups,
+			 PLAN_MAX_GROUPS);
 		return -EINVAL;
 	}
-	for (g = 0; g < p->model->n_groups; g++) {
-		if (p->model->groups[g].n_events > MODEL_MAX_EVENTS) {
-			snprintf(err, errlen, "model '%s', group '%s': too many events",
-				 p->model->name, p->model->groups[g].name);
-			return -EINVAL;
-		}
-	}
-	r = cpulist_online(&cpus, &n_cpus);
+	c = collector_new(p);
+	if (c == NULL)
+		return -ENOMEM;
+	r = c->kops->online_cpus(c->kops->ctx, &cpus, &n_cpus);
 	if (r < 0) {
 		snprintf(err, errlen, "cannot read /sys/devices/system/cpu/online: %s",
 			 strerror(-r));
+		free(c);
 		return r;
-	}
-	c = calloc(1, sizeof(*c));
-	if (c == NULL) {
-		free(cpus);
-		return -ENOMEM;
-	}
-	c->model = p->model;
-	c->switch_position = p->switch_position;
-	c->count_user = p->count_user;
-	c->count_kernel = p->count_kernel;
-	c->ring_pages = p->ring_pages;
-	c->n_groups = p->model->n_groups;
-	{
-		bool any = false;
-
-		for (g = 0; g < c->n_groups; g++)
-			any |= c->group_on[g] = !p->group_off[g];
-		if (!any) {
-			snprintf(err, errlen, "every metric family is turned off (families)");
-			free(cpus);
-			free(c);
-			return -EINVAL;
-		}
 	}
 	c->cpus = calloc(n_cpus, sizeof(*c->cpus));
 	if (c->cpus == NULL) {
@@ -340,21 +321,16 @@ int collector_open(const struct collector_params *p, struct collector **ret,
 
 	for (i = 0; i < c->n_cpus; i++) {
 		r = open_side_band(c, &c->cpus[i], err, errlen);
+		for (g = 0; g < c->n_groups && r == 0; g++)
+			r = open_group(c, &c->cpus[i], g, err, errlen);
 		if (r < 0)
 			goto fail;
-		for (g = 0; g < c->n_groups; g++) {
-			if (!c->group_on[g])
-				continue;
-			r = open_group(c, &c->cpus[i], g, err, errlen);
-			if (r < 0)
-				goto fail;
-		}
 	}
 	*ret = c;
 	return 0;
 fail:
 	if (r == -EMFILE)
-		explain_emfile(c, p->group_off, err, errlen);
+		explain_emfile(c, err, errlen);
 	collector_close(c);
 	return r;
 }
@@ -366,22 +342,22 @@ void collector_close(struct collector *c)
 	if (c == NULL)
 		return;
 	for (i = 0; i < c->n_cpus; i++)
-		close_cpu(&c->cpus[i], c->n_groups);
+		close_cpu(c, &c->cpus[i]);
 	free(c->cpus);
 	free(c);
 }
 
-int collector_read_group(const struct cpu_events *cpu, unsigned g, uint64_t *values,
-			 unsigned max)
+int collector_read_group(const struct collector *c, const struct cpu_events *cpu, unsigned g,
+			 uint64_t *values, unsigned max)
 {
 	uint64_t buf[1 + ACC_MAX_MEMBERS];
 	const struct cpu_group *cg = &cpu->groups[g];
 	ssize_t n;
 	unsigned i, nr;
 
-	n = read(cg->fds[0], buf, sizeof(buf));
+	n = c->kops->read(c->kops->ctx, cg->fds[0], buf, sizeof(buf));
 	if (n < 0)
-		return -errno;
+		return (int)n;
 	if (n < 8)
 		return -EIO;   /* a pinned group in error state reads as 0 bytes */
 	nr = (unsigned)buf[0];
@@ -390,19 +366,6 @@ int collector_read_group(const struct cpu_events *cpu, unsigned g, uint64_t *val
 	for (i = 0; i < nr && i < max; i++)
 		values[i] = buf[1 + i];
 	return (int)i;
-}
-
-unsigned collector_next_group(const struct collector *c, unsigned g)
-{
-	unsigned i;
-
-	for (i = 1; i <= c->n_groups; i++) {
-		unsigned next = (g + i) % c->n_groups;
-
-		if (c->group_on[next])
-			return next;
-	}
-	return g;
 }
 
 int collector_probe_hardware(char *why, size_t len)
@@ -416,7 +379,7 @@ int collector_probe_hardware(char *why, size_t len)
 	a.config = PERF_COUNT_HW_CPU_CYCLES;
 	a.disabled = 1;
 	a.exclude_kernel = 1;   /* allowed for our own task at any paranoid level */
-	r = perf_event_open(&a, 0, -1, -1);
+	r = kernel_ops_linux.perf_open(NULL, &a, 0, -1, -1);
 	if (r >= 0) {
 		close(r);
 		return 0;

@@ -1,7 +1,7 @@
 /*
  * collector.h - the kernel side: per-CPU perf_event groups and rings.
  *
- * For every online CPU c and every group of the model, one perf_event group
+ * For every online CPU c and every group of the plan (plan.h), one perf_event group
  * opened system-wide (pid = -1, cpu = c): the model's events plus one member
  * of stackd's own, a context-switch event sampling every switch with a read
  * of the whole group (task-clock comes from the sample times; see
@@ -16,6 +16,8 @@
 #define STACKD_COLLECTOR_H
 
 #include "attrib.h"
+#include "kernel_ops.h"
+#include "plan.h"
 #include "ring.h"
 #include "lib/model/model.h"
 
@@ -32,12 +34,10 @@ enum switch_position {
 };
 
 struct collector_params {
-	const struct model *model;
+	const struct plan *plan;   /* the groups to open (copied) */
+	const struct kernel_ops *kops;   /* NULL: the real kernel */
 	enum switch_position switch_position;
 	unsigned ring_pages;       /* data pages per CPU, a power of two */
-	/* Groups (metric families) left out: never opened, never enabled.
-	 * At least one must stay. */
-	bool group_off[MODEL_MAX_GROUPS];
 	/* Which privilege levels the model's events count (the switch
 	 * sampler always counts: switches happen in the kernel). */
 	bool count_user, count_kernel;
@@ -54,17 +54,18 @@ struct cpu_events {
 	int cpu;
 	int side_fd;               /* dummy event: side-band records, owns the ring */
 	struct ring ring;
-	struct cpu_group groups[MODEL_MAX_GROUPS];
+	struct cpu_group groups[PLAN_MAX_GROUPS];   /* by plan group */
 };
 
 struct collector {
 	const struct model *model;
+	const struct kernel_ops *kops;
+	struct plan plan;
 	enum switch_position switch_position;
 	unsigned ring_pages;
-	unsigned n_groups;           /* the model's, including groups left out */
-	bool group_on[MODEL_MAX_GROUPS];
+	unsigned n_groups;           /* the plan's: every one is opened */
 	bool count_user, count_kernel;
-	struct attrib_layout layout[MODEL_MAX_GROUPS];
+	struct attrib_layout layout[PLAN_MAX_GROUPS];
 	size_t n_cpus;
 	struct cpu_events *cpus;
 };
@@ -78,17 +79,13 @@ void collector_close(struct collector *c);   /* NULL is a no-op */
 /* Read group g of cpu (STACKD_READ_FORMAT) into values.  Returns the number
  * of values, -EIO when the group is in error state (a pinned group the PMU
  * could not schedule), or -errno. */
-int collector_read_group(const struct cpu_events *cpu, unsigned g, uint64_t *values,
-			 unsigned max);
-
-/* The next group after g that is on, cyclically (g itself when it is the
- * only one). */
-unsigned collector_next_group(const struct collector *c, unsigned g);
+int collector_read_group(const struct collector *c, const struct cpu_events *cpu, unsigned g,
+			 uint64_t *values, unsigned max);
 
 /* Descriptors collector_open() and the workers take on each CPU: the
  * side-band event, the worker's wakeup eventfd, and every member (the
- * model's events and the switch sampler) of each group not left out. */
-size_t collector_fds_per_cpu(const struct model *m, const bool group_off[MODEL_MAX_GROUPS]);
+ * model's events and the switch sampler) of each planned group. */
+size_t collector_fds_per_cpu(const struct plan *p);
 
 /* Whether this machine's PMU counts cycles for us.  0 when it does; otherwise
  * -errno and a reason in why ("cycles: not supported (no hardware PMU)"). */

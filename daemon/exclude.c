@@ -105,7 +105,7 @@ static void add_row(struct iv_row *sum, const struct iv_row *r)
 int exclude_apply(const struct exclusions *x, struct interval_data *iv)
 {
 	uint32_t *new_index;
-	int64_t excl_row[MODEL_MAX_GROUPS];
+	int64_t excl_row[PLAN_MAX_GROUPS];
 	uint32_t excl = UINT32_MAX;
 	size_t i, kept = 0, rows = 0;
 	int folded = 0;
@@ -144,13 +144,13 @@ int exclude_apply(const struct exclusions *x, struct interval_data *iv)
 		return 0;
 	}
 	/* Rows: one per group for "[excluded]", in the slot of its first row. */
-	for (g = 0; g < MODEL_MAX_GROUPS; g++)
+	for (g = 0; g < PLAN_MAX_GROUPS; g++)
 		excl_row[g] = -1;
 	for (i = 0; i < iv->n_rows; i++) {
 		struct iv_row r = iv->rows[i];
 
 		r.proc = new_index[r.proc];
-		if (r.proc == excl && r.group < MODEL_MAX_GROUPS) {
+		if (r.proc == excl && r.group < PLAN_MAX_GROUPS) {
 			if (excl_row[r.group] >= 0) {
 				add_row(&iv->rows[excl_row[r.group]], &r);
 				continue;

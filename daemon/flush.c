@@ -175,8 +175,10 @@ int flush_add_handover(struct flusher *f, struct interval_data *iv, const struct
 		for (k = 0; k < lay->n_model; k++)
 			row->v[k] += e->d[lay->model_idx[k]];
 	}
-	for (g = 0; g < col->n_groups; g++)
+	for (g = 0; g < col->n_groups; g++) {
 		iv->enabled_ns[g] += h->enabled_ns[g];
+		iv->unschedulable[g] += h->unschedulable[g];
+	}
 	add_stats(&iv->st, h);
 	return 0;
 }

@@ -6,6 +6,7 @@
 #ifndef STACKD_INTERVAL_H
 #define STACKD_INTERVAL_H
 
+#include "plan.h"
 #include "lib/health_fields.h"
 #include "lib/model/model.h"
 
@@ -24,7 +25,7 @@ struct iv_proc {
 
 struct iv_row {
 	uint32_t proc;        /* index into procs */
-	uint16_t group;       /* model group index */
+	uint16_t group;       /* plan group index */
 	uint64_t task_clock_ns;
 	uint64_t context_switches;
 	uint64_t v[MODEL_MAX_EVENTS];
@@ -43,7 +44,8 @@ struct interval_data {
 	unsigned ncpus;
 	struct iv_stats st;
 	unsigned n_groups;
-	uint64_t enabled_ns[MODEL_MAX_GROUPS];   /* summed over CPUs */
+	uint64_t enabled_ns[PLAN_MAX_GROUPS];     /* time each group ran, summed over CPUs */
+	uint32_t unschedulable[PLAN_MAX_GROUPS];  /* times found in error state */
 	struct iv_proc *procs;
 	size_t n_procs, cap_procs;
 	struct iv_row *rows;

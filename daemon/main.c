@@ -7,6 +7,7 @@
  */
 #include "config.h"
 #include "log.h"
+#include "plan_cli.h"
 #include "preflight.h"
 #include "run.h"
 #include "lib/db.h"
@@ -60,6 +61,11 @@ static void help(void)
 	       "      --log-level LEVEL    error, warning, info or debug\n"
 	       "  -v, --verbose            same as --log-level debug\n"
 	       "  -n, --check              check the configuration, print it, and exit\n"
+	       "      --plan               print the counter groups stackd would open on this\n"
+	       "                           host (planned for its PMU), open nothing, and exit;\n"
+	       "                           describe another host with --smt on|off,\n"
+	       "                           --nmi-watchdog on|off, --reserved N (general\n"
+	       "                           counters another user holds), and --json\n"
 	       "      --list-models        print the models this stackd knows, with their\n"
 	       "                           families (counter groups), and exit\n"
 	       "  -h, --help               show this help and exit\n"
@@ -135,7 +141,46 @@ enum {
 	OPT_LIST_MODELS,
 	OPT_WEB_DIR,
 	OPT_ALLOW_SECOND,
+	OPT_PLAN,
+	OPT_SMT,
+	OPT_NMI_WATCHDOG,
+	OPT_RESERVED,
+	OPT_JSON,
 };
+
+static struct plan_args arg_plan = { false, -1, -1, 0, false };
+
+/* --plan and its options; -1 to go on, else the exit status. */
+static int parse_plan_option(int c)
+{
+	char *end;
+
+	switch (c) {
+	case OPT_PLAN:
+		arg_plan.on = true;
+		return -1;
+	case OPT_JSON:
+		arg_plan.json = true;
+		return -1;
+	case OPT_SMT:
+	case OPT_NMI_WATCHDOG:
+		if (plan_args_on_off(optarg) < 0) {
+			fprintf(stderr, "stackd: %s takes on or off, not '%s'\n",
+				c == OPT_SMT ? "--smt" : "--nmi-watchdog", optarg);
+			return EXIT_FAILURE;
+		}
+		*(c == OPT_SMT ? &arg_plan.smt : &arg_plan.watchdog) = plan_args_on_off(optarg);
+		return -1;
+	default:   /* OPT_RESERVED */
+		arg_plan.reserved = (unsigned)strtoul(optarg, &end, 10);
+		if (*optarg < '0' || *optarg > '9' || *end != '\0' || arg_plan.reserved > 64) {
+			fprintf(stderr, "stackd: --reserved takes a number of counters (0..64), "
+				"not '%s'\n", optarg);
+			return EXIT_FAILURE;
+		}
+		return -1;
+	}
+}
 
 /* The flags that set a config key, as the key would in the file. */
 static const struct {
@@ -163,6 +208,8 @@ static int parse_option(int c, char **argv, bool *check)
 		if (c == flag_keys[i].c)
 			return add_setting(flag_keys[i].key, optarg, flag_keys[i].flag) < 0 ?
 			       EXIT_FAILURE : -1;
+	if (c >= OPT_PLAN && c <= OPT_JSON)
+		return parse_plan_option(c);
 	switch (c) {
 	case 'c':
 		arg_config = optarg;
@@ -215,6 +262,11 @@ static int parse_args(int argc, char **argv, bool *check)
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "check", no_argument, NULL, 'n' },
 		{ "list-models", no_argument, NULL, OPT_LIST_MODELS },
+		{ "plan", no_argument, NULL, OPT_PLAN },
+		{ "smt", required_argument, NULL, OPT_SMT },
+		{ "nmi-watchdog", required_argument, NULL, OPT_NMI_WATCHDOG },
+		{ "reserved", required_argument, NULL, OPT_RESERVED },
+		{ "json", no_argument, NULL, OPT_JSON },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -232,6 +284,12 @@ static int parse_args(int argc, char **argv, bool *check)
 	if (optind < argc) {
 		fprintf(stderr, "stackd: unexpected argument '%s' (see stackd --help)\n",
 			argv[optind]);
+		return EXIT_FAILURE;
+	}
+	if (!arg_plan.on && (arg_plan.json || arg_plan.smt >= 0 || arg_plan.watchdog >= 0 ||
+			     arg_plan.reserved > 0)) {
+		fprintf(stderr, "stackd: --smt, --nmi-watchdog, --reserved and --json go with "
+			"--plan\n");
 		return EXIT_FAILURE;
 	}
 	return -1;
@@ -252,6 +310,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "stackd: %s\n", err);
 		return EXIT_FAILURE;
 	}
+	if (arg_plan.on)
+		return plan_cli_run(&cfg, &arg_plan);
 	/* -n checks what the start checks (and the dashboard's directory):
 	 * the first problem, one line. */
 	r = preflight_check(&cfg, err, sizeof(err));

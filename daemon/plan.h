@@ -49,7 +49,7 @@ struct plan_family {
 	bool wanted;             /* asked for (the families setting) */
 	bool collected;          /* at least one group counts it */
 	unsigned n_parts;
-	char why[192];           /* split or left out: why; "" otherwise */
+	char why[384];           /* split or left out: why; "" otherwise */
 };
 
 struct plan {
@@ -73,6 +73,17 @@ int plan_make(const struct model *m, const bool off[MODEL_MAX_GROUPS],
 /* The host's budget: SMT from /sys/devices/system/cpu/smt/active, the
  * watchdog from /proc/sys/kernel/nmi_watchdog. */
 void plan_detect_budget(const struct model *m, unsigned reserved, struct plan_budget *out);
+bool plan_host_smt_on(void);
+bool plan_host_watchdog_on(void);
+
+/* Every family of m whole, in the model's order: what a host with counters
+ * to spare opens, and what the store registers when given no plan. */
+void plan_whole(const struct model *m, struct plan *out);
+
+/* "cycles,instructions,uops_issued": the stored columns of group g (as
+ * counter_group.events), and the event names as opened. */
+void plan_group_columns(const struct plan *p, unsigned g, char *columns, size_t clen,
+			char *names, size_t nlen);
 
 /* "td_l1", or "td_l1 (part 2/3)" for a part. */
 void plan_group_label(const struct plan *p, unsigned g, char *buf, size_t len);

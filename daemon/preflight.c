@@ -48,20 +48,27 @@ static int check_database(const struct config *c, char *err, size_t errlen)
 	return store_guard_path(c->database, &existed, err, errlen);
 }
 
-static int check_fds(const bool off[MODEL_MAX_GROUPS], const struct model *m, char *err,
-		     size_t errlen)
+/* The groups this host's PMU takes (plan.h): a start where nothing fits
+ * fails here with the reason. */
+static int check_plan(const bool off[MODEL_MAX_GROUPS], const struct model *m,
+		      struct plan *plan, char *err, size_t errlen)
 {
-	struct fdlimit_need need = { 0, 0, collector_fds_per_cpu(m, off) };
+	struct plan_budget budget;
+
+	plan_detect_budget(m, 0, &budget);
+	return plan_make(m, off, &budget, plan, err, errlen);
+}
+
+static int check_fds(const struct plan *plan, char *err, size_t errlen)
+{
+	struct fdlimit_need need = { 0, plan->n_groups, collector_fds_per_cpu(plan) };
 	int *cpus = NULL;
-	unsigned g;
 	int r;
 
 	r = cpulist_online(&cpus, &need.n_cpus);
 	if (r < 0)
 		return 0;   /* the collector says it, with its own words */
 	free(cpus);
-	for (g = 0; g < m->n_groups; g++)
-		need.n_groups += !off[g];
 	return fdlimit_ensure(&need, err, errlen);
 }
 
@@ -70,6 +77,7 @@ int preflight_check(const struct config *c, char *err, size_t errlen)
 	bool off[MODEL_MAX_GROUPS];
 	const struct model *m = NULL;
 	char why[512], reason[1024];
+	struct plan plan;
 	int r;
 
 	r = run_pick_model(c->model, &m, why, sizeof(why));
@@ -85,10 +93,13 @@ int preflight_check(const struct config *c, char *err, size_t errlen)
 	r = check_families(c, m, why, off, err, errlen);
 	if (r < 0)
 		return r;
+	r = check_plan(off, m, &plan, err, errlen);
+	if (r < 0)
+		return r;
 	r = check_database(c, err, errlen);
 	if (r < 0)
 		return r;
-	return check_fds(off, m, err, errlen);
+	return check_fds(&plan, err, errlen);
 }
 
 int preflight_web_dir(const struct config *c, char *err, size_t errlen)

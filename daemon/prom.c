@@ -25,8 +25,8 @@ struct series {
 	bool exited;
 	uint64_t last_tc;        /* CPU time in the newest interval: top-N order */
 	uint64_t tc, cs;
-	uint64_t group_tc[MODEL_MAX_GROUPS];
-	uint64_t v[MODEL_MAX_GROUPS][MODEL_MAX_EVENTS];
+	uint64_t group_tc[PLAN_MAX_GROUPS];                 /* by plan group */
+	uint64_t v[PLAN_MAX_GROUPS][MODEL_MAX_EVENTS];      /* by plan group, stored order */
 };
 
 /* A bounded table of series; full tables send new keys to "[other]". */
@@ -38,6 +38,7 @@ struct table {
 struct prom {
 	pthread_mutex_t lock;
 	const struct model *m;
+	struct plan plan;        /* the groups the rows' group index names */
 	unsigned max_keys, top_n;
 	struct table comms, units, procs;
 	struct u64map proc_index;   /* proc_key() -> index in procs */
@@ -45,7 +46,8 @@ struct prom {
 	uint64_t intervals;
 };
 
-int prom_new(const struct model *m, unsigned max_keys, unsigned top_n, struct prom **ret)
+int prom_new(const struct model *m, const struct plan *plan, unsigned max_keys, unsigned top_n,
+	     struct prom **ret)
 {
 	struct prom *p = calloc(1, sizeof(*p));
 
@@ -57,6 +59,10 @@ int prom_new(const struct model *m, unsigned max_keys, unsigned top_n, struct pr
 	}
 	pthread_mutex_init(&p->lock, NULL);
 	p->m = m;
+	if (plan != NULL)
+		p->plan = *plan;
+	else
+		plan_whole(m, &p->plan);
 	p->max_keys = max_keys;
 	p->top_n = top_n;
 	*ret = p;
@@ -213,7 +219,7 @@ void prom_add_interval(struct prom *p, const struct interval_data *iv)
 		const struct iv_proc *pr = &iv->procs[r->proc];
 		struct memo *m = &memo[r->proc];
 
-		if (r->group >= MODEL_MAX_GROUPS || !pid_is_real(pr->pid))
+		if (r->group >= p->plan.n_groups || !pid_is_real(pr->pid))
 			continue;   /* idle, unattributed, excluded: not a process */
 		if (!m->known) {
 			m->known = true;
@@ -265,6 +271,17 @@ static void series_labels(FILE *f, const char *kind, const struct series *s)
 	fputc('"', f);
 }
 
+/* group="td_l1"; a part of a split family also part="2/3" (each part
+ * counts cycles and instructions of its own turns). */
+static void group_labels(const struct prom *p, FILE *f, unsigned g)
+{
+	const struct plan_group *pg = &p->plan.groups[g];
+
+	fprintf(f, ",group=\"%s\"", p->m->groups[pg->family].name);
+	if (pg->n_parts > 1)
+		fprintf(f, ",part=\"%u/%u\"", pg->part, pg->n_parts);
+}
+
 static void render_family(struct prom *p, FILE *f, const char *kind, struct series *const *ss,
 			  size_t n)
 {
@@ -290,23 +307,27 @@ static void render_family(struct prom *p, FILE *f, const char *kind, struct seri
 		"(groups take turns), per %s.\n# TYPE stackd_%s_group_seconds_total counter\n",
 		kind, kind, kind);
 	for (i = 0; i < n; i++)
-		for (g = 0; g < m->n_groups; g++) {
+		for (g = 0; g < p->plan.n_groups; g++) {
 			fprintf(f, "stackd_%s_group_seconds_total{", kind);
 			series_labels(f, kind, ss[i]);
-			fprintf(f, ",group=\"%s\"} %.9f\n", m->groups[g].name,
-				(double)ss[i]->group_tc[g] / (double)NS_PER_SEC);
+			group_labels(p, f, g);
+			fprintf(f, "} %.9f\n", (double)ss[i]->group_tc[g] / (double)NS_PER_SEC);
 		}
 	fprintf(f, "# HELP stackd_%s_events_total Counts of each counter group's events, per "
 		"%s.\n# TYPE stackd_%s_events_total counter\n", kind, kind, kind);
 	for (i = 0; i < n; i++)
-		for (g = 0; g < m->n_groups; g++)
-			for (k = 0; k < m->groups[g].n_events; k++) {
+		for (g = 0; g < p->plan.n_groups; g++) {
+			const struct plan_group *pg = &p->plan.groups[g];
+
+			for (k = 0; k < pg->n_events; k++) {
 				fprintf(f, "stackd_%s_events_total{", kind);
 				series_labels(f, kind, ss[i]);
-				fprintf(f, ",group=\"%s\",event=\"%s\"} %" PRIu64 "\n",
-					m->groups[g].name, m->groups[g].events[k].column,
+				group_labels(p, f, g);
+				fprintf(f, ",event=\"%s\"} %" PRIu64 "\n",
+					m->groups[pg->family].events[pg->events[k]].column,
 					ss[i]->v[g][k]);
 			}
+		}
 }
 
 static int by_last_tc(const void *a, const void *b)

@@ -18,7 +18,9 @@
 
 struct prom;
 
-int prom_new(const struct model *m, unsigned max_keys, unsigned top_n, struct prom **ret);
+/* plan: the groups opened (NULL: every family of m whole). */
+int prom_new(const struct model *m, const struct plan *plan, unsigned max_keys, unsigned top_n,
+	     struct prom **ret);
 void prom_free(struct prom *p);   /* NULL is a no-op */
 
 /* Add one flushed interval (main thread). */

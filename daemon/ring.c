@@ -8,7 +8,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #define RING_SCRATCH_BYTES (65536 + 8)
@@ -30,22 +29,22 @@ static int setup(struct ring *r, void *map, size_t page_size, uint64_t data_size
 	return r->scratch != NULL ? 0 : -ENOMEM;
 }
 
-int ring_map(struct ring *r, int fd, unsigned data_pages)
+int ring_map(struct ring *r, const struct kernel_ops *k, int fd, unsigned data_pages)
 {
 	long page = sysconf(_SC_PAGESIZE);
 	size_t len;
 	void *map;
-	int ret;
+	int ret, err = 0;
 
 	memset(r, 0, sizeof(*r));
 	if (data_pages == 0 || (data_pages & (data_pages - 1)) != 0)
 		return -EINVAL;
 	len = (size_t)(data_pages + 1) * (size_t)page;
-	map = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	if (map == MAP_FAILED)
-		return -errno;
+	map = k->mmap_ring(k->ctx, fd, len, &err);
+	if (map == NULL)
+		return -err;
 	r->map_len = len;
-	r->owns_map = 1;
+	r->owner = k;
 	ret = setup(r, map, (size_t)page, (uint64_t)data_pages * (uint64_t)page);
 	if (ret < 0)
 		ring_unmap(r);
@@ -60,8 +59,8 @@ int ring_attach(struct ring *r, void *map, size_t page_size, uint64_t data_size)
 
 void ring_unmap(struct ring *r)
 {
-	if (r->owns_map && r->map != NULL)
-		(void)munmap(r->map, r->map_len);
+	if (r->owner != NULL && r->map != NULL)
+		r->owner->munmap_ring(r->owner->ctx, r->map, r->map_len);
 	free(r->scratch);
 	memset(r, 0, sizeof(*r));
 }

@@ -6,6 +6,8 @@
 #ifndef STACKD_RING_H
 #define STACKD_RING_H
 
+#include "kernel_ops.h"
+
 #include <linux/perf_event.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -19,12 +21,12 @@ struct ring {
 	uint64_t tail;        /* next byte to read (published on ring_publish) */
 	uint64_t *scratch;    /* for wrapped records, 64 KiB + 8 */
 	uint64_t skipped_bytes;  /* dropped because a record header made no sense */
-	int owns_map;
+	const struct kernel_ops *owner;   /* mapped through it; NULL: the caller's memory */
 };
 
 /* mmap 1 + data_pages pages of fd (data_pages a power of two).
  * Returns 0, -EPERM (over perf_event_mlock_kb without CAP_IPC_LOCK) or -errno. */
-int ring_map(struct ring *r, int fd, unsigned data_pages);
+int ring_map(struct ring *r, const struct kernel_ops *k, int fd, unsigned data_pages);
 
 /* Use memory the caller owns (tests): map is a header page followed by data. */
 int ring_attach(struct ring *r, void *map, size_t page_size, uint64_t data_size);

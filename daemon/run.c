@@ -19,6 +19,7 @@
 #include "log.h"
 #include "proctab.h"
 #include "notify.h"
+#include "plan_print.h"
 #include "privilege.h"
 #include "prom.h"
 #include "store.h"
@@ -46,6 +47,7 @@ struct daemon {
 	config_reload_fn reload;
 	const struct model *model;
 	char model_why[512];
+	struct plan plan;              /* the groups opened, planned for this host */
 	struct collector *col;
 	struct writer w;
 	struct proctab pt;
@@ -94,50 +96,50 @@ int run_pick_model(const char *name, const struct model **ret, char *why, size_t
 	return 0;
 }
 
-/* "1" in a one-line sysfs/procfs file ("on" for smt/control's sibling). */
-static bool file_says_on(const char *path)
+/* What the plan says of each family that is not collected whole: once, at
+ * start, in the log (stackd --plan and /api/v1/system say it too). */
+static void log_plan(const struct plan *p)
 {
-	char buf[16] = "";
-	FILE *f = fopen(path, "re");
+	unsigned f;
+
+	for (f = 0; f < p->model->n_groups; f++) {
+		const struct plan_family *pf = &p->families[f];
+
+		if (!pf->wanted || pf->why[0] == '\0')
+			continue;
+		if (pf->collected)
+			log_info("family %s: %s", p->model->groups[f].name, pf->why);
+		else
+			log_warning("family %s: %s%s", p->model->groups[f].name, pf->why,
+				    p->budget.watchdog_on ? "; sysctl kernel.nmi_watchdog=0 frees a "
+				    "counter" : "");
+	}
+}
+
+/* The plan as JSON, for meta "plan"; "" when out of memory. */
+static char *plan_json_text(const struct plan *p)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct jsonw j;
 
 	if (f == NULL)
-		return false;
-	if (fgets(buf, sizeof(buf), f) == NULL)
-		buf[0] = '\0';
-	fclose(f);
-	return buf[0] == '1';
-}
-
-static bool host_smt_on(void)
-{
-	return file_says_on("/sys/devices/system/cpu/smt/active");
-}
-
-/* A group that needs more general counters than this host offers cannot
- * be scheduled (leaders are pinned): say which and why, once, at start. */
-static void check_counter_budget(const struct model *m)
-{
-	bool smt = host_smt_on(), watchdog = file_says_on("/proc/sys/kernel/nmi_watchdog");
-	unsigned budget = model_gp_budget(m, smt, watchdog), g;
-
-	if (m->vendor == VENDOR_NONE)
-		return;
-	for (g = 0; g < m->n_groups; g++) {
-		unsigned need = model_group_gp_needed(&m->groups[g]);
-
-		if (need > budget)
-			log_warning("group '%s' needs %u general counters, this host offers %u "
-				    "(SMT %s, NMI watchdog %s)%s: it will be reported unschedulable",
-				    m->groups[g].name, need, budget, smt ? "on" : "off",
-				    watchdog ? "on" : "off",
-				    watchdog ? "; sysctl kernel.nmi_watchdog=0 frees one" : "");
+		return NULL;
+	jsonw_init(&j, f);
+	plan_print_json(&j, p);
+	if (fclose(f) != 0 || jsonw_done(&j) < 0) {
+		free(buf);
+		return NULL;
 	}
+	return buf;
 }
 
 static void write_meta(struct daemon *d)
 {
 	char interval[32], rotate[32], started[32], pid[16], ncpus[16], ring[16], groups[512];
 	char host[256] = "";
+	char *plan = plan_json_text(&d->plan);
 	size_t used = 0;
 	unsigned g;
 
@@ -153,7 +155,7 @@ static void write_meta(struct daemon *d)
 	for (g = 0; g < d->model->n_groups; g++) {
 		int n;
 
-		if (!d->col->group_on[g])
+		if (!d->plan.families[g].collected)
 			continue;   /* "groups": the ones collected */
 		n = snprintf(groups + used, sizeof(groups) - used, "%s%s", used ? "," : "",
 			     d->model->groups[g].name);
@@ -175,19 +177,20 @@ static void write_meta(struct daemon *d)
 			"exclude_unit", d->cfg.exclude_unit,
 			"exclude_user", d->cfg.exclude_user,
 			"ncpus", ncpus,
-			"smt", host_smt_on() ? "on" : "off",
+			"smt", d->plan.budget.smt_on ? "on" : "off",
+			"plan", plan != NULL ? plan : "",
 			"pid", pid,
 			"started_ns", started,
 			"host", host,
 		};
 		char err[512];
 
-		if (writer_store(&d->w) == NULL)
-			return;   /* written when the store is open again */
-		if (store_set_meta(writer_store(&d->w), kv, sizeof(kv) / sizeof(kv[0]) / 2, err,
+		if (writer_store(&d->w) != NULL &&   /* else written when the store is open again */
+		    store_set_meta(writer_store(&d->w), kv, sizeof(kv) / sizeof(kv[0]) / 2, err,
 				   sizeof(err)) < 0)
 			log_warning("cannot record daemon facts in the database: %s", err);
 	}
+	free(plan);
 }
 
 /* The writer opened the database anew: the daemon's facts go in the new
@@ -290,7 +293,7 @@ static int open_http(struct daemon *d)
 	int r;
 
 	memset(&hc, 0, sizeof(hc));
-	r = prom_new(d->model, d->cfg.prometheus_max_keys, d->cfg.prometheus_top_processes,
+	r = prom_new(d->model, &d->plan, d->cfg.prometheus_max_keys, d->cfg.prometheus_top_processes,
 		     &d->prom);
 	if (r < 0)
 		return log_error_r(r, "startup");
@@ -531,20 +534,28 @@ static void run_close(struct daemon *d)
 static int open_counters(struct daemon *d)
 {
 	struct collector_params params;
+	bool off[MODEL_MAX_GROUPS];
+	struct plan_budget budget;
 	char err[2048];
 	int r;
 
-	check_counter_budget(d->model);
 	memset(&params, 0, sizeof(params));
-	params.model = d->model;
+	params.plan = &d->plan;
 	params.switch_position = d->cfg.switch_event;
 	params.ring_pages = d->cfg.ring_pages;
 	config_count_modes(&d->cfg, &params.count_user, &params.count_kernel);
-	r = families_parse(d->model, d->cfg.families, params.group_off, err, sizeof(err));
+	r = families_parse(d->model, d->cfg.families, off, err, sizeof(err));
 	if (r < 0) {
 		log_error("families: %s", err);
 		return r;
 	}
+	plan_detect_budget(d->model, 0, &budget);
+	r = plan_make(d->model, off, &budget, &d->plan, err, sizeof(err));
+	if (r < 0) {
+		log_error("%s", err);
+		return r;
+	}
+	log_plan(&d->plan);
 	r = exclude_parse(&d->excl, d->cfg.exclude_comm, d->cfg.exclude_unit,
 			  d->cfg.exclude_user, err, sizeof(err));
 	if (r < 0) {
@@ -613,10 +624,10 @@ static void announce(struct daemon *d, int drop)
 	duration_format(d->cfg.rotate_period_ns, rotate, sizeof(rotate));
 	log_info("collecting on %zu CPUs: model '%s', %u counter groups rotating every "
 		 "%s, one interval every %s, into %s", d->n_workers, d->model->name,
-		 d->model->n_groups, rotate, interval, d->cfg.database);
+		 d->plan.n_groups, rotate, interval, d->cfg.database);
 	/* Ready: counters open, store written to, API listening. */
 	notify_send(&d->notify, "READY=1\nSTATUS=collecting on %zu CPUs: model %s, %u "
-		    "counter groups", d->n_workers, d->model->name, d->model->n_groups);
+		    "counter groups", d->n_workers, d->model->name, d->plan.n_groups);
 }
 
 /* One stackd per host, unless --allow-second (instance.h). */
@@ -675,7 +686,7 @@ static int run_open(struct daemon *d, const struct config *cfg, config_reload_fn
 	 * before anything is written to disk. */
 	r = open_counters(d);
 	if (r >= 0)
-		r = writer_open(&d->w, d->model, &d->started_ns);
+		r = writer_open(&d->w, d->model, &d->plan, &d->started_ns);
 	if (r >= 0)
 		r = open_proctab(d);
 	if (r >= 0) {

@@ -193,8 +193,8 @@ static int prepare_all(struct store *s, char *err, size_t errlen)
 	if (r < 0)
 		return r;
 	r = prepare(s,
-		    "INSERT INTO interval_group (interval_id, group_id, enabled_ns)"
-		    " VALUES (?1, ?2, ?3)", &s->ins_group_time, err, errlen);
+		    "INSERT INTO interval_group (interval_id, group_id, enabled_ns, unschedulable)"
+		    " VALUES (?1, ?2, ?3, ?4)", &s->ins_group_time, err, errlen);
 	if (r < 0)
 		return r;
 	return prepare(s,
@@ -489,12 +489,17 @@ static int64_t select_id(struct store *s, const char *sql, const char *a, const 
 	return id;
 }
 
-int store_register(struct store *s, const struct model *m, const char *boot_id,
-		   uint64_t booted_ns, char *err, size_t errlen)
+int store_register(struct store *s, const struct model *m, const struct plan *plan,
+		   const char *boot_id, uint64_t booted_ns, char *err, size_t errlen)
 {
 	sqlite3_stmt *st = NULL;
 	unsigned g;
 	int rc, r;
+
+	if (plan != NULL)
+		s->plan = *plan;
+	else
+		plan_whole(m, &s->plan);
 
 	r = store_exec(s, "BEGIN IMMEDIATE", "cannot start a transaction", err, errlen);
 	if (r < 0)
@@ -517,23 +522,15 @@ int store_register(struct store *s, const struct model *m, const char *boot_id,
 				" events, event_names) VALUES (?1, ?2, ?3, ?4, ?5)", -1, &st, NULL);
 	if (rc != SQLITE_OK)
 		goto fail;
-	for (g = 0; g < m->n_groups; g++) {
-		const struct model_group *mg = &m->groups[g];
+	for (g = 0; g < s->plan.n_groups; g++) {
+		const struct plan_group *pg = &s->plan.groups[g];
+		const char *family = m->groups[pg->family].name;
 		char columns[1024], names[2048];
-		size_t used = 0;
-		unsigned i;
 
-		model_group_columns(mg, columns, sizeof(columns));
-		names[0] = '\0';
-		for (i = 0; i < mg->n_events && used < sizeof(names); i++) {
-			int n = snprintf(names + used, sizeof(names) - used, "%s%s", i ? "," : "",
-					 mg->events[i].name);
-			if (n > 0)
-				used += (size_t)n;
-		}
+		plan_group_columns(&s->plan, g, columns, sizeof(columns), names, sizeof(names));
 		sqlite3_bind_text(st, 1, m->name, -1, SQLITE_STATIC);
 		sqlite3_bind_int(st, 2, (int)m->formula_version);
-		sqlite3_bind_text(st, 3, mg->name, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 3, family, -1, SQLITE_STATIC);
 		sqlite3_bind_text(st, 4, columns, -1, SQLITE_TRANSIENT);
 		sqlite3_bind_text(st, 5, names, -1, SQLITE_TRANSIENT);
 		rc = step_done(st);
@@ -550,7 +547,7 @@ int store_register(struct store *s, const struct model *m, const char *boot_id,
 				goto fail;
 			sqlite3_bind_text(q, 1, m->name, -1, SQLITE_STATIC);
 			sqlite3_bind_int(q, 2, (int)m->formula_version);
-			sqlite3_bind_text(q, 3, mg->name, -1, SQLITE_STATIC);
+			sqlite3_bind_text(q, 3, family, -1, SQLITE_STATIC);
 			sqlite3_bind_text(q, 4, columns, -1, SQLITE_TRANSIENT);
 			rc = sqlite3_step(q);
 			s->group_id[g] = rc == SQLITE_ROW ? sqlite3_column_int64(q, 0) : -1;
@@ -563,7 +560,7 @@ int store_register(struct store *s, const struct model *m, const char *boot_id,
 	}
 	sqlite3_finalize(st);
 	st = NULL;
-	s->n_groups = m->n_groups;
+	s->n_groups = s->plan.n_groups;
 	s->model = m;
 	return store_exec(s, "COMMIT", "cannot commit", err, errlen);
 fail:
@@ -609,6 +606,7 @@ static int write_one(struct store *s, const struct interval_data *iv, int64_t *p
 		sqlite3_bind_int64(st, 1, interval_id);
 		sqlite3_bind_int64(st, 2, s->group_id[i]);
 		sqlite3_bind_int64(st, 3, (sqlite3_int64)iv->enabled_ns[i]);
+		sqlite3_bind_int64(st, 4, (sqlite3_int64)iv->unschedulable[i]);
 		rc = step_done(st);
 		if (rc != SQLITE_OK)
 			return rc;
@@ -646,19 +644,18 @@ static int write_one(struct store *s, const struct interval_data *iv, int64_t *p
 	st = s->ins_sample;
 	for (i = 0; i < iv->n_rows; i++) {
 		const struct iv_row *row = &iv->rows[i];
-		const struct model_group *mg;
-		unsigned k;
+		unsigned k, n_events;
 
 		if (row->group >= s->n_groups || row->proc >= iv->n_procs)
 			continue;
-		mg = &s->model->groups[row->group];
+		n_events = s->plan.groups[row->group].n_events;
 		sqlite3_bind_int64(st, 1, interval_id);
 		sqlite3_bind_int64(st, 2, proc_ids[row->proc]);
 		sqlite3_bind_int64(st, 3, s->group_id[row->group]);
 		sqlite3_bind_int64(st, 4, (sqlite3_int64)row->task_clock_ns);
 		sqlite3_bind_int64(st, 5, (sqlite3_int64)row->context_switches);
 		for (k = 0; k < STACKD_SAMPLE_VALUES; k++) {
-			if (k < mg->n_events)
+			if (k < n_events)
 				sqlite3_bind_int64(st, 6 + (int)k, (sqlite3_int64)row->v[k]);
 			else
 				sqlite3_bind_null(st, 6 + (int)k);

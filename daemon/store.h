@@ -8,6 +8,7 @@
 #define STACKD_STORE_H
 
 #include "interval.h"
+#include "plan.h"
 #include "lib/model/model.h"
 
 #include <stdbool.h>
@@ -22,9 +23,10 @@ struct store;
 int store_open(const char *path, struct store **ret, char *err, size_t errlen);
 void store_close(struct store *s);   /* NULL is a no-op */
 
-/* Register this boot and the model's groups (idempotent). */
-int store_register(struct store *s, const struct model *m, const char *boot_id,
-		   uint64_t booted_ns, char *err, size_t errlen);
+/* Register this boot and the planned groups (idempotent); plan NULL: every
+ * family of m whole, as a host with counters to spare would have it. */
+int store_register(struct store *s, const struct model *m, const struct plan *plan,
+		   const char *boot_id, uint64_t booted_ns, char *err, size_t errlen);
 
 /* Write one or more intervals (linked by ->next) in one transaction.  On
  * error nothing of them is stored and they can be written again later. */

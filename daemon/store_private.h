@@ -6,6 +6,7 @@
 #ifndef STACKD_STORE_PRIVATE_H
 #define STACKD_STORE_PRIVATE_H
 
+#include "plan.h"
 #include "store.h"
 #include "lib/clock.h"
 
@@ -18,7 +19,8 @@ struct store {
 	sqlite3 *db;
 	int64_t boot;
 	unsigned n_groups;
-	int64_t group_id[MODEL_MAX_GROUPS];
+	int64_t group_id[PLAN_MAX_GROUPS];   /* by plan group */
+	struct plan plan;
 	const struct model *model;
 	bool reclaims_space;   /* incremental auto-vacuum is on */
 	int lock_fd;           /* the one-writer lock (store_guard_lock) */

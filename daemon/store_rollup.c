@@ -74,8 +74,8 @@ static const char *const roll_sql[] = {
 	"   ORDER BY max_cpu_switch_rate DESC LIMIT 1), ?3"
 	HEALTH_FIELDS(HEALTH_SQL_COMBINE)
 	" FROM interval WHERE rollup_s = ?4 AND end_ns > ?1 AND end_ns <= ?2",
-	"INSERT INTO interval_group (interval_id, group_id, enabled_ns)"
-	" SELECT ?5, g.group_id, sum(g.enabled_ns)"
+	"INSERT INTO interval_group (interval_id, group_id, enabled_ns, unschedulable)"
+	" SELECT ?5, g.group_id, sum(g.enabled_ns), sum(g.unschedulable)"
 	" FROM interval AS i CROSS JOIN interval_group AS g ON g.interval_id = i.id"
 	" WHERE i.rollup_s = ?4 AND i.end_ns > ?1 AND i.end_ns <= ?2 GROUP BY g.group_id",
 	"INSERT INTO sample (interval_id, process_id, group_id, task_clock_ns, context_switches,"

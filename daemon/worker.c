@@ -11,10 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
-#include <sys/ioctl.h>
 #include <unistd.h>
 
 #define WORKER_MAX_SPARES 2
+/* A group found unschedulable sits out of rotation this long, then gets
+ * one more try (which costs a group read when it fails again). */
+#define WORKER_BENCH_NS (10 * NS_PER_SEC)
 
 static struct handover *handover_new(int cpu)
 {
@@ -72,7 +74,7 @@ static int group_of_id(const struct worker *w, uint64_t id)
 	unsigned g;
 
 	for (g = 0; g < w->col->n_groups; g++)
-		if (w->col->group_on[g] && w->ev->groups[g].sampler_id == id)
+		if (w->ev->groups[g].sampler_id == id)
 			return (int)g;
 	return -1;
 }
@@ -200,56 +202,122 @@ static void drain(struct worker *w, uint64_t limit)
 	ring_publish(r);
 }
 
-static void enable_group(struct worker *w, unsigned g)
+static uint64_t now_ns(const struct worker *w)
 {
-	uint64_t t = monotonic_ns();
+	return w->col->kops->now_ns(w->col->kops->ctx);
+}
+
+static void group_ioctl(struct worker *w, unsigned g, unsigned long request)
+{
+	const struct kernel_ops *k = w->col->kops;
 
 	/* Leader only (flags 0): PERF_IOC_FLAG_GROUP breaks sampling members. */
-	(void)ioctl(w->ev->groups[g].fds[0], PERF_EVENT_IOC_ENABLE, 0);
+	(void)k->ioctl(k->ctx, w->ev->groups[g].fds[0], request, 0);
+}
+
+/* A pinned group the PMU cannot schedule (counters taken by the watchdog or
+ * another user) goes into error state and counts nothing: take it out of
+ * rotation for a while and say so. */
+static void bench(struct worker *w, unsigned g, uint64_t now)
+{
+	w->at.st.unschedulable++;
+	w->unschedulable[g]++;
+	w->benched_until[g] = now + WORKER_BENCH_NS;
+}
+
+/* Enable g; false (and g disabled and benched) when it cannot be
+ * scheduled.  A pinned group that does not fit goes into error state at
+ * once, so one read right after the enable tells. */
+static bool try_enable(struct worker *w, unsigned g)
+{
+	uint64_t values[ACC_MAX_MEMBERS];
+	uint64_t t = now_ns(w);
+
+	group_ioctl(w, g, PERF_EVENT_IOC_ENABLE);
+	if (collector_read_group(w->col, w->ev, g, values, ACC_MAX_MEMBERS) == -EIO) {
+		group_ioctl(w, g, PERF_EVENT_IOC_DISABLE);
+		bench(w, g, t);
+		return false;
+	}
 	attrib_enabled(&w->at, g, t);
 	w->enabled_since = t;
 	w->active = g;
+	w->running = true;
+	return true;
 }
 
-/* A pinned group the PMU could not schedule sits in error state and counts
- * nothing; say so, and enable it again so it gets another chance. */
-static void check_schedulable(struct worker *w, unsigned g, int read_result)
+/* Enable the first group after g (cyclically, g itself last) that is in
+ * rotation and schedulable.  None: nothing runs until the next rotation. */
+static void enable_next(struct worker *w, unsigned g)
 {
-	if (read_result != -EIO)
-		return;
-	w->at.st.unschedulable++;
-	(void)ioctl(w->ev->groups[g].fds[0], PERF_EVENT_IOC_ENABLE, 0);
+	uint64_t now = now_ns(w);
+	unsigned i, n = w->col->n_groups;
+
+	w->running = false;
+	for (i = 1; i <= n; i++) {
+		unsigned next = (g + i) % n;
+
+		if (w->benched_until[next] > now)
+			continue;
+		w->benched_until[next] = 0;
+		if (try_enable(w, next))
+			return;
+	}
+}
+
+/* The active group, read at time t: in error state since some time after
+ * it was enabled (another user took its counters), its span measured
+ * nothing, so it counts for no coverage. */
+static bool active_failed(struct worker *w, uint64_t t, uint64_t *values, int *nv)
+{
+	*nv = collector_read_group(w->col, w->ev, w->active, values, ACC_MAX_MEMBERS);
+	if (*nv != -EIO)
+		return false;
+	group_ioctl(w, w->active, PERF_EVENT_IOC_DISABLE);
+	bench(w, w->active, t);
+	w->enabled_since = t;
+	w->running = false;
+	return true;
 }
 
 static void rotate(struct worker *w)
 {
-	unsigned from = w->active, to = collector_next_group(w->col, from);
+	unsigned from = w->active;
 	uint64_t values[ACC_MAX_MEMBERS];
-	uint64_t t;
+	uint64_t t, span;
 	int nv;
 
-	if (to == from) {   /* one group on: nothing to rotate */
+	if (!w->running) {   /* everything was unschedulable: try again */
+		drain(w, UINT64_MAX);
+		enable_next(w, from);
+		return;
+	}
+	if (w->col->n_groups == 1) {   /* one group: nothing to rotate */
 		drain(w, UINT64_MAX);
 		return;
 	}
 	/* Disable before enabling: two groups must never compete for counters. */
-	t = monotonic_ns();
-	(void)ioctl(w->ev->groups[from].fds[0], PERF_EVENT_IOC_DISABLE, 0);
-	w->enabled_acc[from] += t - w->enabled_since;
+	t = now_ns(w);
+	group_ioctl(w, from, PERF_EVENT_IOC_DISABLE);
+	span = t - w->enabled_since;
+	w->enabled_acc[from] += span;
 	w->prev_active = from;
 	/* after the disable returned: nothing of from's can be later */
-	w->prev_until = monotonic_ns();
-	enable_group(w, to);
+	w->prev_until = now_ns(w);
+	enable_next(w, from);
 	w->at.st.rotations++;
 	/* The old group's last samples are in the ring now; take them before
 	 * its final read so the remainder is exactly what came after them. */
 	drain(w, UINT64_MAX);
 	w->prev_until = 0;
-	nv = collector_read_group(w->ev, from, values, ACC_MAX_MEMBERS);
-	if (nv > 0)
+	nv = collector_read_group(w->col, w->ev, from, values, ACC_MAX_MEMBERS);
+	if (nv > 0) {
 		attrib_remainder(&w->at, from, t, values, (unsigned)nv);
-	else
-		check_schedulable(w, from, nv);
+	} else if (nv == -EIO) {
+		/* It failed while enabled: its span counted nothing. */
+		w->enabled_acc[from] -= span;
+		bench(w, from, t);
+	}
 }
 
 static void post(struct worker *w, struct handover *h, uint64_t seq)
@@ -286,23 +354,28 @@ static struct handover *take_spare(struct worker *w)
 /* Everything up to now becomes a handover for the main thread. */
 static void cut(struct worker *w, uint64_t seq)
 {
-	uint64_t now = monotonic_ns();
+	uint64_t now = now_ns(w);
 	struct handover *h = w->cur;
 	struct handover *next;
 	unsigned g;
 
 	drain(w, now);
-	{
+	if (w->running) {
 		uint64_t values[ACC_MAX_MEMBERS];
+		unsigned failed = w->active;
+		int nv;
 
-		check_schedulable(w, w->active, collector_read_group(w->ev, w->active, values,
-								     ACC_MAX_MEMBERS));
+		if (active_failed(w, now, values, &nv))
+			enable_next(w, failed);
+		else
+			w->enabled_acc[w->active] += now - w->enabled_since;
 	}
-	w->enabled_acc[w->active] += now - w->enabled_since;
 	w->enabled_since = now;
 	for (g = 0; g < w->col->n_groups; g++) {
 		h->enabled_ns[g] = w->enabled_acc[g];
+		h->unschedulable[g] = w->unschedulable[g];
 		w->enabled_acc[g] = 0;
+		w->unschedulable[g] = 0;
 	}
 	h->cut_ns = now;
 	h->st = w->at.st;
@@ -340,28 +413,66 @@ static void setup_thread(struct worker *w)
 		w->fifo_error = r;
 }
 
+void worker_begin(struct worker *w)
+{
+	uint64_t now = now_ns(w);
+
+	w->last_cut_ns = now;
+	enable_next(w, w->col->n_groups - 1);
+	w->next_rotate_ns = now + __atomic_load_n(&w->rotate_ns, __ATOMIC_RELAXED);
+}
+
+bool worker_tick(struct worker *w)
+{
+	/* stop first: worker_stop() is called after the last flush request,
+	 * so seeing stop guarantees seeing that request. */
+	int stopping = __atomic_load_n(&w->stop, __ATOMIC_ACQUIRE);
+	uint64_t seq = __atomic_load_n(&w->flush_seq, __ATOMIC_ACQUIRE);
+	uint64_t now;
+
+	if (seq != w->done_seq) {
+		cut(w, seq);
+		w->done_seq = seq;
+	}
+	if (stopping)
+		return false;
+	now = now_ns(w);
+	if (now >= w->next_rotate_ns) {
+		uint64_t rotate_ns = __atomic_load_n(&w->rotate_ns, __ATOMIC_RELAXED);
+
+		rotate(w);
+		w->next_rotate_ns += rotate_ns;
+		if (w->next_rotate_ns <= now)
+			w->next_rotate_ns = now + rotate_ns;
+	} else {
+		drain(w, UINT64_MAX);
+	}
+	return true;
+}
+
+void worker_end(struct worker *w)
+{
+	for (unsigned g = 0; g < w->col->n_groups; g++)
+		group_ioctl(w, g, PERF_EVENT_IOC_DISABLE);
+	w->running = false;
+}
+
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
 	struct pollfd pfd[2];
-	uint64_t rotate_ns;
 
 	setup_thread(w);
-	w->last_cut_ns = monotonic_ns();
-	enable_group(w, collector_next_group(w->col, w->col->n_groups - 1));
-	rotate_ns = __atomic_load_n(&w->rotate_ns, __ATOMIC_RELAXED);
-	w->next_rotate_ns = monotonic_ns() + rotate_ns;
+	worker_begin(w);
 	pfd[0].fd = w->ev->side_fd;
 	pfd[0].events = POLLIN;
 	pfd[1].fd = w->cmd_fd;
 	pfd[1].events = POLLIN;
 
 	for (;;) {
-		uint64_t now = monotonic_ns();
+		uint64_t now = now_ns(w);
 		uint64_t wait = w->next_rotate_ns > now ? w->next_rotate_ns - now : 0;
 		struct timespec ts = { (time_t)(wait / NS_PER_SEC), (long)(wait % NS_PER_SEC) };
-		uint64_t seq;
-		int stopping;
 
 		if (ppoll(pfd, 2, &ts, NULL) > 0) {
 			if (pfd[1].revents & POLLIN) {
@@ -373,30 +484,10 @@ static void *worker_main(void *arg)
 			if (pfd[0].revents & (POLLHUP | POLLERR | POLLNVAL))
 				pfd[0].fd = -1;
 		}
-		/* stop first: worker_stop() is called after the last flush
-		 * request, so seeing stop guarantees seeing that request. */
-		stopping = __atomic_load_n(&w->stop, __ATOMIC_ACQUIRE);
-		seq = __atomic_load_n(&w->flush_seq, __ATOMIC_ACQUIRE);
-		if (seq != w->done_seq) {
-			cut(w, seq);
-			w->done_seq = seq;
-		}
-		if (stopping)
+		if (!worker_tick(w))
 			break;
-		now = monotonic_ns();
-		if (now >= w->next_rotate_ns) {
-			rotate(w);
-			rotate_ns = __atomic_load_n(&w->rotate_ns, __ATOMIC_RELAXED);
-			w->next_rotate_ns += rotate_ns;
-			if (w->next_rotate_ns <= now)
-				w->next_rotate_ns = now + rotate_ns;
-		} else {
-			drain(w, UINT64_MAX);
-		}
 	}
-	for (unsigned g = 0; g < w->col->n_groups; g++)
-		if (w->col->group_on[g])
-			(void)ioctl(w->ev->groups[g].fds[0], PERF_EVENT_IOC_DISABLE, 0);
+	worker_end(w);
 	return NULL;
 }
 

@@ -10,7 +10,11 @@
  * woken 100 times a second by one.
  *
  * Rotation state per CPU:  ENABLED(g) -> DISABLED(g) -> ENABLED(g+1 mod n)
- * (disable first, so two groups are never schedulable at once.)
+ * (disable first, so two groups are never schedulable at once.)  A group
+ * that reads as in error state right after its enable (a pinned group the
+ * PMU could not schedule) is disabled again and benched, and the next one
+ * is enabled in the same rotation: no CPU time is left to a group that
+ * counts nothing, and coverage counts only time a group ran.
  *
  * The main thread asks for a flush; each worker cuts at its own "now",
  * attributes everything up to the cut, and hands over a struct handover.
@@ -44,7 +48,8 @@ struct handover {
 	struct life_rec *life;
 	size_t n_life, cap_life;
 	struct health_counts st;             /* max_cpu_switch_rate: this CPU's rate */
-	uint64_t enabled_ns[MODEL_MAX_GROUPS];  /* time each group was enabled since the last cut */
+	uint64_t enabled_ns[PLAN_MAX_GROUPS];   /* time each group ran since the last cut */
+	uint32_t unschedulable[PLAN_MAX_GROUPS];  /* times each was found in error state */
 	struct handover *next;
 };
 
@@ -65,12 +70,15 @@ struct worker {
 	struct attrib_cpu at;
 	struct handover *cur;
 	unsigned active;
+	bool running;              /* active is enabled (false: every group was benched) */
 	unsigned prev_active;      /* the group enabled before active ... */
 	uint64_t prev_until;       /* ... until this time (0: none since the last drain) */
 	uint64_t next_rotate_ns;
 	uint64_t last_cut_ns;
 	uint64_t enabled_since;                 /* when the active group was enabled */
-	uint64_t enabled_acc[MODEL_MAX_GROUPS]; /* enabled time since the last cut */
+	uint64_t enabled_acc[PLAN_MAX_GROUPS];  /* time groups ran since the last cut */
+	uint32_t unschedulable[PLAN_MAX_GROUPS];
+	uint64_t benched_until[PLAN_MAX_GROUPS]; /* out of rotation until then (unschedulable) */
 	uint64_t done_seq;
 
 	/* shared, under lock */
@@ -100,6 +108,14 @@ void worker_set_rotate(struct worker *w, uint64_t rotate_ns);
  * worker_collect) and disables its groups. */
 void worker_stop(struct worker *w);
 void worker_done(struct worker *w);
+
+/* The thread's life, exposed so tests can drive a worker on a simulated
+ * clock without the thread: begin enables the first group; tick does what
+ * is due (a requested cut, a rotation, or draining the ring) and returns
+ * false once asked to stop; end disables every group. */
+void worker_begin(struct worker *w);
+bool worker_tick(struct worker *w);
+void worker_end(struct worker *w);
 
 /* Take one ring record: attribute a sample, keep a side-band record, count
  * a loss or a record it cannot use (exposed for tests). */

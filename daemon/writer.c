@@ -86,7 +86,8 @@ static int reopen_store(struct writer *w, char *err, size_t errlen)
 
 	r = store_open(w->database, &w->store, err, errlen);
 	if (r == 0)
-		r = store_register(w->store, w->model, w->boot_id, w->booted_ns, err, errlen);
+		r = store_register(w->store, w->model, w->plan, w->boot_id, w->booted_ns, err,
+				   errlen);
 	if (r < 0) {
 		store_close(w->store);
 		w->store = NULL;
@@ -414,7 +415,8 @@ void writer_init(struct writer *w, const struct config *c, void (*reopened)(void
 	writer_status_init(&w->ws_box);
 }
 
-int writer_open(struct writer *w, const struct model *m, uint64_t *started_ns)
+int writer_open(struct writer *w, const struct model *m, const struct plan *plan,
+		uint64_t *started_ns)
 {
 	const char *db = w->database;
 	char err[2048];
@@ -440,7 +442,8 @@ int writer_open(struct writer *w, const struct model *m, uint64_t *started_ns)
 	*started_ns = clock_ns(CLOCK_REALTIME);
 	w->booted_ns = *started_ns - clock_ns(CLOCK_BOOTTIME);
 	w->model = m;
-	r = store_register(w->store, m, w->boot_id, w->booted_ns, err, sizeof(err));
+	w->plan = plan;
+	r = store_register(w->store, m, plan, w->boot_id, w->booted_ns, err, sizeof(err));
 	if (r < 0)
 		log_error("%s: %s", db, err);
 	return r;

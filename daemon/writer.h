@@ -28,6 +28,7 @@ struct writer {
 	unsigned max_database_mb;
 	uint64_t retention_ns[3];
 	const struct model *model;       /* registered again in a reopened file */
+	const struct plan *plan;
 	char boot_id[64];
 	uint64_t booted_ns;
 	struct http_server *http;        /* told when the file or the data change; may be NULL */
@@ -55,7 +56,8 @@ void writer_configure(struct writer *w, const struct config *c);
 /* Open the database (its default directory made), registered for this
  * boot with model m.  *started_ns: CLOCK_REALTIME taken right before the
  * registration, the start of this daemon's data.  Logs its error. */
-int writer_open(struct writer *w, const struct model *m, uint64_t *started_ns);
+int writer_open(struct writer *w, const struct model *m, const struct plan *plan,
+		uint64_t *started_ns);
 /* The API that reads the store, once it runs. */
 void writer_attach(struct writer *w, struct http_server *http);
 /* Frees what writer_init and writer_open made; w->http must be stopped. */

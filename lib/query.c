@@ -2,6 +2,7 @@
  * query.c - see query.h.
  */
 #include "query.h"
+#include "group_parts.h"
 #include "db.h"
 #include "db_private.h"
 
@@ -105,56 +106,30 @@ int query_meta(struct db *db, const char *key, char *buf, size_t len)
 	return r;
 }
 
-/* Stored group id -> index in the model, when the stored definition is the
- * model's current one (same model, version, name and columns). */
-struct group_map {
-	int64_t id;
-	int index;
-};
-
-static int map_groups(struct db *db, struct window *w, struct group_map *map, size_t *n_map,
-		      char *err, size_t errlen)
+static int map_groups(struct db *db, struct window *w, struct group_map *map, char *err,
+		      size_t errlen)
 {
 	sqlite3_stmt *st;
-	size_t n = 0;
 
+	memset(map, 0, sizeof(*map));
 	if (sqlite3_prepare_v2(db->db, "SELECT id, model, formula_version, name, events"
-			       " FROM counter_group", -1, &st, NULL) != SQLITE_OK)
+			       " FROM counter_group ORDER BY id", -1, &st, NULL) != SQLITE_OK)
 		return sql_fail(db, "cannot read counter groups", err, errlen);
-	while (sqlite3_step(st) == SQLITE_ROW && n < 256) {
-		const char *model = (const char *)sqlite3_column_text(st, 1);
-		const char *name = (const char *)sqlite3_column_text(st, 3);
-		const char *events = (const char *)sqlite3_column_text(st, 4);
-
-		map[n].id = sqlite3_column_int64(st, 0);
-		map[n].index = -1;
-		if (w->model != NULL && model != NULL && strcmp(model, w->model->name) == 0 &&
-		    (unsigned)sqlite3_column_int(st, 2) == w->model->formula_version && name != NULL) {
-			int g = model_group_index(w->model, name);
-
-			if (g >= 0) {
-				char columns[1024];
-
-				model_group_columns(&w->model->groups[g], columns, sizeof(columns));
-				if (events != NULL && strcmp(events, columns) == 0)
-					map[n].index = g;
-			}
-		}
-		n++;
-	}
+	while (sqlite3_step(st) == SQLITE_ROW)
+		group_map_add(map, w->model, sqlite3_column_int64(st, 0),
+			      (const char *)sqlite3_column_text(st, 1),
+			      (unsigned)sqlite3_column_int(st, 2),
+			      (const char *)sqlite3_column_text(st, 3),
+			      (const char *)sqlite3_column_text(st, 4));
 	sqlite3_finalize(st);
-	*n_map = n;
 	return 0;
 }
 
-static int group_index(const struct group_map *map, size_t n, int64_t id)
+static int group_index(const struct group_map *map, int64_t id)
 {
-	size_t i;
+	const struct stored_group *sg = group_map_find(map, id);
 
-	for (i = 0; i < n; i++)
-		if (map[i].id == id)
-			return map[i].index;
-	return -1;
+	return sg != NULL ? sg->family : -1;
 }
 
 static char *dup_column(sqlite3_stmt *st, int col)
@@ -239,7 +214,7 @@ static int read_intervals(struct db *db, const struct tiers *t, uint64_t window_
 }
 
 static int read_group_times(struct db *db, const struct tiers *t, struct window *w,
-			    const struct group_map *map, size_t n_map, int64_t lo, int64_t hi,
+			    const struct group_map *map, int64_t lo, int64_t hi,
 			    char *err, size_t errlen)
 {
 	sqlite3_stmt *st;
@@ -250,7 +225,7 @@ static int read_group_times(struct db *db, const struct tiers *t, struct window 
 	for (unsigned g = 0; g < w->n_groups; g++)
 		snprintf(w->groups[g].name, sizeof(w->groups[g].name), "%s",
 			 w->model->groups[g].name);
-	if (sqlite3_prepare_v2(db->db, "SELECT group_id, sum(enabled_ns)"
+	if (sqlite3_prepare_v2(db->db, "SELECT group_id, sum(enabled_ns), sum(interval_group.unschedulable)"
 			       " FROM interval AS i CROSS JOIN interval_group ON interval_id = i.id"
 			       " WHERE i.end_ns > ?1 AND i.end_ns <= ?2 AND " TIER_MATCH("i.")
 			       " GROUP BY group_id", -1, &st, NULL) != SQLITE_OK)
@@ -259,37 +234,38 @@ static int read_group_times(struct db *db, const struct tiers *t, struct window 
 	sqlite3_bind_int64(st, 2, hi);
 	query_bind_tiers(st, t);
 	while (sqlite3_step(st) == SQLITE_ROW) {
-		int g = group_index(map, n_map, sqlite3_column_int64(st, 0));
+		int g = group_index(map, sqlite3_column_int64(st, 0));
 
 		if (g < 0)
 			continue;
 		w->groups[g].enabled_ns += (uint64_t)sqlite3_column_int64(st, 1);
+		w->groups[g].unschedulable += (uint64_t)sqlite3_column_int64(st, 2);
 	}
 	sqlite3_finalize(st);
 	return 0;
 }
 
-int query_window(struct db *db, uint64_t window_ns, struct window *out, char *err,
-		 size_t errlen)
+/* The newest process's parts (of split families) into its family sums. */
+static int fold_parts(const struct group_map *map, struct window *w, struct part_sums **parts)
 {
-	struct group_map map[256];
-	size_t n_map = 0, cap = 0;
-	sqlite3_stmt *st;
-	struct window w;
-	struct tiers t;
-	int64_t lo = 0, hi = -1, last_proc = -1;
-	int r, rc;
+	if (*parts != NULL && w->model != NULL)
+		group_parts_combine(map, w->model, w->procs[w->n_procs - 1].sums, parts);
+	free(*parts);
+	*parts = NULL;
+	return 0;
+}
 
-	memset(&w, 0, sizeof(w));
-	query_tiers(db, &t);
-	r = read_intervals(db, &t, window_ns, &w, &lo, &hi, err, errlen);
-	if (r < 0)
-		return r;
-	r = map_groups(db, &w, map, &n_map, err, errlen);
-	if (r == 0)
-		r = read_group_times(db, &t, &w, map, n_map, lo, hi, err, errlen);
-	if (r < 0)
-		return r;
+/* The window's samples summed per process and stored group, into w->procs. */
+static int read_window_samples(struct db *db, const struct tiers *tiers,
+			       const struct group_map *map, int64_t lo, int64_t hi,
+			       struct window *wp, size_t *capp, char *err, size_t errlen)
+{
+	struct window w = *wp;
+	size_t cap = *capp;
+	struct part_sums *parts = NULL;
+	int64_t last_proc = -1;
+	sqlite3_stmt *st;
+	int rc;
 
 	rc = sqlite3_prepare_v2(db->db,
 		"SELECT p.id, p.pid, p.start_ns, p.comm, p.cmdline, p.uid, p.unit, s.group_id,"
@@ -309,19 +285,24 @@ int query_window(struct db *db, uint64_t window_ns, struct window *out, char *er
 		return sql_fail(db, "cannot read samples", err, errlen);
 	sqlite3_bind_int64(st, 1, lo);
 	sqlite3_bind_int64(st, 2, hi);
-	query_bind_tiers(st, &t);
+	query_bind_tiers(st, tiers);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t proc_id = sqlite3_column_int64(st, 0);
+		const struct stored_group *sg;
+		uint64_t v[MODEL_MAX_EVENTS];
 		struct window_proc *p;
-		int g, k;
+		int k;
 
 		if (proc_id != last_proc) {
+			if (w.n_procs > 0 && fold_parts(map, &w, &parts) < 0)
+				break;
 			if (w.n_procs == cap) {
 				size_t ncap = cap ? cap * 2 : 64;
 				struct window_proc *more = realloc(w.procs, ncap * sizeof(*more));
 
 				if (more == NULL) {
 					sqlite3_finalize(st);
+					free(parts);
 					window_done(&w);
 					return -ENOMEM;
 				}
@@ -343,20 +324,54 @@ int query_window(struct db *db, uint64_t window_ns, struct window *out, char *er
 		p = &w.procs[w.n_procs - 1];
 		p->task_clock_ns += (uint64_t)sqlite3_column_int64(st, 8);
 		p->context_switches += (uint64_t)sqlite3_column_int64(st, 9);
-		g = group_index(map, n_map, sqlite3_column_int64(st, 7));
-		if (g < 0)
+		sg = group_map_find(map, sqlite3_column_int64(st, 7));
+		if (sg == NULL)
 			continue;   /* a group of another model or formula version */
-		p->sums[g].present = true;
-		p->sums[g].task_clock_ns += (uint64_t)sqlite3_column_int64(st, 8);
-		p->sums[g].context_switches += (uint64_t)sqlite3_column_int64(st, 9);
 		for (k = 0; k < MODEL_MAX_EVENTS; k++)
-			p->sums[g].v[k] += (uint64_t)sqlite3_column_int64(st, 10 + k);
+			v[k] = (uint64_t)sqlite3_column_int64(st, 10 + k);
+		if (group_parts_add(map, sg, p->sums, &parts, (uint64_t)sqlite3_column_int64(st, 8),
+				    (uint64_t)sqlite3_column_int64(st, 9), v) < 0)
+			break;
 	}
 	sqlite3_finalize(st);
+	if (rc == SQLITE_ROW || (w.n_procs > 0 && fold_parts(map, &w, &parts) < 0)) {
+		free(parts);
+		window_done(&w);
+		return -ENOMEM;
+	}
 	if (rc != SQLITE_DONE) {
 		window_done(&w);
 		return sql_fail(db, "cannot read samples", err, errlen);
 	}
+	*wp = w;
+	*capp = cap;
+	return 0;
+}
+
+int query_window(struct db *db, uint64_t window_ns, struct window *out, char *err,
+		 size_t errlen)
+{
+	struct group_map *map = malloc(sizeof(*map));
+	size_t cap = 0;
+	struct window w;
+	struct tiers t;
+	int64_t lo = 0, hi = -1;
+	int r;
+
+	memset(&w, 0, sizeof(w));
+	if (map == NULL)
+		return -ENOMEM;
+	query_tiers(db, &t);
+	r = read_intervals(db, &t, window_ns, &w, &lo, &hi, err, errlen);
+	if (r == 0)
+		r = map_groups(db, &w, map, err, errlen);
+	if (r == 0)
+		r = read_group_times(db, &t, &w, map, lo, hi, err, errlen);
+	if (r == 0)
+		r = read_window_samples(db, &t, map, lo, hi, &w, &cap, err, errlen);
+	free(map);
+	if (r < 0)
+		return r;
 	*out = w;
 	return 0;
 }
@@ -364,19 +379,21 @@ int query_window(struct db *db, uint64_t window_ns, struct window *out, char *er
 int query_health(struct db *db, uint64_t window_ns, struct window *out, char *err,
 		 size_t errlen)
 {
-	struct group_map map[256];
-	size_t n_map = 0;
+	struct group_map *map = malloc(sizeof(*map));
 	int64_t lo = 0, hi = -1;
 	struct tiers t;
 	int r;
 
 	memset(out, 0, sizeof(*out));
+	if (map == NULL)
+		return -ENOMEM;
 	query_tiers(db, &t);
 	r = read_intervals(db, &t, window_ns, out, &lo, &hi, err, errlen);
 	if (r == 0)
-		r = map_groups(db, out, map, &n_map, err, errlen);
+		r = map_groups(db, out, map, err, errlen);
 	if (r == 0)
-		r = read_group_times(db, &t, out, map, n_map, lo, hi, err, errlen);
+		r = read_group_times(db, &t, out, map, lo, hi, err, errlen);
+	free(map);
 	return r;
 }
 
@@ -406,8 +423,9 @@ int query_series(struct db *db, enum query_who who, const char *what, int64_t ui
 		[WHO_COMM] = "p.comm = ?3",
 		[WHO_UNIT] = "p.unit = ?3",
 	};
-	struct group_map map[256];
-	size_t n_map = 0, n = 0;
+	struct group_map *map = malloc(sizeof(*map));
+	struct part_sums *parts = NULL;
+	size_t n = 0;
 	struct window w;
 	sqlite3_stmt *st;
 	char sql[1600];
@@ -416,12 +434,16 @@ int query_series(struct db *db, enum query_who who, const char *what, int64_t ui
 	int r, rc;
 
 	memset(&w, 0, sizeof(w));
+	if (map == NULL)
+		return -ENOMEM;
 	query_tiers(db, &t);
 	r = read_intervals(db, &t, 1, &w, &lo, &hi, err, errlen);
 	if (r == 0)
-		r = map_groups(db, &w, map, &n_map, err, errlen);
-	if (r < 0)
+		r = map_groups(db, &w, map, err, errlen);
+	if (r < 0) {
+		free(map);
 		return r;
+	}
 	*model = w.model;
 	/* Buckets by interval end; the subquery picks the intervals first, so
 	 * the scan is of the window's samples only (sample's key starts with
@@ -436,8 +458,10 @@ int query_series(struct db *db, enum query_who who, const char *what, int64_t ui
 		 " WHERE i.end_ns > ?1 AND i.end_ns <= ?2 AND " TIER_MATCH("i.")
 		 " AND %s AND (?5 < 0 OR p.uid = ?5)"
 		 " GROUP BY bucket, s.group_id ORDER BY bucket", match[who]);
-	if (sqlite3_prepare_v2(db->db, sql, -1, &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(db->db, sql, -1, &st, NULL) != SQLITE_OK) {
+		free(map);
 		return sql_fail(db, "cannot read the series", err, errlen);
+	}
 	query_bind_tiers(st, &t);
 	sqlite3_bind_int64(st, 1, (int64_t)from_ns);
 	sqlite3_bind_int64(st, 2, (int64_t)to_ns);
@@ -446,28 +470,38 @@ int query_series(struct db *db, enum query_who who, const char *what, int64_t ui
 	sqlite3_bind_int64(st, 5, uid);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		uint64_t start = from_ns + (uint64_t)sqlite3_column_int64(st, 0) * step_ns;
+		const struct stored_group *sg;
+		uint64_t v[MODEL_MAX_EVENTS];
 		struct series_bucket *b;
-		int g, k;
+		int k;
 
 		if (n == 0 || out[n - 1].start_ns != start) {
 			if (n == max_buckets)
 				break;
+			if (n > 0 && w.model != NULL)
+				group_parts_combine(map, w.model, out[n - 1].sums, &parts);
 			b = &out[n++];
 			memset(b, 0, sizeof(*b));
 			b->start_ns = start;
 		}
 		b = &out[n - 1];
 		b->task_clock_ns += (uint64_t)sqlite3_column_int64(st, 2);
-		g = group_index(map, n_map, sqlite3_column_int64(st, 1));
-		if (g < 0)
+		sg = group_map_find(map, sqlite3_column_int64(st, 1));
+		if (sg == NULL)
 			continue;
-		b->sums[g].present = true;
-		b->sums[g].task_clock_ns += (uint64_t)sqlite3_column_int64(st, 2);
-		b->sums[g].context_switches += (uint64_t)sqlite3_column_int64(st, 3);
 		for (k = 0; k < MODEL_MAX_EVENTS; k++)
-			b->sums[g].v[k] += (uint64_t)sqlite3_column_int64(st, 4 + k);
+			v[k] = (uint64_t)sqlite3_column_int64(st, 4 + k);
+		if (group_parts_add(map, sg, b->sums, &parts, (uint64_t)sqlite3_column_int64(st, 2),
+				    (uint64_t)sqlite3_column_int64(st, 3), v) < 0) {
+			rc = SQLITE_NOMEM;
+			break;
+		}
 	}
 	sqlite3_finalize(st);
+	if (n > 0 && w.model != NULL)
+		group_parts_combine(map, w.model, out[n - 1].sums, &parts);
+	free(parts);
+	free(map);
 	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
 		return sql_fail(db, "cannot read the series", err, errlen);
 	/* How much time each bucket's intervals cover: a step is rarely a

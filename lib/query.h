@@ -36,7 +36,8 @@ struct window_proc {
 
 struct window_group {
 	char name[64];
-	uint64_t enabled_ns;         /* summed over CPUs and intervals */
+	uint64_t enabled_ns;         /* summed over CPUs and intervals (all parts) */
+	uint64_t unschedulable;      /* times found in error state, summed */
 };
 
 struct window {

@@ -187,7 +187,7 @@ int main(int argc, char **argv)
 	}
 	remove(argv[1]);
 	if (store_open(argv[1], &s, err, sizeof(err)) < 0 ||
-	    store_register(s, &model_skl, "fixture-boot", T0 * SEC - 3600 * SEC, err,
+	    store_register(s, &model_skl, NULL, "fixture-boot", T0 * SEC - 3600 * SEC, err,
 			   sizeof(err)) < 0 ||
 	    store_set_meta(s, kv, sizeof(kv) / sizeof(kv[0]) / 2, err, sizeof(err)) < 0) {
 		fprintf(stderr, "mkfixture: %s\n", err);

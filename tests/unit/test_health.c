@@ -161,7 +161,7 @@ static void check_prom(struct interval_data *const *iv)
 	unsigned j, k = 0;
 	FILE *f;
 
-	CHECK(prom_new(&model_software, 10, 10, &p) == 0);
+	CHECK(prom_new(&model_software, NULL, 10, 10, &p) == 0);
 	for (j = 0; j < N_IV; j++)
 		prom_add_interval(p, iv[j]);
 	f = open_memstream(&text, &len);
@@ -291,7 +291,7 @@ int main(int argc, char **argv)
 	snprintf(path, sizeof(path), "%s/h.db", dir);
 	CHECK(store_open(path, &s, err, sizeof(err)) == 0);
 	check_schema(path);
-	CHECK(store_register(s, &model_software, "boot-1", 1, err, sizeof(err)) == 0);
+	CHECK(store_register(s, &model_software, NULL, "boot-1", 1, err, sizeof(err)) == 0);
 	for (j = 0; j < N_IV; j++) {
 		iv[j] = make_interval(j);
 		CHECK(store_write_intervals(s, iv[j], err, sizeof(err)) == 0);

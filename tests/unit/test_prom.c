@@ -67,7 +67,7 @@ int main(void)
 	struct prom *p;
 	char *text;
 
-	CHECK(prom_new(&model_software, 2, 2, &p) == 0);
+	CHECK(prom_new(&model_software, NULL, 2, 2, &p) == 0);
 	interval(&iv, procs, 3, rows);
 	prom_add_interval(p, &iv);
 	procs[0].exit_ns = 5;   /* alpha exits during the second interval */
@@ -89,7 +89,7 @@ int main(void)
 	prom_free(p);
 
 	/* top-N: only the busiest of the last interval */
-	CHECK(prom_new(&model_software, 10, 1, &p) == 0);
+	CHECK(prom_new(&model_software, NULL, 10, 1, &p) == 0);
 	interval(&iv, procs, 3, rows);
 	prom_add_interval(p, &iv);
 	text = render(p);
@@ -99,7 +99,7 @@ int main(void)
 	prom_free(p);
 
 	/* names of any bytes: labels stay valid UTF-8, escaped as the format asks */
-	CHECK(prom_new(&model_software, 10, 10, &p) == 0);
+	CHECK(prom_new(&model_software, NULL, 10, 10, &p) == 0);
 	snprintf(procs[0].comm, sizeof(procs[0].comm), "%s",
 		 "\xd0\xbf\xd1\x80\xd0\xbe\xd1\x86\xd0\xb5\xd1\x81\xd1\x81\xd0");
 	snprintf(procs[1].comm, sizeof(procs[1].comm), "%s", "\xff\"q\\\n\xed\xa0\x80");

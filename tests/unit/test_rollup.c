@@ -154,7 +154,7 @@ static void check_rollups(const char *dir)
 
 	snprintf(path, sizeof(path), "%s/rollup.db", dir);
 	CHECK(store_open(path, &s, err, sizeof(err)) == 0);
-	CHECK(store_register(s, &model_software, "boot-r", 1, err, sizeof(err)) == 0);
+	CHECK(store_register(s, &model_software, NULL, "boot-r", 1, err, sizeof(err)) == 0);
 	for (k = 0; k < N_INTERVALS; k++) {
 		struct interval_data *iv = make_interval(k);
 

@@ -93,7 +93,7 @@ static void check_prune(const char *dir)
 	snprintf(path, sizeof(path), "%s/prune.db", dir);
 	CHECK(store_open(path, &s, err, sizeof(err)) == 0);
 	CHECK(scalar(path, "PRAGMA auto_vacuum") == 2);   /* incremental */
-	CHECK(store_register(s, &model_software, "boot-p", 1, err, sizeof(err)) == 0);
+	CHECK(store_register(s, &model_software, NULL, "boot-p", 1, err, sizeof(err)) == 0);
 	for (i = 0; i < 200; i++) {
 		struct interval_data *iv = make_interval(1000 + i, 500, 0);
 
@@ -162,8 +162,8 @@ int main(void)
 	CHECK(strstr(err, "is stackd running?") != NULL);
 
 	CHECK(store_open(path, &s, err, sizeof(err)) == 0);
-	CHECK(store_register(s, &model_software, "boot-1", 1, err, sizeof(err)) == 0);
-	CHECK(store_register(s, &model_software, "boot-1", 1, err, sizeof(err)) == 0);
+	CHECK(store_register(s, &model_software, NULL, "boot-1", 1, err, sizeof(err)) == 0);
+	CHECK(store_register(s, &model_software, NULL, "boot-1", 1, err, sizeof(err)) == 0);
 	CHECK(store_set_meta(s, kv, 2, err, sizeof(err)) == 0);
 	CHECK(scalar(path, "PRAGMA user_version") == STACKD_SCHEMA_VERSION);
 	CHECK(scalar(path, "SELECT count(*) FROM counter_group") == 2);
@@ -278,7 +278,7 @@ int main(void)
 
 	/* reopening applies nothing twice */
 	CHECK(store_open(path, &s, err, sizeof(err)) == 0);
-	CHECK(store_register(s, &model_software, "boot-2", 2, err, sizeof(err)) == 0);
+	CHECK(store_register(s, &model_software, NULL, "boot-2", 2, err, sizeof(err)) == 0);
 	CHECK(scalar(path, "SELECT count(*) FROM boot") == 2);
 	CHECK(scalar(path, "SELECT count(*) FROM counter_group") == 2);
 	store_close(s);

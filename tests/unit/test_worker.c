@@ -101,7 +101,6 @@ int main(void)
 	static struct worker w;
 
 	col.n_groups = 2;
-	col.group_on[0] = col.group_on[1] = true;
 	col.layout[0].n_members = 2;
 	col.layout[0].switches_idx = 0;
 	col.layout[0].n_model = 1;

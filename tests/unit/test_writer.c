@@ -52,7 +52,7 @@ int main(void)
 	snprintf(path, sizeof(path), "%s", c.database);
 	c.retry_buffer = 2;
 	writer_init(&w, &c, count_reopen, &reopens);
-	CHECK(writer_open(&w, &model_software, &started) == 0);
+	CHECK(writer_open(&w, &model_software, NULL, &started) == 0);
 	CHECK(started != 0);
 	add_and_flush(&w, 1000);
 	CHECK_EQ_U(writer_written(&w), 1);

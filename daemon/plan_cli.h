@@ -1,0 +1,27 @@
+/*
+ * plan_cli.h - `stackd --plan`: the counter groups stackd would open, planned
+ * for this host or for the one the options describe, without opening
+ * anything.
+ */
+#ifndef STACKD_PLAN_CLI_H
+#define STACKD_PLAN_CLI_H
+
+#include "config.h"
+
+#include <stdbool.h>
+
+struct plan_args {
+	bool on;             /* --plan given */
+	int smt;             /* --smt on|off: 1/0; -1: this host's */
+	int watchdog;        /* --nmi-watchdog on|off: 1/0; -1: this host's */
+	unsigned reserved;   /* --reserved N: general counters another user holds */
+	bool json;
+};
+
+/* Parse "on"/"off" for --smt and --nmi-watchdog; -1 when neither. */
+int plan_args_on_off(const char *v);
+
+/* Print the plan for cfg's model and families; the exit status. */
+int plan_cli_run(const struct config *cfg, const struct plan_args *a);
+
+#endif

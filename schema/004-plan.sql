@@ -1,0 +1,12 @@
+-- 004-plan.sql - counter groups planned for the host's PMU (daemon/plan.h).
+--
+-- A family that needs more counters than the host has is split into parts:
+-- each part is a counter_group row of its own, with the family's name and
+-- the columns that part counts (a subset of the model's, always with its
+-- base: cycles and instructions), so readers compare each event with the
+-- base of the part that counted it.
+--
+-- interval_group.unschedulable: how many times the group was found in error
+-- state (the PMU could not schedule it: counters taken by the NMI watchdog
+-- or another user) and taken out of rotation, summed over CPUs.
+ALTER TABLE interval_group ADD COLUMN unschedulable INTEGER NOT NULL DEFAULT 0;
