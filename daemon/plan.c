@@ -295,7 +295,7 @@ static int pack_family(const struct model *m, unsigned f, const struct plan_budg
 				return 0;
 			}
 			if (n_parts == max_parts) {
-				snprintf(why, whylen, "left out: more than %u groups in the plan",
+				snprintf(why, whylen, "left out: more than %d groups in the plan",
 					 PLAN_MAX_GROUPS);
 				return 0;
 			}
