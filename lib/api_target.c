@@ -4,6 +4,7 @@
  * window, each with its coverage and place in its stack.
  */
 #include "api_out.h"
+#include "group_parts.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -35,19 +36,12 @@ struct target_sums {
 static void add_process(struct target_sums *t, const struct model *m,
 			const struct window_proc *p)
 {
-	unsigned g, k;
+	unsigned g;
 
 	t->task_clock_ns += p->task_clock_ns;
 	t->context_switches += p->context_switches;
-	for (g = 0; m != NULL && g < m->n_groups; g++) {
-		if (!p->sums[g].present)
-			continue;
-		t->sums[g].present = true;
-		t->sums[g].task_clock_ns += p->sums[g].task_clock_ns;
-		t->sums[g].context_switches += p->sums[g].context_switches;
-		for (k = 0; k < MODEL_MAX_EVENTS; k++)
-			t->sums[g].v[k] += p->sums[g].v[k];
-	}
+	for (g = 0; m != NULL && g < m->n_groups; g++)
+		group_sums_add(&t->sums[g], &p->sums[g]);
 	t->n++;
 }
 

@@ -2,6 +2,7 @@
  * top_rows.c - see top_rows.h.
  */
 #include "top_rows.h"
+#include "group_parts.h"
 #include "pids.h"
 
 #include <errno.h>
@@ -315,19 +316,12 @@ static int cmp_by_key(const void *x, const void *y, void *arg)
 
 static void add_into(struct window_proc *sum, const struct window_proc *p)
 {
-	unsigned g, k;
+	unsigned g;
 
 	sum->task_clock_ns += p->task_clock_ns;
 	sum->context_switches += p->context_switches;
-	for (g = 0; g < MODEL_MAX_GROUPS; g++) {
-		if (!p->sums[g].present)
-			continue;
-		sum->sums[g].present = true;
-		sum->sums[g].task_clock_ns += p->sums[g].task_clock_ns;
-		sum->sums[g].context_switches += p->sums[g].context_switches;
-		for (k = 0; k < MODEL_MAX_EVENTS; k++)
-			sum->sums[g].v[k] += p->sums[g].v[k];
-	}
+	for (g = 0; g < MODEL_MAX_GROUPS; g++)
+		group_sums_add(&sum->sums[g], &p->sums[g]);
 }
 
 /* Sort the kept processes by the key, then sum each run of equal keys. */

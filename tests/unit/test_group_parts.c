@@ -1,0 +1,130 @@
+/*
+ * test_group_parts.c - stored parts of a split family fold back into the
+ * family (lib/group_parts.c): each event is scaled to the family's whole
+ * base so event / cycles is the rate its own part measured, ratios inside
+ * one part stay exact, an event no part counted is missing (not 0), and
+ * stored groups the model does not know stay unmapped.
+ */
+#include "lib/group_parts.h"
+#include "test.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const struct model_event fam_events[] = {
+	{ "c", "cycles", NULL, true, false },
+	{ "i", "instructions", NULL, true, false },
+	{ "a", "a", NULL, false, false },
+	{ "b", "b", NULL, false, false },
+	{ "d", "d", NULL, false, false },
+};
+static const struct model_group fam_groups[] = { { "fam", fam_events, 5, false } };
+
+static struct model fake(void)
+{
+	struct model m = model_software;
+
+	m.name = "fake";
+	m.formula_version = 7;
+	m.groups = fam_groups;
+	m.n_groups = 1;
+	return m;
+}
+
+static void test_map(void)
+{
+	struct model m = fake();
+	static struct group_map map;
+
+	memset(&map, 0, sizeof(map));
+	group_map_add(&map, &m, 1, "fake", 7, "fam", "cycles,instructions,a,b,d");
+	group_map_add(&map, &m, 2, "fake", 7, "fam", "cycles,instructions,a");
+	group_map_add(&map, &m, 3, "fake", 6, "fam", "cycles,instructions,a");     /* old version */
+	group_map_add(&map, &m, 4, "fake", 7, "fam", "cycles,zz");                 /* unknown column */
+	group_map_add(&map, &m, 5, "fake", 7, "fam", "cycles,a,a");                /* repeated */
+	group_map_add(&map, &m, 6, "other", 7, "fam", "cycles");
+	group_map_add(&map, &m, 7, "fake", 7, "fam", "instructions,cycles,a,b,d"); /* reordered: a part */
+	CHECK(group_map_find(&map, 1)->whole);
+	CHECK(!group_map_find(&map, 2)->whole);
+	CHECK_EQ_U(group_map_find(&map, 2)->slot, 0);
+	CHECK(group_map_find(&map, 3) == NULL);
+	CHECK(group_map_find(&map, 4) == NULL);
+	CHECK(group_map_find(&map, 5) == NULL);
+	CHECK(group_map_find(&map, 6) == NULL);
+	CHECK(!group_map_find(&map, 7)->whole);
+	CHECK(group_map_find(&map, 99) == NULL);
+	CHECK_EQ_U(map.n_slots, 2);
+}
+
+static void test_fold(void)
+{
+	struct model m = fake();
+	static struct group_map map;
+	struct group_sums sums[MODEL_MAX_GROUPS];
+	struct part_sums *parts = NULL;
+	/* part 1: cycles, instructions, a; part 2: cycles, instructions, b */
+	const uint64_t p1[] = { 100, 80, 50 }, p2[] = { 300, 270, 30 };
+
+	memset(&map, 0, sizeof(map));
+	memset(sums, 0, sizeof(sums));
+	group_map_add(&map, &m, 1, "fake", 7, "fam", "cycles,instructions,a");
+	group_map_add(&map, &m, 2, "fake", 7, "fam", "cycles,instructions,b");
+	CHECK(group_parts_add(&map, group_map_find(&map, 1), sums, &parts, 1000, 3, p1) == 0);
+	CHECK(group_parts_add(&map, group_map_find(&map, 2), sums, &parts, 2000, 4, p2) == 0);
+	CHECK(parts != NULL);
+	CHECK(!sums[0].present);   /* parts wait for the fold */
+	group_parts_combine(&map, &m, sums, &parts);
+	CHECK(parts == NULL);
+	CHECK(sums[0].present);
+	CHECK_EQ_U(sums[0].task_clock_ns, 3000);
+	CHECK_EQ_U(sums[0].context_switches, 7);
+	CHECK_EQ_U(sums[0].v[0], 400);                 /* cycles: in every part, summed */
+	CHECK_EQ_U(sums[0].v[1], 350);                 /* instructions too */
+	CHECK_EQ_U(sums[0].v[2], 200);                 /* a: 50 per 100 cycles -> of 400 */
+	CHECK_EQ_U(sums[0].v[3], 40);                  /* b: 30 per 300 cycles */
+	CHECK(sums[0].missing == 1u << 4);             /* d: counted by no part */
+	CHECK(fabs((double)sums[0].v[2] / (double)sums[0].v[0] - 0.5) < 1e-12);
+
+	/* a whole group of the same family (an earlier plan) folds in as a part
+	 * that counted everything */
+	{
+		const uint64_t whole[] = { 600, 500, 60, 60, 6 };
+
+		memset(sums, 0, sizeof(sums));
+		group_map_add(&map, &m, 3, "fake", 7, "fam", "cycles,instructions,a,b,d");
+		CHECK(group_parts_add(&map, group_map_find(&map, 3), sums, &parts, 500, 1,
+				      whole) == 0);
+		CHECK(parts == NULL);   /* whole rows need no slot */
+		CHECK(group_parts_add(&map, group_map_find(&map, 1), sums, &parts, 1000, 3,
+				      p1) == 0);
+		group_parts_combine(&map, &m, sums, &parts);
+		CHECK_EQ_U(sums[0].v[0], 700);
+		CHECK_EQ_U(sums[0].v[2], 110);   /* (60 + 50) of (600 + 100): whole base */
+		CHECK_EQ_U(sums[0].v[3], 70);    /* 60 per 600 cycles -> of 700 */
+		CHECK_EQ_U(sums[0].v[4], 7);
+		CHECK(sums[0].missing == 0);
+	}
+}
+
+static void test_sum_targets(void)
+{
+	struct group_sums a = { 0 }, b = { 0 }, t = { 0 };
+
+	a.present = b.present = true;
+	a.v[0] = 10;
+	b.v[0] = 5;
+	b.missing = 1u << 3;
+	group_sums_add(&t, &a);
+	group_sums_add(&t, &b);
+	CHECK_EQ_U(t.v[0], 15);
+	CHECK(t.missing == 1u << 3);
+}
+
+int main(void)
+{
+	test_map();
+	test_fold();
+	test_sum_targets();
+	return 0;
+}
