@@ -102,6 +102,33 @@ static void print_writer(const json_t *w)
 		       (double)u64(w, "space_cap_bytes") / 1048576.0);
 }
 
+/* The plan in force: the budget it was made for, and each family split
+ * or left out with the reason (from /api/v1/system "plan"). */
+static void print_plan(const json_t *plan)
+{
+	const json_t *b = json_object_get(plan, "budget"), *f;
+	size_t i;
+
+	if (!json_is_object(plan))
+		return;
+	if (json_is_true(json_object_get(b, "counter_limits")))
+		printf("plan:          %zu counter groups for %" PRIu64 " general counters per "
+		       "thread (%" PRIu64 " free: SMT %s, NMI watchdog %s, %" PRIu64 " held by "
+		       "others)\n", json_array_size(json_object_get(plan, "groups")),
+		       u64(b, "general_counters"), u64(b, "general_free"),
+		       json_is_true(json_object_get(b, "smt")) ? "on" : "off",
+		       json_is_true(json_object_get(b, "nmi_watchdog")) ? "on" : "off",
+		       u64(b, "held_by_others"));
+	else
+		printf("plan:          %zu counter groups (software events: no counter budget)\n",
+		       json_array_size(json_object_get(plan, "groups")));
+	json_array_foreach(json_object_get(plan, "families"), i, f)
+		if (json_is_string(json_object_get(f, "why")))
+			printf("  %-14s %s%s\n", str(f, "name"),
+			       json_is_true(json_object_get(f, "collected")) ? "" : "NOT COLLECTED: ",
+			       str(f, "why"));
+}
+
 static void print_text(const json_t *a, const struct source *src)
 {
 	const json_t *win = json_object_get(a, "window"), *col = json_object_get(a, "collector");
@@ -131,9 +158,15 @@ static void print_text(const json_t *a, const struct source *src)
 	duration_format(u64(a, "rotate_period_ns"), a1, sizeof(a1));
 	printf("groups:        %zu, one enabled at a time per CPU, rotating every %s\n",
 	       json_array_size(json_object_get(a, "groups")), a1);
-	json_array_foreach(json_object_get(a, "groups"), i, g)
-		printf("  %-14s coverage %5.1f%%\n", str(g, "name"),
+	json_array_foreach(json_object_get(a, "groups"), i, g) {
+		printf("  %-14s coverage %5.1f%%", str(g, "name"),
 		       100.0 * json_number_value(json_object_get(g, "coverage")));
+		if (u64(g, "unschedulable") > 0)
+			printf("  UNSCHEDULABLE %" PRIu64 " times: out of rotation while another "
+			       "user holds its counters", u64(g, "unschedulable"));
+		printf("\n");
+	}
+	print_plan(json_object_get(a, "plan"));
 	if (u64(col, "unschedulable") > 0)
 		printf("               %" PRIu64 " times a group could not count: its counters were "
 		       "taken by another user of the PMU\n", u64(col, "unschedulable"));

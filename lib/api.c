@@ -171,6 +171,8 @@ void api_print_window_health(struct jsonw *j, const struct window *w)
 		jsonw_field_uint(j, "enabled_ns", w->groups[g].enabled_ns);
 		jsonw_field_double(j, "coverage", cpu_span > 0 ?
 				   (double)w->groups[g].enabled_ns / cpu_span : NAN);
+		/* found in error state (counters taken) and benched, summed over CPUs */
+		jsonw_field_uint(j, "unschedulable", w->groups[g].unschedulable);
 		jsonw_object_end(j);
 	}
 	jsonw_array_end(j);

@@ -33,20 +33,22 @@ static const char *series_source(const struct series_bucket *b, int n)
 
 /* One bucket: the metric (index mi of m, or cpu_percent when mi < 0). */
 static void print_point(struct jsonw *j, const struct series_bucket *b, const struct model *m,
-			int mi)
+			int mi, bool smt_on)
 {
 	double v, cov = 1.0;
+	bool core = false;
 
 	if (mi < 0) {
 		v = b->span_ns > 0 ? (double)b->task_clock_ns * 100.0 / (double)b->span_ns : NAN;
 	} else {
 		struct metric_value mv[MODEL_MAX_METRICS];
-		struct model_context ctx = { false, NULL };
+		struct model_context ctx = { smt_on, NULL };
 
 		memset(mv, 0, sizeof(mv));
 		m->compute(m, b->sums, &ctx, mv);
 		v = mv[mi].valid ? mv[mi].value : NAN;
 		cov = mv[mi].valid ? mv[mi].coverage : 0;
+		core = mv[mi].valid && mv[mi].core_scoped;
 	}
 	jsonw_break(j, 2);
 	jsonw_object_begin(j);
@@ -54,6 +56,8 @@ static void print_point(struct jsonw *j, const struct series_bucket *b, const st
 	jsonw_field_double(j, "value", v);
 	jsonw_field_double(j, "coverage", cov);
 	jsonw_field_uint(j, "resolution_s", b->resolution_s);
+	/* the events count the whole core (SMT on): not this thread's alone */
+	jsonw_field_bool(j, "core_scoped", core);
 	jsonw_object_end(j);
 }
 
@@ -68,8 +72,9 @@ int api_series(struct db *db, const char *query, const struct api_access *acc,
 	const char *what = NULL, *metric;
 	struct http_query q;
 	struct api_out o;
-	char err[1024];
+	char err[1024], smt[8];
 	int n, i, mi = -1;
+	bool smt_on = query_meta(db, "smt", smt, sizeof(smt)) == 0 && strcmp(smt, "on") == 0;
 
 	if (http_query_parse(query, keys, &q, err, sizeof(err)) < 0 ||
 	    api_parse_who(http_query_get(&q, "who"), &who, &what, err, sizeof(err)) < 0)
@@ -134,7 +139,7 @@ int api_series(struct db *db, const char *query, const struct api_access *acc,
 	jsonw_key(&o.w, "points");
 	jsonw_array_begin(&o.w);
 	for (i = 0; i < n; i++)
-		print_point(&o.w, &b[i], m, mi);
+		print_point(&o.w, &b[i], m, mi, smt_on);
 	jsonw_array_end(&o.w);
 	jsonw_object_end(&o.w);
 	free(b);

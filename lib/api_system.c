@@ -98,6 +98,23 @@ static void print_exclusions(struct jsonw *j, struct db *db)
 	jsonw_object_end(j);
 }
 
+/* The counter groups the daemon planned for its host's PMU (meta "plan",
+ * JSON it wrote itself: daemon/plan_print.c): the budget, each group, and
+ * each family split or left out with the reason.  null from a daemon
+ * older than the planner. */
+static void print_plan(struct jsonw *j, struct db *db)
+{
+	char *buf = malloc(65536);
+
+	jsonw_key(j, "plan");
+	if (buf != NULL && query_meta(db, "plan", buf, 65536) == 0 && buf[0] == '{' &&
+	    buf[strlen(buf) - 1] == '}')
+		jsonw_raw(j, buf);
+	else
+		jsonw_null(j);
+	free(buf);
+}
+
 static void print_families(struct jsonw *j, struct db *db, const struct model *m)
 {
 	char buf[512];
@@ -121,6 +138,7 @@ static void print_families(struct jsonw *j, struct db *db, const struct model *m
 	}
 	jsonw_array_end(j);
 	jsonw_break(j, 1);
+	print_plan(j, db);
 }
 
 static void print_identity(struct jsonw *j, const struct api_info *info, struct db *db,

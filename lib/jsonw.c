@@ -270,3 +270,9 @@ void jsonw_field_bool(struct jsonw *w, const char *key, bool v)
 	jsonw_key(w, key);
 	jsonw_bool(w, v);
 }
+
+void jsonw_raw(struct jsonw *w, const char *json)
+{
+	separate(w);
+	fputs(json, w->f);
+}

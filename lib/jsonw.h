@@ -60,6 +60,9 @@ void jsonw_double_g(struct jsonw *w, double v, int digits);    /* %.*g */
 void jsonw_double_f(struct jsonw *w, double v, int decimals);  /* %.*f */
 void jsonw_bool(struct jsonw *w, bool v);
 void jsonw_null(struct jsonw *w);
+/* A value written as is: only for JSON this program made itself (the
+ * plan stackd records in meta). */
+void jsonw_raw(struct jsonw *w, const char *json);
 
 /* A key and its value in one call. */
 void jsonw_field_string(struct jsonw *w, const char *key, const char *s);

@@ -196,6 +196,8 @@ static int fill_model_cells(struct rowset *rs, size_t row, const struct window *
 		if (!p->sums[g].present)
 			continue;
 		for (k = 0; k < m->groups[g].n_events; k++) {
+			if (p->sums[g].missing & (1u << k))
+				continue;   /* no part of a split family counted it */
 			for (j = 0; j < n && cols[j] != c->family[g][k]; j++)
 				;
 			if (j == n) {
