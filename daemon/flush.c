@@ -9,9 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* How long the main thread waits for a worker's cut.  A worker is a
- * SCHED_FIFO thread, so missing this means its CPU is wedged; its data then
- * arrives with the next flush. */
+/* How long the main thread waits for a worker's cut.  Workers run under
+ * SCHED_OTHER (worker.c says why): a wake-up on a busy CPU comes a few
+ * milliseconds late at worst (make bench), so missing this means the CPU
+ * is wedged or starved; its data then arrives with the next flush. */
 #define FLUSH_WAIT_NS (500 * NS_PER_MSEC)
 /* Exited processes stay known this long for their trailing samples. */
 #define FLUSH_KEEP_EXITED_NS (10ULL * NS_PER_SEC)

@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -81,21 +80,6 @@ static int give_to(const char *path, uid_t uid, gid_t gid)
 	return fchownat(AT_FDCWD, path, uid, gid, AT_SYMLINK_NOFOLLOW) < 0 ? -errno : 0;
 }
 
-/* The CPU workers start after the drop and ask for SCHED_FIFO priority 1
- * (worker.c): allow that much without CAP_SYS_NICE.  A unit with
- * RestrictRealtime=yes still says no, and the daemon logs it. */
-static void keep_realtime(void)
-{
-	struct rlimit rl;
-
-	if (getrlimit(RLIMIT_RTPRIO, &rl) == 0 && rl.rlim_cur < 1) {
-		rl.rlim_cur = 1;
-		if (rl.rlim_max < 1)
-			rl.rlim_max = 1;
-		(void)setrlimit(RLIMIT_RTPRIO, &rl);
-	}
-}
-
 int privilege_drop(const char *user, const char *const *paths, char *err, size_t errlen)
 {
 	struct passwd *pw = getpwnam(user);
@@ -114,7 +98,6 @@ int privilege_drop(const char *user, const char *const *paths, char *err, size_t
 			return r;
 		}
 	}
-	keep_realtime();
 	r = shrink_bounding_set();
 	/* Keep permitted capabilities across the uid change, then keep only
 	 * CAP_PERFMON of them. */

@@ -429,22 +429,16 @@ static int start_workers(struct daemon *d)
 static void report_workers(struct daemon *d)
 {
 	size_t i;
-	int fifo = 0, setup = 0;
+	int setup = 0;
 
 	/* Give the threads a moment to pin themselves before we look. */
 	usleep(20000);
-	for (i = 0; i < d->n_workers; i++) {
-		if (d->workers[i].fifo_error != 0)
-			fifo = d->workers[i].fifo_error;
+	for (i = 0; i < d->n_workers; i++)
 		if (d->workers[i].setup_error != 0)
 			setup = d->workers[i].setup_error;
-	}
 	if (setup != 0)
 		log_warning("a CPU worker could not pin itself to its CPU (%s): group rotation "
 			    "remainders may be misattributed", strerror(setup));
-	if (fifo != 0)
-		log_info("CPU workers run without SCHED_FIFO (%s): reads may come late on busy "
-			 "CPUs (grant CAP_SYS_NICE to fix)", strerror(fifo));
 }
 
 static int setup_signals(struct daemon *d)

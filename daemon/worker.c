@@ -396,21 +396,22 @@ static void cut(struct worker *w, uint64_t seq)
 	post(w, h, seq);
 }
 
+/* Pinned to its CPU, under SCHED_OTHER.  SCHED_FIFO would wake it sooner
+ * on a busy CPU (make bench, "wake-up lateness": p99 tens of microseconds
+ * against up to a few milliseconds), but nothing it computes depends on
+ * waking on time: switch samples carry their own times, a late rotation
+ * only lengthens one group's turn (coverage counts the real time), a late
+ * cut moves an interval's end.  A real-time thread that loops would own
+ * its CPU; the unit keeps RestrictRealtime=yes, and stackd asks for no
+ * real-time privilege anywhere. */
 static void setup_thread(struct worker *w)
 {
-	struct sched_param sp = { .sched_priority = 1 };
 	cpu_set_t set;
-	int r;
 
 	CPU_ZERO(&set);
 	CPU_SET(w->ev->cpu, &set);
 	if (sched_setaffinity(0, sizeof(set), &set) < 0)
 		w->setup_error = errno;
-	/* A switch to the worker must not wait for the running task's slice
-	 * to end, or the rotation gap grows and reads come late. */
-	r = pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
-	if (r != 0)
-		w->fifo_error = r;
 }
 
 void worker_begin(struct worker *w)

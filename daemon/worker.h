@@ -87,7 +87,6 @@ struct worker {
 	struct handover *ready;    /* handed over, oldest first */
 	struct handover *spare;    /* returned by the main thread for reuse */
 	uint64_t posted_seq;
-	int fifo_error;            /* 0, or the errno SCHED_FIFO failed with */
 	int setup_error;           /* pinning or enabling failed */
 };
 
