@@ -347,6 +347,25 @@ static int arm_timer(struct daemon *d)
 	return timerfd_settime(d->tfd, 0, &its, NULL) < 0 ? -errno : 0;
 }
 
+/* SIGHUP: has the host's counter budget changed since the plan was made
+ * (the NMI watchdog or SMT switched)?  The groups stay open as planned
+ * until a restart re-plans them; say so rather than count on a stale plan
+ * silently (a group that no longer fits is benched by its worker). */
+static void check_budget(struct daemon *d)
+{
+	struct plan_budget now;
+	const struct plan_budget *was = &d->plan.budget;
+
+	plan_detect_budget(d->model, was->reserved, &now);
+	if (now.smt_on == was->smt_on && now.watchdog_on == was->watchdog_on)
+		return;
+	log_warning("reload: the counter budget changed since the start (SMT %s -> %s, NMI "
+		    "watchdog %s -> %s): the groups stay as planned for the old one until "
+		    "stackd restarts (stackd --plan shows the new plan)",
+		    was->smt_on ? "on" : "off", now.smt_on ? "on" : "off",
+		    was->watchdog_on ? "on" : "off", now.watchdog_on ? "on" : "off");
+}
+
 static void reload(struct daemon *d)
 {
 	struct config n;
@@ -398,6 +417,7 @@ static void reload(struct daemon *d)
 		if (arm_timer(d) < 0)
 			log_error("reload: cannot re-arm the flush timer");
 	}
+	check_budget(d);
 	write_meta(d);
 	log_info("configuration reloaded");
 	notify_send(&d->notify, "READY=1");
