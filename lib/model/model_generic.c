@@ -197,6 +197,16 @@ int model_generic_cpi_fit(const struct model *m, const struct group_sums *const 
 	return r;
 }
 
+/* Every formula is an event per instruction or per cycle (both in every
+ * part): no ratio sets; no counter restrictions; cycles and instructions
+ * take general counters (no fixed ones on AMD). */
+#define ZEN_GENERIC_PLAN                                                          \
+	.fixed_counters = 0,                                                             \
+	.ratio_sets = NULL,                                                              \
+	.n_ratio_sets = 0,                                                               \
+	.event_rules = NULL,                                                             \
+	.n_event_rules = 0
+
 const struct model model_zen3 = {
 	.name = "amd64_fam19h_zen3",
 	.description = "AMD Zen 3 (generic model): regression CPI stack from miss events, FLOPS",
@@ -206,6 +216,7 @@ const struct model model_zen3 = {
 	.vendor = VENDOR_AMD,
 	.gp_counters_smt = 6,
 	.gp_counters_nosmt = 6,
+	ZEN_GENERIC_PLAN,
 	.peak_flop_dp = 16,
 	.peak_flop_sp = 32,
 	.groups = zen3_groups,
@@ -225,6 +236,7 @@ const struct model model_zen2 = {
 	.vendor = VENDOR_AMD,
 	.gp_counters_smt = 6,
 	.gp_counters_nosmt = 6,
+	ZEN_GENERIC_PLAN,
 	.peak_flop_dp = 16,
 	.peak_flop_sp = 32,
 	.groups = zen2_groups,

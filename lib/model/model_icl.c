@@ -68,6 +68,37 @@ static const struct model_event icl_fe_stalls_flops[] = {
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
+/* Ratio sets (each at most 3 general counters, see model_skl.c). */
+static const struct model_ratio_set icl_ratio_sets[] = {
+	/* fetch_latency: 5 * CYCLES_0_UOPS_DELIV.CORE - INT_MISC.UOP_DROPPING */
+	{ "td_l2", "idq_0_uops_cycles,uop_dropping" },
+	/* branch_mispredicts' share: BR_MISP / (BR_MISP + MACHINE_CLEARS.COUNT) */
+	{ "td_l2", "br_misp_retired,machine_clears_count" },
+	/* memory_bound's share (mostly STALLS_MEM_ANY over STALLS_TOTAL) and the
+	 * backend at execution, STALLS_TOTAL - RS_EVENTS.EMPTY_CYCLES */
+	{ "td_mem", "stalls_mem_any,stalls_total,rs_empty_cycles" },
+	/* dsb_coverage, mite_share, ms_share over the sum of the sources (the
+	 * LSD's, the fourth, may come from another part: a set holds 3) */
+	{ "fe_uops", "dsb_uops,mite_uops,ms_uops" },
+};
+
+/* General counter restrictions, from Intel's perfmon ICL/events/
+ * icelake_core.json and ICX/events/icelakex_core.json ("Counter"; no
+ * CounterHTOff: Ice Lake has 8 per thread either way), the same in Linux's
+ * tools/perf/pmu-events/arch/x86/{icelake,icelakex}/{frontend,pipeline}.json.
+ * Other events may use any counter. */
+static const struct model_event_rule icl_event_rules[] = {
+	{ "dsb_uops", EVENT_ALWAYS, 0xf, 0xf },                 /* IDQ.DSB_UOPS */
+	{ "mite_uops", EVENT_ALWAYS, 0xf, 0xf },                /* IDQ.MITE_UOPS */
+	{ "ms_uops", EVENT_ALWAYS, 0xf, 0xf },                  /* IDQ.MS_UOPS */
+	{ "lsd_uops", EVENT_ALWAYS, 0xf, 0xf },                 /* LSD.UOPS */
+	{ "dsb_cycles", EVENT_ALWAYS, 0xf, 0xf },               /* IDQ.DSB_CYCLES_ANY */
+	{ "mite_cycles", EVENT_ALWAYS, 0xf, 0xf },              /* IDQ.MITE_CYCLES_ANY */
+	{ "dsb2mite_penalty_cycles", EVENT_ALWAYS, 0xf, 0xf },  /* DSB2MITE_SWITCHES.PENALTY_CYCLES */
+	{ "icache_stall_cycles", EVENT_ALWAYS, 0xf, 0xf },      /* ICACHE_16B.IFDATA_STALL */
+	{ "itlb_stall_cycles", EVENT_ALWAYS, 0xf, 0xf },        /* ICACHE_64B.IFTAG_STALL */
+};
+
 static const struct model_group icl_groups[] = {
 	{ "td_l2", icl_td_l2, N(icl_td_l2), true },
 	{ "td_mem", icl_td_mem, N(icl_td_mem), true },
@@ -82,10 +113,10 @@ static void icl_level1(const struct gview *v, double out[4])
 	double slots = model_gv(v, "slots");
 	double sum4 = model_gv(v, "td_retiring") + model_gv(v, "td_bad_spec") +
 		      model_gv(v, "td_fe_bound") + model_gv(v, "td_be_bound");
-	double drop = model_gv(v, "uop_dropping");
+	/* The memory family carries no frontend correction (0); a family
+	 * that has it but did not count it leaves frontend_bound invalid. */
+	double drop = model_gv_or(v, "uop_dropping", 0.0);
 
-	if (isnan(drop))
-		drop = 0.0;  /* the memory group carries no frontend correction */
 	out[0] = model_ratio(model_gv(v, "td_retiring"), sum4);
 	out[2] = model_ratio(model_gv(v, "td_fe_bound"), sum4) - model_ratio(drop, slots);
 	out[3] = model_ratio(model_gv(v, "td_be_bound"), sum4) +
@@ -106,7 +137,6 @@ static void icl_compute(const struct model *m, const struct group_sums *sums,
 	(void)ctx;
 	icl_level1(&l2, td.l1);
 	td.l1_cov = l2.coverage;
-	td.core_scoped = false;
 	fl = model_ratio(5.0 * model_gv(&l2, "idq_0_uops_cycles") - model_gv(&l2, "uop_dropping"),
 			 slots);
 	td.fetch_latency_share = model_ratio(fl, td.l1[2]);
@@ -142,6 +172,11 @@ const struct model model_icl = {
 	.vendor = VENDOR_INTEL,
 	.gp_counters_smt = 8,
 	.gp_counters_nosmt = 8,
+	.fixed_counters = 4,  /* instructions, cycles, ref-cycles, slots */
+	.ratio_sets = icl_ratio_sets,
+	.n_ratio_sets = N(icl_ratio_sets),
+	.event_rules = icl_event_rules,
+	.n_event_rules = N(icl_event_rules),
 	.peak_flop_dp = 16,   /* one 512-bit FMA: 8 lanes x 2 */
 	.peak_flop_sp = 32,
 	.groups = icl_groups,
@@ -161,6 +196,11 @@ const struct model model_icx = {
 	.vendor = VENDOR_INTEL,
 	.gp_counters_smt = 8,
 	.gp_counters_nosmt = 8,
+	.fixed_counters = 4,  /* instructions, cycles, ref-cycles, slots */
+	.ratio_sets = icl_ratio_sets,
+	.n_ratio_sets = N(icl_ratio_sets),
+	.event_rules = icl_event_rules,
+	.n_event_rules = N(icl_event_rules),
 	.peak_flop_dp = 32,
 	.peak_flop_sp = 64,
 	.groups = icl_groups,

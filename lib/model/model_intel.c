@@ -115,8 +115,10 @@ void model_intel_compute(const struct model *m, const struct group_sums *sums,
 	struct flops_out fl;
 	unsigned i;
 
+	/* Every Intel model's Top-Down is the thread's own (model_skl.c says
+	 * how Skylake gets there with SMT on): nothing is core-scoped. */
 	for (i = 0; i < 4; i++)
-		model_put(&out[IM_RETIRING + i], td->l1[i], td->l1_cov, td->core_scoped);
+		model_put(&out[IM_RETIRING + i], td->l1[i], td->l1_cov, false);
 	model_split_parent(&out[IM_FETCH_LATENCY], &out[IM_FETCH_BANDWIDTH],
 			   &out[IM_FRONTEND_BOUND], td->fetch_latency_share, td->fe_cov);
 	model_split_parent(&out[IM_BRANCH_MISPREDICTS], &out[IM_MACHINE_CLEARS],

@@ -37,7 +37,6 @@ struct topdown {
 	 * when the model does not measure them): the frontend where the
 	 * scheduler ran dry, the backend where nothing executed. */
 	double fe_issue_stage, be_exec_stage, stage_cov;
-	bool core_scoped;
 };
 
 /* Fill every Intel metric: Top-Down from td, the rest from the groups. */

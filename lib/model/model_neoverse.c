@@ -24,7 +24,8 @@
  * table walks and last-level read misses.  FLOPS (Arm's recommended
  * count): FP_FIXED_OPS_SPEC + FP_SCALE_OPS_SPEC x (SVE vector length /
  * 128); both are speculative counts, so wrong-path FP work is included.
- * Six general counters, no SMT; CPU_CYCLES has its own counter.
+ * Six general counters, no SMT; CPU_CYCLES has its own counter (unless the
+ * NMI watchdog holds it: then it takes a general one, the planner's affair).
  */
 #include "model_generic.h"
 #include "model_util.h"
@@ -122,6 +123,13 @@ static const struct model_event arm_n1_cpi_b[] = {
 	{ "r37", "llc_miss_rd", "LL_CACHE_MISS_RD", false, false },
 };
 
+/* Ratio sets: retiring and bad_speculation take OP_RETIRED / OP_SPEC; every
+ * other formula compares an event with cycles or instructions only.  The
+ * CPI families have none. */
+static const struct model_ratio_set arm_ratio_sets[] = {
+	{ "td", "op_retired,op_spec" },
+};
+
 static const struct model_group arm_groups[] = {
 	{ "td", arm_td, N(arm_td), false },
 	{ "cpi_a", arm_cpi_a, N(arm_cpi_a), false },
@@ -185,6 +193,9 @@ static void arm_compute(const struct model *m, const struct group_sums *sums,
 	.vendor = VENDOR_ARM,                                                            \
 	.gp_counters_smt = 6,                                                            \
 	.gp_counters_nosmt = 6,                                                          \
+	.fixed_counters = 1,   /* the cycle counter, PMCCNTR_EL0 */                      \
+	.event_rules = NULL,   /* any common event on any general counter */             \
+	.n_event_rules = 0,                                                              \
 	.metrics = arm_metrics,                                                          \
 	.detail = &arm_spec
 
@@ -198,6 +209,8 @@ const struct model model_arm_n2 = {
 	.peak_flop_sp = 16,
 	.groups = arm_groups,
 	.n_groups = N(arm_groups),
+	.ratio_sets = arm_ratio_sets,
+	.n_ratio_sets = N(arm_ratio_sets),
 	.n_metrics = _AM_MAX,
 	.compute = arm_compute,
 	ARM_COMMON,
@@ -213,6 +226,8 @@ const struct model model_arm_v1 = {
 	.peak_flop_sp = 32,
 	.groups = arm_groups,
 	.n_groups = N(arm_groups),
+	.ratio_sets = arm_ratio_sets,
+	.n_ratio_sets = N(arm_ratio_sets),
 	.n_metrics = _AM_MAX,
 	.compute = arm_compute,
 	ARM_COMMON,
@@ -228,6 +243,8 @@ const struct model model_arm_v2 = {
 	.peak_flop_sp = 32,
 	.groups = arm_groups,
 	.n_groups = N(arm_groups),
+	.ratio_sets = arm_ratio_sets,
+	.n_ratio_sets = N(arm_ratio_sets),
 	.n_metrics = _AM_MAX,
 	.compute = arm_compute,
 	ARM_COMMON,
@@ -242,6 +259,8 @@ const struct model model_arm_n1 = {
 	.peak_flop_sp = 0,
 	.groups = arm_n1_groups,
 	.n_groups = N(arm_n1_groups),
+	.ratio_sets = NULL,   /* per-instruction and per-cycle rates only */
+	.n_ratio_sets = 0,
 	.n_metrics = _GM_MAX,
 	.compute = model_generic_compute,
 	ARM_COMMON,

@@ -3,26 +3,40 @@
  * Kaby/Coffee/Comet Lake (libpfm4 "skl") and Skylake-SP/Cascade Lake ("skx").
  *
  * Formulas follow Linux perf 6.1's TMA metrics for Skylake (print them with
- * PERF_CPUID=GenuineIntel-6-5E-3 perf list --details metric), formula
- * version 1:
- *   SLOTS = 4 * cycles
+ * PERF_CPUID=GenuineIntel-6-5E-3 perf list --details metric; Skylake-SP,
+ * GenuineIntel-6-55-4, has the same ones), formula version 2 (version 1
+ * had no SMT-on branch):
+ *   CORE_CLKS = cycles                                     SMT off
+ *             = cycles / 2 * (1 + CPU_CLK_UNHALTED.ONE_THREAD_ACTIVE /
+ *                                 CPU_CLK_UNHALTED.REF_XCLK)  SMT on
+ *   SLOTS = 4 * CORE_CLKS
+ *   RECOVERY = INT_MISC.RECOVERY_CYCLES                   SMT off
+ *            = INT_MISC.RECOVERY_CYCLES_ANY / 2            SMT on
  *   frontend_bound  = IDQ_UOPS_NOT_DELIVERED.CORE / SLOTS
  *   bad_speculation = (UOPS_ISSUED.ANY - UOPS_RETIRED.RETIRE_SLOTS
- *                      + 4 * INT_MISC.RECOVERY_CYCLES) / SLOTS
+ *                      + 4 * RECOVERY) / SLOTS
  *   retiring        = UOPS_RETIRED.RETIRE_SLOTS / SLOTS
- *   backend_bound   = 1 - the three above
+ *   backend_bound   = 1 - frontend_bound - (UOPS_ISSUED.ANY + 4 * RECOVERY) / SLOTS
  *   fetch_latency   = 4 * IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE / SLOTS
  *   branch_mispredicts = BR_MISP / (BR_MISP + MACHINE_CLEARS.COUNT) * bad_speculation
  *   memory_bound    = (STALLS_MEM_ANY + BOUND_ON_STORES) / (STALLS_TOTAL +
  *                     1_PORTS_UTIL + retiring * 2_PORTS_UTIL + BOUND_ON_STORES)
  *                     * backend_bound
- * Four general counters per thread with SMT on do not hold an L2 split
- * together with level 1, so each split is measured as a share of its parent
- * in its own group (fetch_latency / frontend_bound ...) and multiplied by
- * the level-1 parent; for one recording of all events this is perf's
- * formula exactly.  memory_bound combines per-cycle rates of two groups.
  *   heavy_ops       = (UOPS_RETIRED.RETIRE_SLOTS + UOPS_RETIRED.MACRO_FUSED
  *                      - INST_RETIRED.ANY) / SLOTS   (light_ops = the rest)
+ * perf's CORE_CLKS is the SMT-on expression whenever it counts per thread
+ * (#core_wide < 1); with SMT off ONE_THREAD_ACTIVE equals REF_XCLK (the
+ * thread is always alone), so it is cycles, which is what we use there.
+ * With SMT on the thread gets half the core's slots while both threads run
+ * and all of them while it runs alone; the one core-wide event,
+ * RECOVERY_CYCLES_ANY, is halved to this thread's share as perf does, so
+ * every figure here is the thread's own (none is core-scoped).
+ *
+ * The L2 splits do not fit one group with level 1, so each is measured as a
+ * share of its parent in its own family (fetch_latency / frontend_bound
+ * = 4 * CYCLES_0_UOPS_DELIV / NOT_DELIVERED: SLOTS cancels) and multiplied
+ * by the level-1 parent; for one recording of all events this is perf's
+ * formula exactly.  memory_bound combines per-cycle rates of two families.
  * heavy_ops is measured as a share of retiring inside td_l2_ret.
  *
  * Multi-stage bounds (papers/multi-stage-cpi-and-flops-stacks.txt): the
@@ -31,19 +45,34 @@
  * per cycle, the issue stage); the backend loss at allocation
  * (backend_bound) and at execution (cycles nothing executed although the
  * RS held uops: (CYCLE_ACTIVITY.STALLS_TOTAL - RS_EVENTS.EMPTY_CYCLES) per
- * cycle, two groups' per-cycle rates).  Each pair is reported as a range.
- * With SMT on these events count the whole core (perf switches to *_ANY
- * events); the figures are marked core-scoped.
+ * cycle, two families' per-cycle rates).  Each pair is reported as a range.
+ * These events count per thread.
+ *
+ * SMT-only events are appended to their families (stored columns keep
+ * their places); the planner counts each only in the SMT state its rule
+ * names, and readers mark the others missing.
  */
 #include "model_intel.h"
 
 #include <math.h>
 
+/* SMT on: this thread's share of the core's clocks (CORE_CLKS). */
+#define SKL_CORE_CLKS_EVENTS                                                              \
+	{ "CPU_CLK_UNHALTED:ONE_THREAD_ACTIVE", "one_thread_active",                        \
+	  "CPU_CLK_UNHALTED.ONE_THREAD_ACTIVE", false, false },                              \
+	{ "CPU_CLK_UNHALTED:REF_XCLK", "ref_xclk", "CPU_CLK_UNHALTED.REF_XCLK", false, false }
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Expanded after the event arrays below. */
 #define SKL_TD_GROUPS                                                                     \
-	{ "td_l1", skl_td_l1, 6, false }, { "td_l2_fe_bs", skl_td_l2_fe_bs, 6, false },    \
-	{ "td_l2_be", skl_td_l2_be, 6, false }, { "td_l2_ret", skl_td_l2_ret, 6, false },  \
-	{ "fe_uops", skl_fe_uops, 6, false }, { "fe_stalls", skl_fe_stalls, 6, false },    \
-	{ "flops_a", skl_flops_a, 6, false }
+	{ "td_l1", skl_td_l1, N(skl_td_l1), false },                                         \
+	{ "td_l2_fe_bs", skl_td_l2_fe_bs, N(skl_td_l2_fe_bs), false },                       \
+	{ "td_l2_be", skl_td_l2_be, N(skl_td_l2_be), false },                                \
+	{ "td_l2_ret", skl_td_l2_ret, N(skl_td_l2_ret), false },                             \
+	{ "fe_uops", skl_fe_uops, N(skl_fe_uops), false },                                   \
+	{ "fe_stalls", skl_fe_stalls, N(skl_fe_stalls), false },                             \
+	{ "flops_a", skl_flops_a, N(skl_flops_a), false }
 
 static const struct model_event skl_td_l1[] = {
 	INTEL_BASE_EVENTS,
@@ -51,6 +80,9 @@ static const struct model_event skl_td_l1[] = {
 	{ "UOPS_RETIRED:RETIRE_SLOTS", "retire_slots", "UOPS_RETIRED.RETIRE_SLOTS", false, false },
 	{ "IDQ_UOPS_NOT_DELIVERED:CORE", "idq_not_delivered", "IDQ_UOPS_NOT_DELIVERED.CORE", false, false },
 	{ "INT_MISC:RECOVERY_CYCLES", "recovery_cycles", "INT_MISC.RECOVERY_CYCLES", false, false },
+	{ "INT_MISC:RECOVERY_CYCLES_ANY", "recovery_cycles_any", "INT_MISC.RECOVERY_CYCLES_ANY",
+	  false, false },
+	SKL_CORE_CLKS_EVENTS,
 };
 
 static const struct model_event skl_td_l2_fe_bs[] = {
@@ -77,6 +109,7 @@ static const struct model_event skl_td_l2_ret[] = {
 	{ "UOPS_RETIRED:RETIRE_SLOTS", "retire_slots", "UOPS_RETIRED.RETIRE_SLOTS", false, false },
 	{ "r4c2", "macro_fused", "UOPS_RETIRED.MACRO_FUSED", false, false },
 	{ "RS_EVENTS:EMPTY_CYCLES", "rs_empty_cycles", "RS_EVENTS.EMPTY_CYCLES", false, false },
+	SKL_CORE_CLKS_EVENTS,   /* SMT on: memory_bound's retiring is per SLOTS */
 };
 
 static const struct model_event skl_fe_uops[] = {
@@ -111,6 +144,71 @@ static const struct model_group skx_groups[] = {
 	{ "flops_b", model_intel_flops_wide, INTEL_FLOPS_WIDE_ALL, false },
 };
 
+/*
+ * The planner's facts.  Ratio sets: the events each formula compares with
+ * one another, not only with cycles (each at most 3 general counters: the
+ * free ones of a part with SMT on and the NMI watchdog holding the fixed
+ * cycles counter).
+ */
+static const struct model_ratio_set skl_ratio_sets[] = {
+	/* bad_speculation: UOPS_ISSUED.ANY - UOPS_RETIRED.RETIRE_SLOTS */
+	{ "td_l1", "uops_issued,retire_slots" },
+	/* SMT on: CORE_CLKS takes ONE_THREAD_ACTIVE / REF_XCLK */
+	{ "td_l1", "one_thread_active,ref_xclk" },
+	/* fetch_latency's share: 4 * CYCLES_0_UOPS_DELIV.CORE / NOT_DELIVERED.CORE */
+	{ "td_l2_fe_bs", "idq_not_delivered,idq_0_uops_cycles" },
+	/* branch_mispredicts' share: BR_MISP / (BR_MISP + MACHINE_CLEARS.COUNT) */
+	{ "td_l2_fe_bs", "br_misp_retired,machine_clears_count" },
+	/* memory_bound's share, mostly STALLS_MEM_ANY over STALLS_TOTAL */
+	{ "td_l2_be", "stalls_mem_any,stalls_total" },
+	/* heavy_ops' share: (RETIRE_SLOTS + MACRO_FUSED - instructions) / RETIRE_SLOTS */
+	{ "td_l2_ret", "retire_slots,macro_fused" },
+	/* SMT on: memory_bound's retiring per SLOTS (CORE_CLKS) */
+	{ "td_l2_ret", "one_thread_active,ref_xclk" },
+	/* dsb_coverage, mite_share, ms_share: each over DSB + MITE + MS */
+	{ "fe_uops", "dsb_uops,mite_uops,ms_uops" },
+};
+
+/* When each SMT-dependent event is counted (perf's #SMT_on branches), and
+ * the one general counter restriction among our events, from Intel's
+ * perfmon SKL/events/skylake_core.json and SKX/events/skylakex_core.json
+ * v59 ("Counter" with SMT on, "CounterHTOff" with SMT off), the source of
+ * Linux's tools/perf/pmu-events/arch/x86/{skylake,skylakex}/pipeline.json
+ * (same "Counter"; Linux has since dropped CounterHTOff).  Every other
+ * event may use any general counter. */
+static const struct model_event_rule skl_event_rules[] = {
+	{ "recovery_cycles", EVENT_SMT_OFF, 0, 0 },
+	{ "recovery_cycles_any", EVENT_SMT_ON, 0, 0 },
+	{ "one_thread_active", EVENT_SMT_ON, 0, 0 },
+	{ "ref_xclk", EVENT_SMT_ON, 0, 0 },
+	/* CYCLE_ACTIVITY.STALLS_MEM_ANY: Counter 0,1,2,3; CounterHTOff 0,1,2,3 */
+	{ "stalls_mem_any", EVENT_ALWAYS, 0xf, 0xf },
+};
+
+/* perf's CORE_CLKS of one family: with SMT on, the thread's share of the
+ * core's clocks (half while both threads run, all while it runs alone). */
+static double skl_core_clks(const struct gview *v, bool smt_on)
+{
+	if (!smt_on)
+		return v->cycles;
+	return v->cycles / 2.0 *
+	       (1.0 + model_ratio(model_gv(v, "one_thread_active"), model_gv(v, "ref_xclk")));
+}
+
+static void skl_level1(const struct gview *l1, bool smt_on, struct topdown *td)
+{
+	double slots = 4.0 * skl_core_clks(l1, smt_on);
+	double rec = smt_on ? model_gv(l1, "recovery_cycles_any") / 2.0
+			    : model_gv(l1, "recovery_cycles");
+	double issued = model_gv(l1, "uops_issued");
+
+	td->l1[2] = model_ratio(model_gv(l1, "idq_not_delivered"), slots);
+	td->l1[1] = model_ratio(issued - model_gv(l1, "retire_slots") + 4.0 * rec, slots);
+	td->l1[0] = model_ratio(model_gv(l1, "retire_slots"), slots);
+	td->l1[3] = 1.0 - td->l1[2] - model_ratio(issued + 4.0 * rec, slots);
+	td->l1_cov = l1->coverage;
+}
+
 static void skl_compute(const struct model *m, const struct group_sums *sums,
 			const struct model_context *ctx, struct metric_value *out)
 {
@@ -118,17 +216,11 @@ static void skl_compute(const struct model *m, const struct group_sums *sums,
 	struct gview febs = model_gview_get(m, sums, "td_l2_fe_bs");
 	struct gview be = model_gview_get(m, sums, "td_l2_be");
 	struct gview ret = model_gview_get(m, sums, "td_l2_ret");
+	bool smt_on = ctx != NULL && ctx->smt_on;
 	struct topdown td;
-	double slots = 4.0 * l1.cycles, br, mc, mem, st, tot, p1, p2, r2;
+	double br, mc, mem, st, tot, p1, p2, r2;
 
-	td.core_scoped = ctx != NULL && ctx->smt_on;
-	td.l1[2] = model_ratio(model_gv(&l1, "idq_not_delivered"), slots);
-	td.l1[1] = model_ratio(model_gv(&l1, "uops_issued") - model_gv(&l1, "retire_slots") +
-			       4.0 * model_gv(&l1, "recovery_cycles"), slots);
-	td.l1[0] = model_ratio(model_gv(&l1, "retire_slots"), slots);
-	td.l1[3] = 1.0 - td.l1[0] - td.l1[1] - td.l1[2];
-	td.l1_cov = l1.coverage;
-
+	skl_level1(&l1, smt_on, &td);
 	td.fetch_latency_share = model_ratio(4.0 * model_gv(&febs, "idq_0_uops_cycles"),
 					     model_gv(&febs, "idq_not_delivered"));
 	br = model_gv(&febs, "br_misp_retired");
@@ -136,13 +228,14 @@ static void skl_compute(const struct model *m, const struct group_sums *sums,
 	td.mispredict_share = model_ratio(br, br + mc);
 	td.fe_cov = td.bs_cov = febs.coverage;
 
-	/* Per-cycle rates: the backend split's inputs span two groups. */
+	/* Per-cycle rates: the backend split's inputs span two families. */
 	mem = model_ratio(model_gv(&be, "stalls_mem_any"), be.cycles);
 	st = model_ratio(model_gv(&be, "bound_on_stores"), be.cycles);
 	tot = model_ratio(model_gv(&be, "stalls_total"), be.cycles);
 	p1 = model_ratio(model_gv(&be, "ports_util_1"), be.cycles);
 	p2 = model_ratio(model_gv(&ret, "ports_util_2"), ret.cycles);
-	r2 = model_ratio(model_gv(&ret, "retire_slots"), 4.0 * ret.cycles);
+	/* retiring (per SLOTS) of td_l2_ret's own time */
+	r2 = model_ratio(model_gv(&ret, "retire_slots"), 4.0 * skl_core_clks(&ret, smt_on));
 	td.memory_share = model_ratio(mem + st, tot + p1 + r2 * p2 + st);
 	td.be_cov = model_cov2(be.coverage, ret.coverage);
 	td.heavy_share = model_ratio(model_gv(&ret, "retire_slots") +
@@ -159,35 +252,48 @@ const struct model model_skl = {
 	.name = "skl",
 	.description = "Intel Skylake client class (Skylake, Kaby/Coffee/Comet Lake): "
 		       "Top-Down L1/L2, frontend delivery, FLOPS (AVX2)",
-	.formula_version = 1,
+	.formula_version = 2,
 	.pmus = (const char *const[]){ "skl", NULL },
 	.pipeline_width = 4,
 	.vendor = VENDOR_INTEL,
 	.gp_counters_smt = 4,
 	.gp_counters_nosmt = 8,
+	.fixed_counters = 3,  /* instructions, cycles, ref-cycles */
+	.ratio_sets = skl_ratio_sets,
+	.n_ratio_sets = N(skl_ratio_sets),
+	.event_rules = skl_event_rules,
+	.n_event_rules = N(skl_event_rules),
 	.peak_flop_dp = 16,   /* 2 FMA units x 4 lanes x 2 */
 	.peak_flop_sp = 32,
 	.groups = skl_groups,
-	.n_groups = sizeof(skl_groups) / sizeof(skl_groups[0]),
+	.n_groups = N(skl_groups),
 	.metrics = model_intel_metrics,
 	.n_metrics = _IM_MAX,
 	.compute = skl_compute,
 };
 
+/* Skylake-SP: the same families and facts (skylakex_core.json gives the
+ * same masks), and the 512-bit FP counts in flops_b, which no formula
+ * compares but over cycles. */
 const struct model model_skx = {
 	.name = "skx",
 	.description = "Intel Skylake-SP / Cascade Lake: Top-Down L1/L2, frontend delivery, "
 		       "FLOPS (AVX-512)",
-	.formula_version = 1,
+	.formula_version = 2,
 	.pmus = (const char *const[]){ "skx", "clx", NULL },
 	.pipeline_width = 4,
 	.vendor = VENDOR_INTEL,
 	.gp_counters_smt = 4,
 	.gp_counters_nosmt = 8,
+	.fixed_counters = 3,
+	.ratio_sets = skl_ratio_sets,
+	.n_ratio_sets = N(skl_ratio_sets),
+	.event_rules = skl_event_rules,
+	.n_event_rules = N(skl_event_rules),
 	.peak_flop_dp = 32,   /* 2 AVX-512 FMA units x 8 lanes x 2 */
 	.peak_flop_sp = 64,
 	.groups = skx_groups,
-	.n_groups = sizeof(skx_groups) / sizeof(skx_groups[0]),
+	.n_groups = N(skx_groups),
 	.metrics = model_intel_metrics,
 	.n_metrics = _IM_MAX,
 	.compute = skl_compute,

@@ -48,6 +48,30 @@ static const struct model_event spr_fe_stalls_flops[] = {
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
+/* Ratio sets (each at most 3 general counters, see model_skl.c). */
+static const struct model_ratio_set spr_ratio_sets[] = {
+	/* the backend at execution: CYCLE_ACTIVITY.STALLS_TOTAL - RS.EMPTY */
+	{ "td", "rs_empty_cycles,stalls_total" },
+	/* dsb_coverage, mite_share, ms_share over the sum of the sources (the
+	 * LSD's, the fourth, may come from another part: a set holds 3) */
+	{ "fe_uops", "dsb_uops,mite_uops,ms_uops" },
+};
+
+/* General counter restrictions, from Intel's perfmon SPR/events/
+ * sapphirerapids_core.json ("Counter"; 8 per thread either way), the same
+ * in Linux's tools/perf/pmu-events/arch/x86/sapphirerapids/frontend.json.
+ * Other events (LSD.UOPS included, unlike Ice Lake) may use any counter. */
+static const struct model_event_rule spr_event_rules[] = {
+	{ "dsb_uops", EVENT_ALWAYS, 0xf, 0xf },                 /* IDQ.DSB_UOPS */
+	{ "mite_uops", EVENT_ALWAYS, 0xf, 0xf },                /* IDQ.MITE_UOPS */
+	{ "ms_uops", EVENT_ALWAYS, 0xf, 0xf },                  /* IDQ.MS_UOPS */
+	{ "dsb_cycles", EVENT_ALWAYS, 0xf, 0xf },               /* IDQ.DSB_CYCLES_ANY */
+	{ "mite_cycles", EVENT_ALWAYS, 0xf, 0xf },              /* IDQ.MITE_CYCLES_ANY */
+	{ "dsb2mite_penalty_cycles", EVENT_ALWAYS, 0xf, 0xf },  /* DSB2MITE_SWITCHES.PENALTY_CYCLES */
+	{ "icache_stall_cycles", EVENT_ALWAYS, 0xf, 0xf },      /* ICACHE_DATA.STALLS */
+	{ "itlb_stall_cycles", EVENT_ALWAYS, 0xf, 0xf },        /* ICACHE_TAG.STALLS */
+};
+
 static const struct model_group spr_groups[] = {
 	{ "td", spr_td, N(spr_td), true },
 	{ "fe_uops", model_intel_fe_uops_lsd, INTEL_FE_UOPS_LSD, false },
@@ -73,7 +97,6 @@ static void spr_compute(const struct model *m, const struct group_sums *sums,
 	if (td.l1[1] < 0.0)
 		td.l1[1] = 0.0;
 	td.l1_cov = v.coverage;
-	td.core_scoped = false;
 	td.fetch_latency_share =
 		model_ratio(model_ratio(model_gv(&v, "td_fetch_lat"), sum4) - drop, td.l1[2]);
 	td.mispredict_share =
@@ -97,6 +120,11 @@ const struct model model_spr = {
 	.vendor = VENDOR_INTEL,
 	.gp_counters_smt = 8,
 	.gp_counters_nosmt = 8,
+	.fixed_counters = 4,  /* instructions, cycles, ref-cycles, slots */
+	.ratio_sets = spr_ratio_sets,
+	.n_ratio_sets = N(spr_ratio_sets),
+	.event_rules = spr_event_rules,
+	.n_event_rules = N(spr_event_rules),
 	.peak_flop_dp = 32,
 	.peak_flop_sp = 64,
 	.groups = spr_groups,

@@ -49,6 +49,13 @@ double model_gv(const struct gview *v, const char *column)
 	return (double)v->s->v[ci];
 }
 
+double model_gv_or(const struct gview *v, const char *column, double absent)
+{
+	if (v->ok && column_index(v->g, column) < 0)
+		return absent;
+	return model_gv(v, column);
+}
+
 double model_ratio(double a, double b)
 {
 	if (isnan(a) || isnan(b) || b == 0.0)
@@ -149,7 +156,10 @@ static bool model_has_column(const struct model *m, const char *column)
 	return false;
 }
 
-/* The first measured group holding `column`, with its per-cycle rate. */
+/* The per-cycle rate of `column` from the first measured group that
+ * counted it.  False only when no group of the model has the column (the
+ * event does not exist here); a column the model has but no group counted
+ * for this target gives a NaN rate, so what needs it stays invalid. */
 static bool find_rate(const struct model *m, const struct group_sums *sums, const char *column,
 		      double *rate, double *coverage)
 {
@@ -165,7 +175,11 @@ static bool find_rate(const struct model *m, const struct group_sums *sums, cons
 			return true;
 		}
 	}
-	return false;
+	if (!model_has_column(m, column))
+		return false;
+	*rate = NAN;
+	*coverage = 0.0;
+	return true;
 }
 
 void model_frontend_delivery(const struct model *m, const struct group_sums *sums,
@@ -178,7 +192,7 @@ void model_frontend_delivery(const struct model *m, const struct group_sums *sum
 	memset(out, 0, sizeof(*out));
 	/* Uops by source per cycle.  Within one group when the model put them
 	 * together (then the shares are in-group ratios); the LSD is absent on
-	 * parts without one (counted as 0). */
+	 * parts without one (counted as 0), and its share then not offered. */
 	(void)find_rate(m, sums, "dsb_uops", &dsb, &cd);
 	(void)find_rate(m, sums, "mite_uops", &mite, &cm);
 	(void)find_rate(m, sums, "ms_uops", &ms, &cs);
@@ -187,12 +201,12 @@ void model_frontend_delivery(const struct model *m, const struct group_sums *sum
 	(void)find_rate(m, sums, "dsb_cycles", &dsbc, &cdc);
 	(void)find_rate(m, sums, "mite_cycles", &mitec, &cmc);
 	all = dsb + mite + ms + lsd;
-	c = model_cov2(model_cov2(cd, cm), cs);
+	c = model_cov2(model_cov2(model_cov2(cd, cm), cs), cl);
 	model_put(&out->dsb_coverage, model_ratio(dsb, all), c, false);
 	model_put(&out->mite_share, model_ratio(mite, all), c, false);
 	model_put(&out->ms_share, model_ratio(ms, all), c, false);
-	if (model_metric_index(m, "lsd_share") >= 0 && find_rate(m, sums, "lsd_uops", &r, &cl))
-		model_put(&out->lsd_share, model_ratio(lsd, all), model_cov2(c, cl), false);
+	if (model_metric_index(m, "lsd_share") >= 0 && model_has_column(m, "lsd_uops"))
+		model_put(&out->lsd_share, model_ratio(lsd, all), c, false);
 	/* The thesis's throughputs: P_only = uops per cycle the path was
 	 * delivering, P_overall = uops per cycle of all cycles. */
 	model_put(&out->dsb_p_only, model_ratio(dsb, dsbc), model_cov2(cd, cdc), false);

@@ -25,8 +25,13 @@ struct gview {
 struct gview model_gview_get(const struct model *m, const struct group_sums *sums,
 			     const char *group);
 
-/* Count of a column in the group; NaN when the group lacks it. */
+/* Count of a column in the group; NaN when the group lacks it or did not
+ * count it (group_sums.missing). */
 double model_gv(const struct gview *v, const char *column);
+/* As model_gv, but `absent` when the group has no such column at all (a
+ * correction one family carries and another does not); still NaN when
+ * the group has it and did not count it. */
+double model_gv_or(const struct gview *v, const char *column, double absent);
 
 /* a / b, NaN when b is 0 or either is NaN. */
 double model_ratio(double a, double b);
@@ -63,7 +68,9 @@ void model_put_ipc_cpi(const struct model *m, const struct group_sums *sums,
 /* Frontend delivery from the groups that hold dsb_uops, mite_uops, ms_uops,
  * lsd_uops, dsb_cycles, mite_cycles, dsb2mite_penalty_cycles,
  * icache_stall_cycles, itlb_stall_cycles (any subset; the names are looked
- * up in every group).  Fills the FRONTEND_* metrics of the Intel table. */
+ * up in every group).  Fills the FRONTEND_* metrics of the Intel table.
+ * A column the model has but no group counted for the target leaves what
+ * needs it invalid; one the model lacks (lsd_uops before Ice Lake) is 0. */
 struct frontend_out {
 	struct metric_value dsb_coverage, mite_share, ms_share, lsd_share;
 	struct metric_value dsb_p_only, dsb_p_overall, mite_p_only, mite_p_overall;
@@ -78,7 +85,9 @@ void model_frontend_delivery(const struct model *m, const struct group_sums *sum
  * flops, AMD RETIRED_SSE_AVX_FLOPS).  The FLOPS stack (multi-stage CPI and
  * FLOPS stacks paper) is approximated: base = achieved FLOP per cycle over
  * the peak; width loss = lanes an FP instruction left empty against the
- * widest vector; the rest (non-FP work, stalls, non-FMA) is one component. */
+ * widest vector; the rest (non-FP work, stalls, non-FMA) is one component.
+ * Every FP column the model has must be counted for the target, or the
+ * family is left invalid (never summed without a width). */
 struct flops_out {
 	struct metric_value flops_per_cycle, gflops, peak_fraction;
 	struct metric_value scalar_share, v128_share, v256_share, v512_share, dp_share;

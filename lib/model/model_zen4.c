@@ -19,8 +19,9 @@
  *   retiring_microcode = retiring * ex_ret_ucode_ops / ex_ret_ops
  * Generic names: latency -> fetch_latency, pipeline restarts ->
  * machine_clears, cpu -> core_bound, fastpath -> light_ops, microcode ->
- * heavy_ops.  Six counters per thread hold level 1 with nothing else (no
- * room for the NMI watchdog: stackd says so when it is on).  Each level-2
+ * heavy_ops.  Six counters per thread hold level 1 with nothing else; with
+ * the NMI watchdog holding one, the planner splits it along its ratio sets
+ * (zen4_ratio_sets).  Each level-2
  * split is a ratio inside its own group, applied to the level-1 parent.
  * Multi-stage bounds (papers/multi-stage-cpi-and-flops-stacks.txt): the
  * backend loss at dispatch (backend_bound) and at retirement (cycles the
@@ -136,6 +137,24 @@ static const struct model_group zen4_groups[] = {
 	{ "fe_flops", zen4_fe_flops, N(zen4_fe_flops), false },
 };
 
+/* Ratio sets: the events a formula compares with one another, not only
+ * with cycles.  Cycles and instructions take general counters on AMD, so
+ * with the NMI watchdog holding one of the six a part has 3 left. */
+static const struct model_ratio_set zen4_ratio_sets[] = {
+	/* bad_speculation: de_src_op_disp.all - ex_ret_ops */
+	{ "td_l1", "dispatched_ops,retired_ops" },
+	/* fetch_latency's share: 6 * no_ops_from_frontend(cmask 6) / no_ops_from_frontend */
+	{ "td_l2_fe_bs", "fe_no_ops,fe_no_ops_cycles" },
+	/* branch_mispredicts' share: ex_ret_brn_misp / (ex_ret_brn_misp + resyncs) */
+	{ "td_l2_fe_bs", "br_misp_retired,resyncs" },
+	/* memory_bound's share: ex_no_retire.load_not_complete / .not_complete */
+	{ "td_l2_be_ret", "no_retire_load,no_retire_not_complete" },
+	/* heavy_ops' share: ex_ret_ucode_ops / ex_ret_ops */
+	{ "td_l2_be_ret", "ucode_ops,retired_ops" },
+	/* dsb_coverage: op cache ops / (op cache + decoder ops) */
+	{ "fe_flops", "opcache_ops,decoder_ops" },
+};
+
 static void zen4_compute(const struct model *m, const struct group_sums *sums,
 			 const struct model_context *ctx, struct metric_value *out)
 {
@@ -201,6 +220,12 @@ const struct model model_zen4 = {
 	.vendor = VENDOR_AMD,
 	.gp_counters_smt = 6,
 	.gp_counters_nosmt = 6,
+	.fixed_counters = 0,  /* every event, cycles too, takes a general counter */
+	.ratio_sets = zen4_ratio_sets,
+	.n_ratio_sets = N(zen4_ratio_sets),
+	/* No counter restrictions among our events: any of the six. */
+	.event_rules = NULL,
+	.n_event_rules = 0,
 	.peak_flop_dp = 16,   /* two 256-bit FMA pipes: 4 lanes x 2 x 2 */
 	.peak_flop_sp = 32,
 	.groups = zen4_groups,

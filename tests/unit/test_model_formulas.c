@@ -28,6 +28,37 @@ static void set(const struct model *m, struct group_sums *s, const char *column,
 			}
 }
 
+static int col(const struct model *m, const char *group, const char *column)
+{
+	int g = model_group_index(m, group);
+	unsigned e;
+
+	CHECK(g >= 0);
+	for (e = 0; e < m->groups[g].n_events; e++)
+		if (strcmp(m->groups[g].events[e].column, column) == 0)
+			return (int)e;
+	CHECK(0);
+	return -1;
+}
+
+/* The family counted the target but not this event (model.h, missing). */
+static void missing(const struct model *m, struct group_sums *s, const char *group,
+		    const char *column)
+{
+	int g = model_group_index(m, group), e = col(m, group, column);
+
+	s[g].v[e] = 0;
+	s[g].missing |= 1u << e;
+}
+
+static bool valid(const struct model *m, const struct metric_value *out, const char *name)
+{
+	int i = model_metric_index(m, name);
+
+	CHECK(i >= 0);
+	return out[i].valid;
+}
+
 static double get(const struct model *m, const struct metric_value *out, const char *name)
 {
 	int i = model_metric_index(m, name);
@@ -146,9 +177,112 @@ static void test_skl(void)
 	NEAR(get(m, out, "backend_bound_high"), fmax(be, (tot - rs_empty) / c));
 	check_tree(m, out);
 	CHECK(!out[model_metric_index(m, "retiring")].core_scoped);
+	/* SMT on without the SMT-on events counted: invalid, not SMT-off figures */
 	ctx.smt_on = true;
+	memset(out, 0, sizeof(out));
 	m->compute(m, s, &ctx, out);
-	CHECK(out[model_metric_index(m, "retiring")].core_scoped);
+	CHECK(!out[model_metric_index(m, "retiring")].valid);
+	CHECK(!out[model_metric_index(m, "backend_bound")].valid);
+}
+
+/* Skylake with SMT on: perf 6.1's #SMT_on branches, per thread
+ * (PERF_CPUID=GenuineIntel-6-5E-3 and GenuineIntel-6-55-4):
+ *   CORE_CLKS = CPU_CLK_UNHALTED.THREAD / 2 * (1 + CPU_CLK_UNHALTED.ONE_THREAD_ACTIVE /
+ *               CPU_CLK_UNHALTED.REF_XCLK);  SLOTS = 4 * CORE_CLKS
+ *   tma_bad_speculation = (UOPS_ISSUED.ANY - UOPS_RETIRED.RETIRE_SLOTS +
+ *                          4 * (INT_MISC.RECOVERY_CYCLES_ANY / 2)) / SLOTS
+ *   tma_backend_bound = 1 - tma_frontend_bound -
+ *                       (UOPS_ISSUED.ANY + 4 * (INT_MISC.RECOVERY_CYCLES_ANY / 2)) / SLOTS
+ *   the others as with SMT off, over this SLOTS. */
+static void test_skl_smt(const struct model *m)
+{
+	struct group_sums s[MODEL_MAX_GROUPS];
+	struct metric_value out[MODEL_MAX_METRICS];
+	struct model_context ctx = { true, NULL };
+	double c = 1e9, ota = 0.3e9, xclk = 0.5e9, ui = 2.2e9, retire = 2.0e9, idq = 0.8e9;
+	double rec_any = 0.04e9, idq0 = 0.1e9, br = 9e6, mc = 1e6, mf = 0.1e9, ins = 1.5e9;
+	double mem = 0.3e9, st = 0.05e9, tot = 0.5e9, p1 = 0.1e9, p2 = 0.2e9, rs_empty = 0.15e9;
+	double core_clks = c / 2 * (1 + ota / xclk), slots = 4 * core_clks;
+	double fe, bs, ret, be;
+	unsigned i;
+
+	memset(s, 0, sizeof(s));
+	memset(out, 0, sizeof(out));
+	set(m, s, "cycles", c);
+	set(m, s, "instructions", ins);
+	set(m, s, "uops_issued", ui);
+	set(m, s, "retire_slots", retire);
+	set(m, s, "idq_not_delivered", idq);
+	set(m, s, "recovery_cycles_any", rec_any);
+	set(m, s, "one_thread_active", ota);
+	set(m, s, "ref_xclk", xclk);
+	set(m, s, "idq_0_uops_cycles", idq0);
+	set(m, s, "br_misp_retired", br);
+	set(m, s, "machine_clears_count", mc);
+	set(m, s, "stalls_mem_any", mem);
+	set(m, s, "bound_on_stores", st);
+	set(m, s, "stalls_total", tot);
+	set(m, s, "ports_util_1", p1);
+	set(m, s, "ports_util_2", p2);
+	set(m, s, "macro_fused", mf);
+	set(m, s, "rs_empty_cycles", rs_empty);
+	/* the SMT-off event was not counted (the planner left it out) */
+	missing(m, s, "td_l1", "recovery_cycles");
+	m->compute(m, s, &ctx, out);
+	fe = idq / slots;
+	bs = (ui - retire + 4 * (rec_any / 2)) / slots;
+	ret = retire / slots;
+	be = 1 - fe - (ui + 4 * (rec_any / 2)) / slots;
+	NEAR(get(m, out, "frontend_bound"), fe);
+	NEAR(get(m, out, "bad_speculation"), bs);
+	NEAR(get(m, out, "retiring"), ret);
+	NEAR(get(m, out, "backend_bound"), be);
+	NEAR(get(m, out, "fetch_latency"), 4 * idq0 / slots);
+	NEAR(get(m, out, "branch_mispredicts"), br / (br + mc) * bs);
+	NEAR(get(m, out, "memory_bound"), (mem + st) / (tot + (p1 + ret * p2) + st) * be);
+	NEAR(get(m, out, "heavy_ops"), (retire + mf - ins) / slots);
+	check_tree(m, out);
+	/* per thread: nothing is core-scoped */
+	for (i = 0; i < m->n_metrics; i++)
+		CHECK(!out[i].core_scoped);
+}
+
+/* A family split in two parts, combined as readers do (model.h): each
+ * event scaled to the family's total cycles by the cycles of the part that
+ * counted it.  Part A counted uops_issued, retire_slots and
+ * recovery_cycles_any over 0.2e9 cycles, part B idq_not_delivered and the
+ * CORE_CLKS pair over 0.8e9, at different rates: level 1 is perf's formula
+ * with each ratio set's events from its own part. */
+static void test_skl_parts(void)
+{
+	const struct model *m = &model_skl;
+	struct group_sums s[MODEL_MAX_GROUPS];
+	struct metric_value out[MODEL_MAX_METRICS];
+	struct model_context ctx = { true, NULL };
+	double ca = 0.2e9, cb = 0.8e9, c = ca + cb;   /* scale factors 5 and 1.25: exact */
+	double ui_a = 0.36e9, rs_a = 0.32e9, rec_a = 0.004e9;   /* counts of part A */
+	double idq_b = 0.6e9, ota_b = 0.16e9, xclk_b = 0.32e9;  /* counts of part B */
+	double slots_per_cycle_b = 4 * 0.5 * (1 + ota_b / xclk_b);   /* SLOTS / cycles */
+	int g = model_group_index(m, "td_l1");
+
+	memset(s, 0, sizeof(s));
+	memset(out, 0, sizeof(out));
+	set(m, s, "cycles", c);
+	set(m, s, "instructions", 1e9);
+	s[g].v[col(m, "td_l1", "uops_issued")] = (uint64_t)(ui_a * c / ca);
+	s[g].v[col(m, "td_l1", "retire_slots")] = (uint64_t)(rs_a * c / ca);
+	s[g].v[col(m, "td_l1", "recovery_cycles_any")] = (uint64_t)(rec_a * c / ca);
+	s[g].v[col(m, "td_l1", "idq_not_delivered")] = (uint64_t)(idq_b * c / cb);
+	s[g].v[col(m, "td_l1", "one_thread_active")] = (uint64_t)(ota_b * c / cb);
+	s[g].v[col(m, "td_l1", "ref_xclk")] = (uint64_t)(xclk_b * c / cb);
+	missing(m, s, "td_l1", "recovery_cycles");
+	m->compute(m, s, &ctx, out);
+	NEAR(get(m, out, "frontend_bound"), idq_b / cb / slots_per_cycle_b);
+	NEAR(get(m, out, "retiring"), rs_a / ca / slots_per_cycle_b);
+	NEAR(get(m, out, "bad_speculation"),
+	     (ui_a - rs_a + 4 * (rec_a / 2)) / ca / slots_per_cycle_b);
+	NEAR(get(m, out, "backend_bound"),
+	     1 - idq_b / cb / slots_per_cycle_b - (ui_a + 4 * (rec_a / 2)) / ca / slots_per_cycle_b);
 }
 
 static void test_icl(void)
@@ -339,6 +473,87 @@ static void test_neoverse(const struct model *m, double width, double granules)
 	check_tree(m, out);
 }
 
+/* A family that counted the target but not every event (a part that did
+ * not run for it, an event not counted in this SMT state): what needs the
+ * missing event is invalid, what does not is still computed. */
+static void test_missing(void)
+{
+	const struct model *m = &model_skl;
+	struct group_sums s[MODEL_MAX_GROUPS];
+	struct metric_value out[MODEL_MAX_METRICS];
+	struct model_context smt = { true, NULL };
+	static const char *const sources[] = { "dsb_uops", "mite_uops", "ms_uops", "lsd_uops" };
+	unsigned k;
+
+	/* Skylake, SMT on, RECOVERY_CYCLES_ANY not counted */
+	memset(s, 0, sizeof(s));
+	memset(out, 0, sizeof(out));
+	set(m, s, "cycles", 1e9);
+	set(m, s, "instructions", 1.5e9);
+	set(m, s, "uops_issued", 2.2e9);
+	set(m, s, "retire_slots", 2e9);
+	set(m, s, "idq_not_delivered", 0.8e9);
+	set(m, s, "one_thread_active", 0.3e9);
+	set(m, s, "ref_xclk", 0.5e9);
+	set(m, s, "recovery_cycles_any", 0.04e9);
+	set(m, s, "fp_scalar_dp", 1e8);
+	set(m, s, "fp_256_dp", 1e8);
+	missing(m, s, "td_l1", "recovery_cycles");
+	missing(m, s, "td_l1", "recovery_cycles_any");
+	missing(m, s, "flops_b", "fp_256_dp");
+	m->compute(m, s, &smt, out);
+	NEAR(get(m, out, "frontend_bound"), 0.8e9 / (4 * 0.5e9 * 1.6));
+	NEAR(get(m, out, "retiring"), 2e9 / (4 * 0.5e9 * 1.6));
+	CHECK(!valid(m, out, "bad_speculation"));
+	CHECK(!valid(m, out, "backend_bound"));
+	CHECK(!valid(m, out, "memory_bound"));
+	/* FLOPS never summed without a width */
+	CHECK(!valid(m, out, "flops_per_cycle"));
+	CHECK(!valid(m, out, "gflops"));
+	CHECK(!valid(m, out, "flops_scalar_share"));
+	CHECK(!valid(m, out, "flops_base"));
+
+	/* Ice Lake: the frontend correction not counted is no correction of 0 */
+	m = &model_icl;
+	memset(s, 0, sizeof(s));
+	memset(out, 0, sizeof(out));
+	set(m, s, "cycles", 1e9);
+	set(m, s, "instructions", 2e9);
+	set(m, s, "slots", 5e9);
+	set(m, s, "td_retiring", 2e9);
+	set(m, s, "td_bad_spec", 0.5e9);
+	set(m, s, "td_fe_bound", 1.5e9);
+	set(m, s, "td_be_bound", 1e9);
+	set(m, s, "clears_count", 0.01e9);
+	set(m, s, "uop_dropping", 0.05e9);
+	for (k = 0; k < 4; k++)
+		set(m, s, sources[k], 1e8 * (k + 1));
+	missing(m, s, "td_l2", "uop_dropping");
+	missing(m, s, "fe_uops", "lsd_uops");
+	m->compute(m, s, NULL, out);
+	NEAR(get(m, out, "retiring"), 2.0 / 5.0);
+	CHECK(!valid(m, out, "frontend_bound"));
+	CHECK(!valid(m, out, "bad_speculation"));
+	/* uops by source: the shares need all four sources, DSB per cycle does not */
+	CHECK(!valid(m, out, "dsb_coverage"));
+	CHECK(!valid(m, out, "lsd_share"));
+	NEAR(get(m, out, "dsb_p_overall"), 0.1);
+
+	/* Zen 4: ex_ret_ops not counted */
+	m = &model_zen4;
+	memset(s, 0, sizeof(s));
+	memset(out, 0, sizeof(out));
+	set(m, s, "cycles", 1e9);
+	set(m, s, "dispatched_ops", 2.7e9);
+	set(m, s, "fe_no_ops", 1.2e9);
+	set(m, s, "be_stalls", 1.5e9);
+	missing(m, s, "td_l1", "retired_ops");
+	m->compute(m, s, NULL, out);
+	NEAR(get(m, out, "frontend_bound"), 0.2);
+	CHECK(!valid(m, out, "retiring"));
+	CHECK(!valid(m, out, "bad_speculation"));
+}
+
 /* Synthetic intervals: CPI = base + sum w_k * x_k with 1% noise. */
 static void test_regression(void)
 {
@@ -395,6 +610,10 @@ static void test_regression(void)
 int main(void)
 {
 	test_skl();
+	test_skl_smt(&model_skl);
+	test_skl_smt(&model_skx);
+	test_skl_parts();
+	test_missing();
 	test_icl();
 	test_spr();
 	test_zen4();
