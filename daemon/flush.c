@@ -293,12 +293,16 @@ static int add_exited(struct flusher *f, struct interval_data *iv, struct handov
 
 int flush_run(struct flusher *f, bool final, struct interval_data **ret)
 {
-	struct handover **hs = NULL;
-	size_t *owner_of = NULL;   /* worker index of each handover */
 	struct interval_data *iv;
-	size_t n = 0, cap = 0, i;
-	uint64_t deadline;
-	int r = 0;
+	int r = flush_request(f, final, &iv);
+
+	return r < 0 ? r : flush_collect(f, iv, ret);
+}
+
+int flush_request(struct flusher *f, bool final, struct interval_data **ret)
+{
+	struct interval_data *iv;
+	size_t i;
 
 	iv = calloc(1, sizeof(*iv));
 	if (iv == NULL)
@@ -319,6 +323,18 @@ int flush_run(struct flusher *f, bool final, struct interval_data **ret)
 	if (final)
 		for (i = 0; i < f->n_workers; i++)
 			worker_stop(&f->workers[i]);
+	*ret = iv;
+	return 0;
+}
+
+int flush_collect(struct flusher *f, struct interval_data *iv, struct interval_data **ret)
+{
+	struct handover **hs = NULL;
+	size_t *owner_of = NULL;   /* worker index of each handover */
+	size_t n = 0, cap = 0, i;
+	uint64_t deadline;
+	int r = 0;
+
 	deadline = monotonic_ns() + FLUSH_WAIT_NS;
 	for (i = 0; i < f->n_workers; i++) {
 		bool late = false;

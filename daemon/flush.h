@@ -38,6 +38,11 @@ void flush_done(struct flusher *f);
  * stop the workers (after their last cut).
  * On success *ret is the caller's (interval_free()).  -ENOMEM otherwise. */
 int flush_run(struct flusher *f, bool final, struct interval_data **ret);
+/* flush_run in two steps, for tests that drive the workers themselves:
+ * ask every worker for its cut (and to stop, if final), then take what
+ * they handed over. */
+int flush_request(struct flusher *f, bool final, struct interval_data **ret);
+int flush_collect(struct flusher *f, struct interval_data *iv, struct interval_data **ret);
 
 /* Charge a handover to iv (exposed for tests, which build handovers by hand). */
 int flush_add_handover(struct flusher *f, struct interval_data *iv, const struct handover *h);

@@ -38,7 +38,8 @@ void plan_budget_for(const struct model *m, bool smt_on, bool watchdog_on, unsig
 	/* Intel and Arm: the watchdog takes the fixed cycle counter, so our
 	 * cycles moves to a general one.  AMD: it takes a general counter. */
 	out->cycles_on_fixed = m->fixed_counters > 0 && !watchdog_on;
-	if (watchdog_on && m->fixed_counters == 0)
+	out->watchdog_takes_gp = watchdog_on && m->fixed_counters == 0;
+	if (out->watchdog_takes_gp)
 		taken++;
 	out->gp_free = total > taken ? total - taken : 0;
 }
@@ -78,6 +79,13 @@ static bool needs_gp(const struct model_event *e, const struct plan_budget *b)
 	if (strcmp(e->column, "cycles") == 0 && e->fixed)
 		return !b->cycles_on_fixed;
 	return !e->fixed;
+}
+
+/* A fixed counter, not a perf-metrics pseudo event (Intel's topdown-*
+ * are read from the PERF_METRICS register that comes with slots). */
+static bool takes_fixed(const struct model_event *e, const struct plan_budget *b)
+{
+	return e->fixed && !needs_gp(e, b) && strstr(e->name, "topdown-") == NULL;
 }
 
 static unsigned gp_of(const struct model_event *e, const struct plan_budget *b)
@@ -159,7 +167,9 @@ static int family_sets(const struct model *m, unsigned f, const struct plan_budg
 			placed[i] = true;
 			continue;
 		}
-		if (e->fixed) {
+		/* The base: fixed-counter events, and cycles wherever it is
+		 * counted (readers compare every event with its part's cycles). */
+		if (e->fixed || strcmp(e->column, "cycles") == 0) {
 			base->events[base->n++] = (uint8_t)i;
 			base->gp += gp_of(e, b);
 			placed[i] = true;
@@ -307,8 +317,9 @@ static int pack_family(const struct model *m, unsigned f, const struct plan_budg
 	for (i = 0; i < n_parts; i++)
 		sort_events(&parts[i]);
 	if (n_parts > 1)
-		snprintf(why, whylen, "split in %u parts: needs %u general counters, %s", n_parts,
-			 need, budget);
+		snprintf(why, whylen, "split in %u parts: needs %u general counters%s, %s", n_parts,
+			 need, need <= b->gp_free ? " on fewer counters than its events' masks allow "
+			 "together" : "", budget);
 	return (int)n_parts;
 }
 
@@ -354,8 +365,8 @@ int plan_make(const struct model *m, const bool off[MODEL_MAX_GROUPS],
 			memcpy(g->events, parts[k].events, parts[k].n);
 			g->gp_needed = parts[k].gp;
 			for (unsigned i = 0; i < parts[k].n; i++)
-				g->fixed_needed += m->groups[f].events[parts[k].events[i]].fixed &&
-						   !needs_gp(&m->groups[f].events[parts[k].events[i]], b);
+				g->fixed_needed += takes_fixed(&m->groups[f].events[parts[k].events[i]],
+							       b);
 		}
 	}
 	if (out->n_groups == 0) {

@@ -32,6 +32,7 @@ struct plan_budget {
 	unsigned gp_total;     /* general counters per thread for this SMT state */
 	unsigned gp_free;      /* left for stackd's events */
 	bool cycles_on_fixed;  /* cycles may use a fixed counter (free of the watchdog) */
+	bool watchdog_takes_gp;  /* the watchdog holds a general counter (no fixed ones: AMD) */
 	bool unlimited;        /* software events: no counter budget */
 };
 

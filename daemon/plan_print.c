@@ -23,8 +23,8 @@ static void describe(const struct plan_budget *b, char *buf, size_t len)
 		snprintf(buf, len, "%u general counters per thread, %u free for stackd; SMT %s, "
 			 "NMI watchdog %s%s, %u held by another user", b->gp_total, b->gp_free,
 			 b->smt_on ? "on" : "off", b->watchdog_on ? "on" : "off",
-			 b->watchdog_on ? (b->cycles_on_fixed ? "" : " (holds the fixed cycles "
-					   "counter: cycles takes a general one)") : "",
+			 !b->watchdog_on ? "" : b->watchdog_takes_gp ? " (holds a general counter)" :
+			 " (holds the fixed cycles counter: cycles takes a general one)",
 			 b->reserved);
 }
 
