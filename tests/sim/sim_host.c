@@ -1,0 +1,284 @@
+/*
+ * sim_host.c - see sim_host.h.
+ */
+#include "sim_host.h"
+#include "store.h"
+#include "lib/clock.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define SIM_SLICE_NS (1 * NS_PER_MSEC)
+
+int32_t sim_host_pid(unsigned i)
+{
+	return (int32_t)(1001 + i);
+}
+
+/* Per-cycle rate of event k (by its place in the model) for task i: every
+ * task and event different, none 0, all below 1 per cycle. */
+static double rate(unsigned i, unsigned k)
+{
+	return 0.05 + 0.01 * (double)((k * 7 + i * 3) % 11) + 0.001 * (double)i;
+}
+
+/* Every event of every family once, by its encoding string. */
+static int set_rates(struct sim_host *h, unsigned i)
+{
+	const struct model *m = h->model;
+	unsigned g, e, k = 0;
+	int r;
+
+	for (g = 0; g < m->n_groups; g++)
+		for (e = 0; e < m->groups[g].n_events; e++, k++) {
+			const char *col = m->groups[g].events[e].column;
+
+			if (strcmp(col, "cycles") == 0)
+				continue;
+			r = simpmu_rate_for(h->sim, h->tasks[i], m->groups[g].events[e].name,
+					    rate(i, k % 23));
+			if (r < 0 && r != -EEXIST)
+				return r;
+		}
+	return 0;
+}
+
+static int open_store(struct sim_host *h, char *err, size_t errlen)
+{
+	int r;
+
+	snprintf(h->dir, sizeof(h->dir), "/tmp/stackd-sim.XXXXXX");
+	if (mkdtemp(h->dir) == NULL)
+		return -errno;
+	snprintf(h->db_path, sizeof(h->db_path), "%s/sim.db", h->dir);
+	r = store_open(h->db_path, &h->store, err, errlen);
+	if (r == 0)
+		r = store_register(h->store, h->model, &h->plan, "sim-boot", 1, err, errlen);
+	return r;
+}
+
+static int open_collection(struct sim_host *h, char *err, size_t errlen)
+{
+	struct collector_params p;
+	size_t i;
+	int r;
+
+	memset(&p, 0, sizeof(p));
+	p.plan = &h->plan;
+	p.kops = &h->ops;
+	p.switch_position = SWITCH_LEADER;
+	p.ring_pages = 64;
+	p.count_user = p.count_kernel = true;
+	r = collector_open(&p, &h->col, err, errlen);
+	if (r < 0)
+		return r;
+	if (h->col->n_cpus != SIM_HOST_CPUS) {
+		snprintf(err, errlen, "the collector opened %zu CPUs", h->col->n_cpus);
+		return -EINVAL;
+	}
+	for (i = 0; i < SIM_HOST_CPUS; i++) {
+		r = worker_init(&h->workers[i], h->col, &h->col->cpus[i], h->rotate_ns,
+				SIM_HOST_WORKER_PID);
+		if (r < 0)
+			return r;
+	}
+	/* The host's /proc is an empty directory: every process comes from the
+	 * simulated side-band records alone. */
+	r = proctab_init(&h->pt, h->dir, 10 * NS_PER_MSEC, 0);
+	if (r == 0)
+		r = flush_init(&h->fl, h->col, h->workers, SIM_HOST_CPUS, &h->pt,
+			       clock_ns(CLOCK_REALTIME));
+	return r;
+}
+
+int sim_host_open(struct sim_host *h, const struct model *m, const char *sim_pmu, bool smt,
+		  bool watchdog, unsigned reserved, char *err, size_t errlen)
+{
+	struct simpmu_params sp = { sim_pmu, SIM_HOST_CPUS, smt, watchdog, 0, false };
+	bool off[MODEL_MAX_GROUPS] = { false };
+	struct plan_budget b;
+	unsigned i;
+	int r;
+
+	memset(h, 0, sizeof(*h));
+	h->model = m;
+	h->rotate_ns = 100 * NS_PER_MSEC;
+	plan_budget_for(m, smt, watchdog, reserved, &b);
+	r = plan_make(m, off, &b, &h->plan, err, errlen);
+	if (r < 0)
+		return r;
+	r = simpmu_new(&sp, &h->sim);
+	if (r < 0) {
+		snprintf(err, errlen, "simpmu_new(%s): %s", sim_pmu, strerror(-r));
+		return r;
+	}
+	h->ops = simpmu_ops(h->sim);
+	for (i = 0; i < SIM_HOST_CPUS && reserved > 0; i++)
+		if (simpmu_reserve(h->sim, (int)i, reserved) < 0)
+			return -EINVAL;
+	for (i = 0; i < SIM_HOST_TASKS; i++) {
+		char comm[16];
+
+		snprintf(comm, sizeof(comm), "task%u", i);
+		h->tasks[i] = simpmu_task_new(h->sim, sim_host_pid(i), sim_host_pid(i), comm,
+					      1.0 + 0.5 * i);
+		if (h->tasks[i] == NULL)
+			return -ENOMEM;
+		r = set_rates(h, i);
+		if (r < 0) {
+			snprintf(err, errlen, "simpmu_rate_for: %s", strerror(-r));
+			return r;
+		}
+	}
+	for (i = 0; i < SIM_HOST_CPUS; i++) {
+		h->worker_task[i] = simpmu_task_new(h->sim, SIM_HOST_WORKER_PID,
+						    SIM_HOST_WORKER_PID + 1 + (int)i, "stackd", 1.0);
+		if (h->worker_task[i] == NULL)
+			return -ENOMEM;
+	}
+	r = open_store(h, err, errlen);
+	if (r == 0)
+		r = open_collection(h, err, errlen);
+	return r;
+}
+
+/* CPU c's schedule: task0 3 ms, task1 2 ms, idle 1 ms, task2 4 ms, ... and
+ * CPU 1 the other way round, so tasks move between CPUs. */
+static struct simpmu_task *next_task(struct sim_host *h, unsigned c, uint64_t *slices)
+{
+	static const int order[2][5] = { { 0, 1, -1, 2, 1 }, { 2, -1, 1, 0, 0 } };
+	static const uint64_t len[2][5] = { { 3, 2, 1, 4, 1 }, { 2, 1, 3, 2, 5 } };
+	unsigned s = h->slot[c]++ % 5;
+	int t = order[c][s];
+
+	*slices = len[c][s];
+	return t < 0 ? simpmu_task_idle(h->sim) : h->tasks[t];
+}
+
+/* The worker of every CPU runs: the CPU switches to it, it does what is
+ * due (request, if given, asks for a cut first), and the CPU goes back. */
+static void workers_run(struct sim_host *h, struct simpmu_task *const *current)
+{
+	unsigned c;
+
+	for (c = 0; c < SIM_HOST_CPUS; c++) {
+		simpmu_run(h->sim, (int)c, h->worker_task[c], 0);
+		(void)worker_tick(&h->workers[c]);
+		simpmu_run(h->sim, (int)c, current[c], 0);
+	}
+}
+
+static int flush_once(struct sim_host *h, struct simpmu_task *const *current, char *err,
+		      size_t errlen)
+{
+	struct interval_data *iv = NULL, *done = NULL;
+	int r = flush_request(&h->fl, false, &iv);
+
+	if (r < 0)
+		return r;
+	workers_run(h, current);
+	r = flush_collect(&h->fl, iv, &done);
+	if (r < 0)
+		return r;
+	r = store_write_intervals(h->store, done, err, errlen);
+	interval_free(done);
+	return r;
+}
+
+int sim_host_run(struct sim_host *h, unsigned seconds, char *err, size_t errlen)
+{
+	struct simpmu_task *current[SIM_HOST_CPUS];
+	uint64_t left[SIM_HOST_CPUS] = { 0 }, start = simpmu_now(h->sim);
+	uint64_t end = start + seconds * NS_PER_SEC;
+	unsigned c;
+	int r;
+
+	for (c = 0; c < SIM_HOST_CPUS; c++) {
+		current[c] = h->worker_task[c];
+		simpmu_run(h->sim, (int)c, h->worker_task[c], 0);
+		worker_begin(&h->workers[c]);
+	}
+	h->next_rotate = start + h->rotate_ns;
+	h->next_flush = start + NS_PER_SEC;
+	while (simpmu_now(h->sim) < end) {
+		uint64_t now = simpmu_now(h->sim);
+
+		for (c = 0; c < SIM_HOST_CPUS; c++) {
+			if (left[c] > 0)
+				continue;
+			current[c] = next_task(h, c, &left[c]);
+			simpmu_run(h->sim, (int)c, current[c], 0);
+		}
+		if (now >= h->next_flush) {
+			r = flush_once(h, current, err, errlen);
+			if (r < 0)
+				return r;
+			h->next_flush += NS_PER_SEC;
+		} else if (now >= h->next_rotate) {
+			workers_run(h, current);
+		}
+		if (now >= h->next_rotate)
+			h->next_rotate += h->rotate_ns;
+		simpmu_advance(h->sim, SIM_SLICE_NS);
+		for (c = 0; c < SIM_HOST_CPUS; c++)
+			left[c]--;
+	}
+	return flush_once(h, current, err, errlen);
+}
+
+void sim_host_truth(const struct sim_host *h, unsigned i, struct group_sums *sums)
+{
+	const struct model *m = h->model;
+	unsigned g, e;
+
+	memset(sums, 0, sizeof(*sums) * MODEL_MAX_GROUPS);
+	for (g = 0; g < m->n_groups; g++) {
+		sums[g].present = true;
+		sums[g].task_clock_ns = simpmu_truth_ns(h->tasks[i]);
+		for (e = 0; e < m->groups[g].n_events; e++) {
+			const struct model_event *ev = &m->groups[g].events[e];
+			bool counted = false;
+
+			/* counted in this SMT state: some planned group has it */
+			for (unsigned k = 0; k < h->plan.n_groups && !counted; k++)
+				for (unsigned j = 0; j < h->plan.groups[k].n_events; j++)
+					counted |= h->plan.groups[k].family == g &&
+						   h->plan.groups[k].events[j] == e;
+			if (!counted || simpmu_truth(h->tasks[i], ev->name, &sums[g].v[e]) < 0)
+				sums[g].missing |= 1u << e;
+		}
+	}
+}
+
+void sim_host_close(struct sim_host *h)
+{
+	unsigned c;
+
+	if (h->fl.workers != NULL)
+		flush_done(&h->fl);
+	for (c = 0; c < SIM_HOST_CPUS; c++)
+		if (h->workers[c].col != NULL) {
+			worker_end(&h->workers[c]);
+			worker_done(&h->workers[c]);
+		}
+	collector_close(h->col);
+	if (h->pt.proc_root != NULL)
+		proctab_done(&h->pt);
+	store_close(h->store);
+	simpmu_free(h->sim);
+	if (h->db_path[0] != '\0') {
+		char p[128];
+
+		unlink(h->db_path);
+		snprintf(p, sizeof(p), "%s-wal", h->db_path);
+		unlink(p);
+		snprintf(p, sizeof(p), "%s-shm", h->db_path);
+		unlink(p);
+		snprintf(p, sizeof(p), "%s.lock", h->db_path);
+		unlink(p);
+		rmdir(h->dir);
+	}
+}

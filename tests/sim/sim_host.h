@@ -1,0 +1,68 @@
+/*
+ * sim_host.h - stackd's own pipeline on a simulated PMU (tests only): the
+ * planner's groups opened by the real collector through simpmu's seam,
+ * the real workers (rotation, attribution) driven tick by tick on the
+ * virtual clock, the real flusher and store writing a SQLite file, and
+ * the real query code reading it back.  Scripted tasks with known rates
+ * run on the CPUs, so every per-process figure has a known truth.
+ *
+ * The CPU workers are tasks of the simulation too: at every rotation and
+ * cut the CPU switches to its worker, as it does on a real host (the
+ * worker is woken and runs there), so what attribution charges to stackd
+ * is exactly the worker's own time and every scripted task keeps its own.
+ */
+#ifndef STACKD_SIM_HOST_H
+#define STACKD_SIM_HOST_H
+
+#include "simpmu.h"
+#include "collector.h"
+#include "flush.h"
+#include "plan.h"
+#include "proctab.h"
+#include "worker.h"
+#include "lib/model/model.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define SIM_HOST_CPUS 2
+#define SIM_HOST_TASKS 3
+#define SIM_HOST_WORKER_PID 4242
+
+struct sim_host {
+	const struct model *model;
+	struct simpmu *sim;
+	struct kernel_ops ops;
+	struct plan plan;
+	struct collector *col;
+	struct worker workers[SIM_HOST_CPUS];
+	struct proctab pt;
+	struct flusher fl;
+	struct store *store;
+	char dir[64], db_path[96];
+	struct simpmu_task *tasks[SIM_HOST_TASKS];
+	struct simpmu_task *worker_task[SIM_HOST_CPUS];
+	uint64_t rotate_ns;
+	uint64_t next_rotate, next_flush;
+	unsigned slot[SIM_HOST_CPUS];   /* position in each CPU's schedule */
+};
+
+/* The host a scenario names: model m on simpmu's pmu, SMT, the watchdog and
+ * `reserved` general counters held by another user on every CPU.  Plans,
+ * opens, registers.  0; -ENOSPC when nothing of m fits (the plan's err
+ * says why); other -errno with err. */
+int sim_host_open(struct sim_host *h, const struct model *m, const char *sim_pmu, bool smt,
+		  bool watchdog, unsigned reserved, char *err, size_t errlen);
+void sim_host_close(struct sim_host *h);
+
+/* Run the scripted tasks for seconds of virtual time, rotating every
+ * 100 ms and storing an interval every second. */
+int sim_host_run(struct sim_host *h, unsigned seconds, char *err, size_t errlen);
+
+/* The truth of task i as one struct group_sums per family: every event the
+ * host's SMT state counts, over the task's whole run time (events it does
+ * not count are missing, as in a recording without them). */
+void sim_host_truth(const struct sim_host *h, unsigned i, struct group_sums *sums);
+int32_t sim_host_pid(unsigned i);
+
+#endif
