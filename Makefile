@@ -73,11 +73,14 @@ ASAN_STACKCTL:= $(call obj,asan,$(STACKCTL_SRCS) $(LIB_SRCS))
 UNIT_SRCS  := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BINS  := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
 UNIT_OBJS  := $(filter-out $(BUILD)/asan/daemon/main.o,$(ASAN_STACKD))
+# The simulated PMU (tests/sim/simpmu.h): for unit tests only, never in stackd.
+SIM_SRCS   := $(sort $(wildcard tests/sim/*.c))
+SIM_OBJS   := $(call obj,asan,$(SIM_SRCS))
 HELPER_SRCS := $(sort $(wildcard tests/helpers/*.c))
 HELPER_BINS := $(patsubst tests/helpers/%.c,$(BUILD)/helpers/%,$(HELPER_SRCS))
 
 .PHONY: all run test unit system cppcheck bench deps clean install check-deps fuzz fuzz-short \
-	golden golden-update deb package-test dist rpm docs-health torture
+	golden golden-update deb package-test dist rpm docs-health torture sim-tables
 
 # The query-string fuzzer (clang libFuzzer): briefly in `make test`, as long
 # as you like with `make fuzz FUZZ_SECONDS=600`.
@@ -124,10 +127,16 @@ $(STACKD_GEN): daemon/gen-schema.sh $(SCHEMA)
 # The generated file must exist before anything that includes its header.
 $(call obj,rel,daemon/store.c) $(call obj,asan,daemon/store.c): $(STACKD_GEN)
 
-$(BUILD)/tests/%: tests/unit/%.c $(UNIT_OBJS) tests/unit/test.h tests/unit/test_db.h
+$(BUILD)/tests/%: tests/unit/%.c $(UNIT_OBJS) $(SIM_OBJS) tests/unit/test.h tests/unit/test_db.h
 	@mkdir -p $(dir $@)
 	@echo "  CC $@"
-	$(Q)$(CC) $(ASAN_CFLAGS) -Itests/unit -o $@ $< $(UNIT_OBJS) $(STACKD_LIBS) $(JANSSON_LIBS)
+	$(Q)$(CC) $(ASAN_CFLAGS) -Itests/unit -o $@ $< $(UNIT_OBJS) $(SIM_OBJS) $(STACKD_LIBS) \
+		$(JANSSON_LIBS)
+
+# The simulator's Intel counter masks, from Linux perf's pmu-events JSON:
+# make sim-tables PMU_EVENTS=<linux>/tools/perf/pmu-events/arch/x86
+sim-tables:
+	python3 tests/sim/gen-intel-counters.py $(PMU_EVENTS) >tests/sim/intel_counters.c
 
 # The golden tests' database writer: the daemon's store code, like a unit test.
 FIXTURE_BIN := $(BUILD)/tests/mkfixture
@@ -220,7 +229,7 @@ cppcheck:
 	cppcheck --quiet --error-exitcode=1 --enable=warning,style,performance,portability \
 		--inline-suppr --std=c11 -D_GNU_SOURCE -I. -Idaemon -I$(BUILD)/gen \
 		--include=tests/cppcheck-macros.h --suppress=missingIncludeSystem \
-		lib daemon cli tests/unit tests/helpers tests/golden
+		lib daemon cli tests/unit tests/helpers tests/golden tests/sim
 
 bench: deps all $(HELPER_BINS)
 	@BUILD=$(CURDIR)/$(BUILD) sh tests/bench/run
