@@ -130,7 +130,7 @@ $(call obj,rel,daemon/store.c) $(call obj,asan,daemon/store.c): $(STACKD_GEN)
 $(BUILD)/tests/%: tests/unit/%.c $(UNIT_OBJS) $(SIM_OBJS) tests/unit/test.h tests/unit/test_db.h
 	@mkdir -p $(dir $@)
 	@echo "  CC $@"
-	$(Q)$(CC) $(ASAN_CFLAGS) -Itests/unit -o $@ $< $(UNIT_OBJS) $(SIM_OBJS) $(STACKD_LIBS) \
+	$(Q)$(CC) $(ASAN_CFLAGS) -Itests/unit -Itests/sim -o $@ $< $(UNIT_OBJS) $(SIM_OBJS) $(STACKD_LIBS) \
 		$(JANSSON_LIBS)
 
 # The simulator's Intel counter masks, from Linux perf's pmu-events JSON:

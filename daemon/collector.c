@@ -115,7 +115,9 @@ static int member_attr(const struct collector *c, const struct member_spec *m, b
 		a->sample_period = 1;
 		break;
 	case ROLE_MODEL:
-		r = event_encode(m->name, a, err, errlen);
+		r = c->kops->encode != NULL ?
+		    c->kops->encode(c->kops->ctx, m->name, a, err, errlen) :
+		    event_encode(m->name, a, err, errlen);
 		if (r < 0)
 			return r;
 		/* count_modes: as perf's :u and :k modifiers. */

@@ -35,6 +35,11 @@ struct kernel_ops {
 	void (*close)(void *ctx, int fd);
 	/* CLOCK_MONOTONIC ns: the clock every record's time is on. */
 	uint64_t (*now_ns)(void *ctx);
+	/* An event string into attr (event_encode.h); NULL: event_encode().
+	 * The PMU's own names (cpu/slots/) come from its sysfs, which a
+	 * simulated PMU does not have. */
+	int (*encode)(void *ctx, const char *name, struct perf_event_attr *attr, char *err,
+		      size_t errlen);
 };
 
 /* The real kernel. */

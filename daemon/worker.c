@@ -85,13 +85,13 @@ static int group_of_id(const struct worker *w, uint64_t id)
  * switch and skips fields already filled, so our sample can carry the
  * other reader's id (seen on 6.x kernels; tests/system/240-coexist.sh).
  * The rest is ours: this ring holds only our events, the group read in it
- * is ours, and one group of ours is enabled at a time - the one enabled at
- * the sample's time.  The ring is drained at every rotation, so it holds
- * samples of at most the previous group (up to prev_until) and the active
- * one.  -1 when the read does not fit that group. */
+ * is ours, and one group of ours is enabled at a time.  The ring is
+ * drained at every rotation between the disable and the next enable, so
+ * every sample in it is the active group's.  -1 when the read does not
+ * fit that group. */
 static int group_of_foreign(struct worker *w, const struct rec_sample *s)
 {
-	unsigned g = w->prev_until != 0 && s->time <= w->prev_until ? w->prev_active : w->active;
+	unsigned g = w->active;
 
 	if (s->nr != w->ev->groups[g].n_fds)
 		return -1;
@@ -301,15 +301,13 @@ static void rotate(struct worker *w)
 	group_ioctl(w, from, PERF_EVENT_IOC_DISABLE);
 	span = t - w->enabled_since;
 	w->enabled_acc[from] += span;
-	w->prev_active = from;
-	/* after the disable returned: nothing of from's can be later */
-	w->prev_until = now_ns(w);
-	enable_next(w, from);
-	w->at.st.rotations++;
-	/* The old group's last samples are in the ring now; take them before
-	 * its final read so the remainder is exactly what came after them. */
+	/* The old group's last samples are in the ring now: every record
+	 * there is from's.  Take them before its final read, so the remainder
+	 * is exactly what came after them, and before the next enable, which
+	 * may be from's own again (every other group benched) and would
+	 * restart its span.  The few microseconds this leaves between the
+	 * groups are this worker's own time. */
 	drain(w, UINT64_MAX);
-	w->prev_until = 0;
 	nv = collector_read_group(w->col, w->ev, from, values, ACC_MAX_MEMBERS);
 	if (nv > 0) {
 		attrib_remainder(&w->at, from, t, values, (unsigned)nv);
@@ -318,6 +316,8 @@ static void rotate(struct worker *w)
 		w->enabled_acc[from] -= span;
 		bench(w, from, t);
 	}
+	enable_next(w, from);
+	w->at.st.rotations++;
 }
 
 static void post(struct worker *w, struct handover *h, uint64_t seq)

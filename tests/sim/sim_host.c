@@ -18,29 +18,67 @@ int32_t sim_host_pid(unsigned i)
 	return (int32_t)(1001 + i);
 }
 
-/* Per-cycle rate of event k (by its place in the model) for task i: every
- * task and event different, none 0, all below 1 per cycle. */
-static double rate(unsigned i, unsigned k)
+/* Top-Down events whose rates must add up as the pipeline's slots do, so
+ * that level 1 sums to 1 as on real hardware: per cycle, in slots of the
+ * model's width W (perf metrics in 255ths, as the hardware reports them). */
+struct td_rate {
+	const char *column;
+	double per_w;     /* x W per cycle */
+	double per_task;  /* moved between classes per task, x W */
+};
+
+static const struct td_rate td_rates[] = {
+	/* Intel perf metrics: 51 + 26 + 77 + 101 = 255 */
+	{ "slots", 1.0, 0 },
+	{ "td_retiring", 51.0 / 255, 0 }, { "td_bad_spec", 26.0 / 255, 0 },
+	{ "td_fe_bound", 77.0 / 255, 0 }, { "td_be_bound", 101.0 / 255, 0 },
+	{ "td_heavy_ops", 20.0 / 255, 0 }, { "td_br_mispredict", 13.0 / 255, 0 },
+	{ "td_fetch_lat", 40.0 / 255, 0 }, { "td_mem_bound", 50.0 / 255, 0 },
+	/* Ice Lake's corrections, small as on hardware (bad_speculation is
+	 * what the other classes leave) */
+	{ "uop_dropping", 0.01, 0 }, { "clears_count", 0.0005, 0 },
+	/* Zen 4: dispatched + frontend + backend + SMT contention = slots */
+	{ "dispatched_ops", 0.30, 0 }, { "retired_ops", 0.25, 0 },
+	{ "fe_no_ops", 0.28, -0.02 }, { "be_stalls", 0.34, 0.02 },
+	{ "smt_contention_slots", 0.08, 0 },
+	/* Arm: STALL_SLOT = STALL_SLOT_FRONTEND + STALL_SLOT_BACKEND */
+	{ "stall_slot", 0.5, 0 }, { "stall_slot_frontend", 0.2, -0.05 },
+	{ "stall_slot_backend", 0.3, 0.05 },
+	{ "op_spec", 0.45, 0 }, { "op_retired", 0.4, 0 },
+};
+
+/* Per-cycle rate of an event for task i: the Top-Down table, else a value
+ * from the column's name, different for every task and event, never 0. */
+static double rate(const struct model *m, unsigned i, const char *column)
 {
-	return 0.05 + 0.01 * (double)((k * 7 + i * 3) % 11) + 0.001 * (double)i;
+	unsigned hash = 0;
+
+	for (size_t k = 0; k < sizeof(td_rates) / sizeof(td_rates[0]); k++)
+		if (strcmp(td_rates[k].column, column) == 0)
+			return (double)m->pipeline_width *
+			       (td_rates[k].per_w + td_rates[k].per_task * (double)i);
+	for (const char *p = column; *p != '\0'; p++)
+		hash = hash * 31 + (unsigned char)*p;
+	return 0.05 + 0.01 * (double)(hash % 11) + 0.003 * (double)i;
 }
 
-/* Every event of every family once, by its encoding string. */
+/* Every event of every family, by its encoding string (an event in two
+ * families gets the same rate twice). */
 static int set_rates(struct sim_host *h, unsigned i)
 {
 	const struct model *m = h->model;
-	unsigned g, e, k = 0;
+	unsigned g, e;
 	int r;
 
 	for (g = 0; g < m->n_groups; g++)
-		for (e = 0; e < m->groups[g].n_events; e++, k++) {
+		for (e = 0; e < m->groups[g].n_events; e++) {
 			const char *col = m->groups[g].events[e].column;
 
 			if (strcmp(col, "cycles") == 0)
 				continue;
 			r = simpmu_rate_for(h->sim, h->tasks[i], m->groups[g].events[e].name,
-					    rate(i, k % 23));
-			if (r < 0 && r != -EEXIST)
+					    rate(m, i, col));
+			if (r < 0)
 				return r;
 		}
 	return 0;
@@ -123,8 +161,12 @@ int sim_host_open(struct sim_host *h, const struct model *m, const char *sim_pmu
 		char comm[16];
 
 		snprintf(comm, sizeof(comm), "task%u", i);
+		/* About a thousand times a real core's clock: counts large
+		 * enough that whole-count rounding moves no ratio by 1e-12 (the
+		 * truth is compared to 1e-9); 1020 = 4 x 255 makes every
+		 * millisecond's slots a whole number of perf-metrics 255ths. */
 		h->tasks[i] = simpmu_task_new(h->sim, sim_host_pid(i), sim_host_pid(i), comm,
-					      1.0 + 0.5 * i);
+					      1020.0 * (1.0 + 0.5 * i));
 		if (h->tasks[i] == NULL)
 			return -ENOMEM;
 		r = set_rates(h, i);
@@ -133,6 +175,9 @@ int sim_host_open(struct sim_host *h, const struct model *m, const char *sim_pmu
 			return r;
 		}
 	}
+	h->init = simpmu_task_new(h->sim, 1, 1, "init", 1.0);
+	if (h->init == NULL)
+		return -ENOMEM;
 	for (i = 0; i < SIM_HOST_CPUS; i++) {
 		h->worker_task[i] = simpmu_task_new(h->sim, SIM_HOST_WORKER_PID,
 						    SIM_HOST_WORKER_PID + 1 + (int)i, "stackd", 1.0);
@@ -188,21 +233,36 @@ static int flush_once(struct sim_host *h, struct simpmu_task *const *current, ch
 	return r;
 }
 
-int sim_host_run(struct sim_host *h, unsigned seconds, char *err, size_t errlen)
+void sim_host_start(struct sim_host *h)
 {
-	struct simpmu_task *current[SIM_HOST_CPUS];
-	uint64_t left[SIM_HOST_CPUS] = { 0 }, start = simpmu_now(h->sim);
-	uint64_t end = start + seconds * NS_PER_SEC;
+	uint64_t start = simpmu_now(h->sim);
 	unsigned c;
-	int r;
 
 	for (c = 0; c < SIM_HOST_CPUS; c++) {
-		current[c] = h->worker_task[c];
+		h->current[c] = h->worker_task[c];
 		simpmu_run(h->sim, (int)c, h->worker_task[c], 0);
 		worker_begin(&h->workers[c]);
 	}
+	/* The tasks are born (FORK, then COMM at exec) as the side band would
+	 * tell: the host's /proc is empty, so this is how stackd knows them. */
+	for (c = 0; c < SIM_HOST_TASKS; c++) {
+		char comm[16];
+
+		snprintf(comm, sizeof(comm), "task%u", c);
+		simpmu_fork(h->sim, 0, h->init, h->tasks[c]);
+		simpmu_exec(h->sim, 0, h->tasks[c], comm);
+	}
 	h->next_rotate = start + h->rotate_ns;
 	h->next_flush = start + NS_PER_SEC;
+}
+
+int sim_host_run(struct sim_host *h, uint64_t ns, bool last, char *err, size_t errlen)
+{
+	struct simpmu_task **current = h->current;
+	uint64_t *left = h->left, end = simpmu_now(h->sim) + ns;
+	unsigned c;
+	int r;
+
 	while (simpmu_now(h->sim) < end) {
 		uint64_t now = simpmu_now(h->sim);
 
@@ -226,7 +286,7 @@ int sim_host_run(struct sim_host *h, unsigned seconds, char *err, size_t errlen)
 		for (c = 0; c < SIM_HOST_CPUS; c++)
 			left[c]--;
 	}
-	return flush_once(h, current, err, errlen);
+	return last ? flush_once(h, current, err, errlen) : 0;
 }
 
 void sim_host_truth(const struct sim_host *h, unsigned i, struct group_sums *sums)

@@ -42,9 +42,12 @@ struct sim_host {
 	char dir[64], db_path[96];
 	struct simpmu_task *tasks[SIM_HOST_TASKS];
 	struct simpmu_task *worker_task[SIM_HOST_CPUS];
+	struct simpmu_task *init;       /* pid 1: the tasks' parent */
 	uint64_t rotate_ns;
 	uint64_t next_rotate, next_flush;
 	unsigned slot[SIM_HOST_CPUS];   /* position in each CPU's schedule */
+	struct simpmu_task *current[SIM_HOST_CPUS];
+	uint64_t left[SIM_HOST_CPUS];   /* ms left of each CPU's current slice */
 };
 
 /* The host a scenario names: model m on simpmu's pmu, SMT, the watchdog and
@@ -55,9 +58,11 @@ int sim_host_open(struct sim_host *h, const struct model *m, const char *sim_pmu
 		  bool watchdog, unsigned reserved, char *err, size_t errlen);
 void sim_host_close(struct sim_host *h);
 
-/* Run the scripted tasks for seconds of virtual time, rotating every
- * 100 ms and storing an interval every second. */
-int sim_host_run(struct sim_host *h, unsigned seconds, char *err, size_t errlen);
+/* Start: the workers enable their first groups, the tasks are born. */
+void sim_host_start(struct sim_host *h);
+/* Run the scripted tasks for ns of virtual time, rotating every 100 ms and
+ * storing an interval every second; last: store what is left at the end. */
+int sim_host_run(struct sim_host *h, uint64_t ns, bool last, char *err, size_t errlen);
 
 /* The truth of task i as one struct group_sums per family: every event the
  * host's SMT state counts, over the task's whole run time (events it does

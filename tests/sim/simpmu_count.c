@@ -60,8 +60,11 @@ void simpmu_topdown_update(struct simpmu *sim, int cpu)
 
 		if (!is_active(e, cpu) || e->need.kind != SIMPMU_METRIC)
 			continue;
-		frac = (uint64_t)((unsigned __int128)c->td_metric[e->need.metric] * 0xff /
-				  c->td_slots);
+		/* Rounded to the nearest 1/255: the hardware's rounding is not
+		 * published, and a truncation would bias every read by up to
+		 * 1/255 where the test's truth is exact fractions. */
+		frac = (uint64_t)(((unsigned __int128)c->td_metric[e->need.metric] * 0xff +
+				   c->td_slots / 2) / c->td_slots);
 		if (frac > 0xff)
 			frac = 0xff;
 		e->count += (uint64_t)((unsigned __int128)c->td_slots * frac / 0xff);

@@ -141,7 +141,9 @@ static int intel_need(const struct simpmu_arch *a, unsigned n_gp, bool smt_on,
 	uint64_t code = config & X86_KEY_MASK;
 	uint64_t ev = config & 0xffff;
 
-	if (a->n_metrics > 0 && (ev == INTEL_SLOTS ||
+	/* Pseudo encodings have event code 0: umask 0x04 is slots, 0x80.. the
+	 * metrics (0x80c7 is FP_ARITH_INST_RETIRED.512B_PACKED_SINGLE). */
+	if (a->n_metrics > 0 && (ev & 0xff) == 0 && (ev == INTEL_SLOTS ||
 	    (ev >= INTEL_METRIC0 && ev < INTEL_METRIC0 + 0x100 * a->n_metrics))) {
 		if (config & X86_FLAG_BITS)
 			return -EINVAL;

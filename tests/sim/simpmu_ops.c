@@ -348,6 +348,19 @@ static uint64_t sim_now_ns(void *ctx)
 	return ((const struct simpmu *)ctx)->now_ns;
 }
 
+/* The PMU's names as the kernel would encode them (simpmu_encode): this
+ * machine's sysfs has no "cpu" PMU to read slots and topdown-* from. */
+static int sim_encode(void *ctx, const char *name, struct perf_event_attr *attr, char *err,
+		      size_t errlen)
+{
+	int r = simpmu_encode(name, attr);
+
+	(void)ctx;
+	if (r < 0)
+		snprintf(err, errlen, "%s: %s", name, strerror(-r));
+	return r;
+}
+
 struct kernel_ops simpmu_ops(struct simpmu *sim)
 {
 	return (struct kernel_ops){
@@ -360,5 +373,6 @@ struct kernel_ops simpmu_ops(struct simpmu *sim)
 		.munmap_ring = sim_munmap_ring,
 		.close = sim_close,
 		.now_ns = sim_now_ns,
+		.encode = sim_encode,
 	};
 }

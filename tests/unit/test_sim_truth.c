@@ -13,6 +13,7 @@
  * as libpfm4 encodes for the PMU it was initialized with.
  */
 #include "sim_host.h"
+#include "lib/clock.h"
 #include "lib/query.h"
 #include "test.h"
 
@@ -55,8 +56,13 @@ static void check_process(const struct sim_host *h, const struct window *w, unsi
 	bool l1_valid = false;
 
 	for (size_t k = 0; k < w->n_procs; k++)
-		if (w->procs[k].pid == sim_host_pid(i))
+		if (w->procs[k].pid == sim_host_pid(i)) {
+			if (getenv("SIM_DEBUG") != NULL)
+				fprintf(stderr, "  pid %d start %llu tc %llu comm %s\n", w->procs[k].pid,
+					(unsigned long long)w->procs[k].start_ns,
+					(unsigned long long)w->procs[k].task_clock_ns, w->procs[k].comm);
 			p = &w->procs[k];
+		}
 	CHECK(p != NULL);
 	sim_host_truth(h, i, truth);
 	if (p->task_clock_ns != truth[0].task_clock_ns) {
@@ -111,7 +117,8 @@ static void scenario(const struct model *m, bool smt, bool wd, unsigned reserved
 		fprintf(stderr, "%s: %s (%s)\n", label, err, strerror(-r));
 		exit(1);
 	}
-	r = sim_host_run(&h, 3, err, sizeof(err));
+	sim_host_start(&h);
+	r = sim_host_run(&h, 3 * NS_PER_SEC, true, err, sizeof(err));
 	if (r < 0) {
 		fprintf(stderr, "%s: run: %s (%s)\n", label, err, strerror(-r));
 		exit(1);
@@ -127,6 +134,11 @@ static void scenario(const struct model *m, bool smt, bool wd, unsigned reserved
 			(unsigned long long)w.unschedulable);
 		exit(1);
 	}
+	if (getenv("SIM_DEBUG") != NULL)
+		fprintf(stderr, "%s: samples %llu backwards %llu lost %llu unattributed %llu unknown %llu foreign %llu\n", label,
+			(unsigned long long)w.samples, (unsigned long long)w.backwards_reads,
+			(unsigned long long)w.lost_records, (unsigned long long)w.unattributed_spans,
+			(unsigned long long)w.unknown_id_samples, (unsigned long long)w.foreign_id_samples);
 	for (unsigned i = 0; i < SIM_HOST_TASKS; i++)
 		check_process(&h, &w, i, label);
 	window_done(&w);
@@ -166,6 +178,7 @@ int main(void)
 		if (pid == 0) {
 			setenv("LIBPFM_FORCE_PMU", all[i]->pmus[0], 1);
 			model_matrix(all[i]);
+			fflush(stdout);
 			_exit(0);
 		}
 		CHECK(waitpid(pid, &status, 0) == pid);
