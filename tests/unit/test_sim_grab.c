@@ -46,7 +46,7 @@ int main(void)
 	struct window w;
 	struct db *db;
 	char err[1024];
-	uint64_t benched = 0, tc;
+	uint64_t benched = 0;
 	int flops_b = -1;
 
 	setenv("LIBPFM_FORCE_PMU", "skl", 1);
@@ -79,8 +79,8 @@ int main(void)
 	CHECK(w.unschedulable == benched);
 	for (unsigned i = 0; i < SIM_HOST_TASKS; i++) {
 		struct group_sums truth[MODEL_MAX_GROUPS];
+		uint64_t tc = 0;
 
-		tc = 0;
 		for (size_t k = 0; k < w.n_procs; k++)
 			if (w.procs[k].pid == sim_host_pid(i))
 				tc += w.procs[k].task_clock_ns;
