@@ -85,13 +85,13 @@ static int group_of_id(const struct worker *w, uint64_t id)
  * switch and skips fields already filled, so our sample can carry the
  * other reader's id (seen on 6.x kernels; tests/system/240-coexist.sh).
  * The rest is ours: this ring holds only our events, the group read in it
- * is ours, and one group of ours is enabled at a time.  The ring is
- * drained at every rotation between the disable and the next enable, so
- * every sample in it is the active group's.  -1 when the read does not
- * fit that group. */
+ * is ours, and one group of ours is enabled at a time - the one enabled at
+ * the sample's time.  The ring is drained at every rotation, so it holds
+ * samples of at most the previous group (up to prev_until) and the active
+ * one.  -1 when the read does not fit that group. */
 static int group_of_foreign(struct worker *w, const struct rec_sample *s)
 {
-	unsigned g = w->active;
+	unsigned g = w->prev_until != 0 && s->time <= w->prev_until ? w->prev_active : w->active;
 
 	if (s->nr != w->ev->groups[g].n_fds)
 		return -1;
@@ -246,23 +246,44 @@ static bool try_enable(struct worker *w, unsigned g)
 	return true;
 }
 
-/* Enable the first group after g (cyclically, g itself last) that is in
- * rotation and schedulable.  None: nothing runs until the next rotation. */
-static void enable_next(struct worker *w, unsigned g)
+/* Enable the first group after g (cyclically, g excluded) that is in
+ * rotation and schedulable; false when none is. */
+static bool enable_other(struct worker *w, unsigned g)
 {
 	uint64_t now = now_ns(w);
 	unsigned i, n = w->col->n_groups;
 
 	w->running = false;
-	for (i = 1; i <= n; i++) {
+	for (i = 1; i < n; i++) {
 		unsigned next = (g + i) % n;
 
 		if (w->benched_until[next] > now)
 			continue;
 		w->benched_until[next] = 0;
 		if (try_enable(w, next))
-			return;
+			return true;
 	}
+	return false;
+}
+
+/* The same, g itself last.  None: nothing runs until the next rotation. */
+static void enable_next(struct worker *w, unsigned g)
+{
+	if (enable_other(w, g) || w->benched_until[g] > now_ns(w))
+		return;
+	w->benched_until[g] = 0;
+	(void)try_enable(w, g);
+}
+
+/* Whether a group other than g may run now (not benched). */
+static bool others_ready(const struct worker *w, unsigned g, uint64_t now)
+{
+	unsigned i;
+
+	for (i = 0; i < w->col->n_groups; i++)
+		if (i != g && w->benched_until[i] <= now)
+			return true;
+	return false;
 }
 
 /* The active group, read at time t: in error state since some time after
@@ -285,6 +306,7 @@ static void rotate(struct worker *w)
 	unsigned from = w->active;
 	uint64_t values[ACC_MAX_MEMBERS];
 	uint64_t t, span;
+	bool moved;
 	int nv;
 
 	if (!w->running) {   /* everything was unschedulable: try again */
@@ -292,22 +314,26 @@ static void rotate(struct worker *w)
 		enable_next(w, from);
 		return;
 	}
-	if (w->col->n_groups == 1) {   /* one group: nothing to rotate */
+	t = now_ns(w);
+	if (!others_ready(w, from, t)) {   /* one group on, the rest benched */
 		drain(w, UINT64_MAX);
 		return;
 	}
-	/* Disable before enabling: two groups must never compete for counters. */
-	t = now_ns(w);
+	/* Disable before enabling: two groups must never compete for counters.
+	 * The next enable follows at once: with the worker under SCHED_OTHER a
+	 * task may preempt it, and no time should pass with nothing counting. */
 	group_ioctl(w, from, PERF_EVENT_IOC_DISABLE);
 	span = t - w->enabled_since;
 	w->enabled_acc[from] += span;
-	/* The old group's last samples are in the ring now: every record
-	 * there is from's.  Take them before its final read, so the remainder
-	 * is exactly what came after them, and before the next enable, which
-	 * may be from's own again (every other group benched) and would
-	 * restart its span.  The few microseconds this leaves between the
-	 * groups are this worker's own time. */
+	w->prev_active = from;
+	/* after the disable returned: nothing of from's can be later */
+	w->prev_until = now_ns(w);
+	moved = enable_other(w, from);
+	w->at.st.rotations++;
+	/* The old group's last samples are in the ring now; take them before
+	 * its final read so the remainder is exactly what came after them. */
 	drain(w, UINT64_MAX);
+	w->prev_until = 0;
 	nv = collector_read_group(w->col, w->ev, from, values, ACC_MAX_MEMBERS);
 	if (nv > 0) {
 		attrib_remainder(&w->at, from, t, values, (unsigned)nv);
@@ -316,8 +342,11 @@ static void rotate(struct worker *w)
 		w->enabled_acc[from] -= span;
 		bench(w, from, t);
 	}
-	enable_next(w, from);
-	w->at.st.rotations++;
+	/* Every other group turned out unschedulable: from runs on, enabled
+	 * again only now that its samples and remainder are taken (an enable
+	 * restarts its span). */
+	if (!moved && nv != -EIO)
+		(void)try_enable(w, from);
 }
 
 static void post(struct worker *w, struct handover *h, uint64_t seq)

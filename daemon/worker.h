@@ -71,6 +71,8 @@ struct worker {
 	struct handover *cur;
 	unsigned active;
 	bool running;              /* active is enabled (false: every group was benched) */
+	unsigned prev_active;      /* the group enabled before active ... */
+	uint64_t prev_until;       /* ... until this time (0: none since the last drain) */
 	uint64_t next_rotate_ns;
 	uint64_t last_cut_ns;
 	uint64_t enabled_since;                 /* when the active group was enabled */

@@ -62,24 +62,27 @@ static uint64_t charged_at(const struct worker *w, unsigned g)
 }
 
 /* Another reader's id on our sample (a second sampler of switches): the
- * read is ours, charged to the group enabled - the ring is drained at every
- * rotation before the next group is enabled - and counted; a read that
- * does not fit that group stays unknown. */
+ * read is ours, charged to the group enabled at the sample's time - the
+ * previous one up to the rotation, the active one after it - and counted;
+ * a read that fits neither stays unknown. */
 static void check_foreign(struct worker *w, struct cpu_events *ev)
 {
 	uint64_t known = w->at.st.unknown_id_samples;
 
 	ev->groups[0].n_fds = ev->groups[1].n_fds = 2;
-	w->active = 0;
+	w->active = 1;
+	w->prev_active = 0;
+	w->prev_until = 9000;   /* group 0 was on until 9000, group 1 since */
+
 	worker_handle_record(w, sample_at(OUR_ID, 8000, 10));       /* group 0 */
-	worker_handle_record(w, sample_at(12345, 8900, 12));        /* foreign id */
+	worker_handle_record(w, sample_at(12345, 8900, 12));        /* before the rotation */
 	CHECK_EQ_U(w->at.st.foreign_id_samples, 1);
 	CHECK_EQ_U(charged_at(w, 0), 8900);
-	w->active = 1;                                              /* rotated */
 	worker_handle_record(w, sample_at(OUR_ID + 2, 9100, 20));   /* group 1 */
-	worker_handle_record(w, sample_at(12345, 9500, 21));
+	worker_handle_record(w, sample_at(12345, 9500, 21));        /* after it */
 	CHECK_EQ_U(w->at.st.foreign_id_samples, 2);
 	CHECK_EQ_U(charged_at(w, 1), 9500);
+	w->prev_until = 0;                                          /* drained */
 	worker_handle_record(w, sample_at(12345, 9800, 22));
 	CHECK_EQ_U(w->at.st.foreign_id_samples, 3);
 	CHECK_EQ_U(charged_at(w, 1), 9800);
