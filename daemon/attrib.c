@@ -20,10 +20,34 @@ void attrib_init(struct attrib_cpu *c, const struct attrib_layout *layout, unsig
 	c->acc = acc;
 }
 
-void attrib_enabled(struct attrib_cpu *c, unsigned g, uint64_t t)
+void attrib_enabled(struct attrib_cpu *c, unsigned g, uint64_t t, const uint64_t *values,
+		    unsigned n)
 {
-	if (g < c->n_groups)
-		c->last_time[g] = t;
+	const struct attrib_layout *lay;
+
+	if (g >= c->n_groups)
+		return;
+	lay = &c->layout[g];
+	c->last_time[g] = t;
+	c->anchor_time[g] = t;
+	/* Not read: the clock stood still since the group's last read. */
+	c->anchor_clock[g] = values != NULL && lay->clock_idx < n ? values[lay->clock_idx] :
+			     c->last[g][lay->clock_idx];
+}
+
+/* When group g's read values[n] was taken: from its clock, or the
+ * sample's own time t for a layout without one. */
+static uint64_t read_time(const struct attrib_cpu *c, unsigned g, const uint64_t *values,
+			  unsigned n, uint64_t t)
+{
+	const struct attrib_layout *lay = &c->layout[g];
+	uint64_t v;
+
+	if (!lay->has_clock || lay->clock_idx >= n)
+		return t;
+	v = values[lay->clock_idx];
+	return v >= c->anchor_clock[g] ? c->anchor_time[g] + (v - c->anchor_clock[g]) :
+	       c->anchor_time[g];
 }
 
 static void charge(struct attrib_cpu *c, int32_t pid, unsigned g, uint64_t t, uint64_t time_ns,
@@ -33,9 +57,9 @@ static void charge(struct attrib_cpu *c, int32_t pid, unsigned g, uint64_t t, ui
 		c->st.dropped++;
 }
 
-/* d = values - last; last = values; *span = t - last_time; last_time = t.
- * False when a counter went backwards, which would turn into a huge
- * unsigned delta if charged. */
+/* d = values - last; last = values; *span = the clock's delta (or t -
+ * last_time without a clock); last_time = t.  False when a counter went
+ * backwards, which would turn into a huge unsigned delta if charged. */
 static bool take_delta(struct attrib_cpu *c, unsigned g, uint64_t t, const uint64_t *values,
 		       unsigned n, uint64_t *d, uint64_t *span)
 {
@@ -49,14 +73,131 @@ static bool take_delta(struct attrib_cpu *c, unsigned g, uint64_t t, const uint6
 		d[i] = values[i] - last[i];
 	}
 	memcpy(last, values, n * sizeof(*values));
-	/* Records of one ring are in time order but for a few ns when an
-	 * interrupt writes one between the stamping and the writing of another. */
-	*span = t > c->last_time[g] ? t - c->last_time[g] : 0;
+	if (c->layout[g].has_clock && c->layout[g].clock_idx < n)
+		*span = d[c->layout[g].clock_idx];
+	else   /* ring records are in time order but for a few ns */
+		*span = t > c->last_time[g] ? t - c->last_time[g] : 0;
 	if (t > c->last_time[g])
 		c->last_time[g] = t;
 	if (!ok)
 		c->st.backwards_reads++;
 	return ok;
+}
+
+void attrib_switch_in(struct attrib_cpu *c, uint64_t t, int32_t prev_pid, int32_t next_pid)
+{
+	struct attrib_switch_in *s = &c->switch_in[c->n_switch_in % ATTRIB_SWITCH_HISTORY];
+
+	s->time = t;
+	s->prev_pid = prev_pid;
+	s->next_pid = next_pid;
+	c->n_switch_in++;
+}
+
+/* The switch-ins after t0 and up to t, oldest first, into out; how many,
+ * or -1 when the history no longer reaches back to t0. */
+static int switch_ins_between(const struct attrib_cpu *c, uint64_t t0, uint64_t t,
+			      struct attrib_switch_in *out)
+{
+	uint64_t kept = c->n_switch_in;
+	uint64_t i, first = c->n_switch_in;
+	int n = 0;
+
+	if (kept > ATTRIB_SWITCH_HISTORY)
+		kept = ATTRIB_SWITCH_HISTORY;
+
+	/* Newest first: stop at the first one at or before t0. */
+	for (i = 0; i < kept; i++) {
+		const struct attrib_switch_in *s =
+			&c->switch_in[(c->n_switch_in - 1 - i) % ATTRIB_SWITCH_HISTORY];
+
+		if (s->time <= t0)
+			break;
+		first = c->n_switch_in - 1 - i;
+	}
+	if (i == kept && c->n_switch_in > kept)
+		return -1;
+	for (i = first; i < c->n_switch_in; i++) {
+		const struct attrib_switch_in *s = &c->switch_in[i % ATTRIB_SWITCH_HISTORY];
+
+		if (s->time <= t)
+			out[n++] = *s;
+	}
+	return n;
+}
+
+/* Split the span (t0, t] of group g, whose deltas d[n] hold more switches
+ * than samples, at the switch-ins inside it: the piece before each
+ * switch-in is its previous task's, the last piece final_pid's (charged at
+ * charge_t).  Each piece that ends in a switch gets that switch - the last
+ * one only when final_switch (a sample's own switch; a remainder has none),
+ * the earliest piece none when its switch was the previous sample's;
+ * switches beyond the records go to unattributed.  CPU time is exact; other
+ * counts go in proportion to time, remainders to the last piece so sums
+ * stay exact.  False (nothing charged) when no record falls in the span or
+ * the last does not hand the CPU to final_pid. */
+static bool split_span(struct attrib_cpu *c, unsigned g, uint64_t t0, uint64_t t,
+		       uint64_t charge_t, int32_t final_pid, bool final_switch,
+		       const uint64_t *d, unsigned n, uint64_t cpu_ns)
+{
+	const struct attrib_layout *lay = &c->layout[g];
+	struct attrib_switch_in in[ATTRIB_SWITCH_HISTORY];
+	uint64_t given[ACC_MAX_MEMBERS] = { 0 };
+	unsigned switches_of[ATTRIB_SWITCH_HISTORY] = { 0 };
+	uint64_t left, time_left = cpu_ns, span = t > t0 ? t - t0 : 0;
+	int m = switch_ins_between(c, t0, t, in), j;
+	unsigned i;
+
+	if (m < 1 || span == 0 || in[m - 1].next_pid != final_pid)
+		return false;
+	left = d[lay->switches_idx];
+	if (final_switch) {
+		if (left == 0)
+			return false;
+		left--;
+	}
+	for (j = m - 1; j >= 0 && left > 0; j--, left--)
+		switches_of[j] = 1;
+	for (j = 0; j < m; j++)
+		if (in[j].prev_pid < 0)
+			return false;
+	/* More switches than switch-ins (the guest kernel above also counts
+	 * idle switch-outs that write no record): who ran when is still known,
+	 * only whose those switches were is not. */
+	if (left > 0) {
+		uint64_t extra[ACC_MAX_MEMBERS] = { 0 };
+
+		extra[lay->switches_idx] = left;
+		charge(c, PID_UNATTRIBUTED, g, charge_t, 0, extra, n);
+	}
+	for (j = 0; j <= m; j++) {
+		uint64_t from = j == 0 ? t0 : in[j - 1].time;
+		uint64_t to = j == m ? t : in[j].time;
+		uint64_t piece = to > from ? to - from : 0;
+		uint64_t part[ACC_MAX_MEMBERS];
+
+		/* The pieces' times come from the records, their sum from the
+		 * span's clock: the last piece takes what is left. */
+		if (j == m || piece > time_left)
+			piece = time_left;
+		time_left -= piece;
+		for (i = 0; i < n; i++) {
+			if (lay->has_clock && i == lay->clock_idx)
+				part[i] = j == m ? d[i] - given[i] : (piece < d[i] - given[i] ? piece :
+								       d[i] - given[i]);
+			else if (i == lay->switches_idx)
+				part[i] = j == m ? (final_switch ? 1 : 0) : switches_of[j];
+			else if (j == m)
+				part[i] = d[i] - given[i];
+			else
+				part[i] = (uint64_t)((unsigned __int128)d[i] * piece / span);
+			given[i] += part[i];
+		}
+		charge(c, j == m ? final_pid : in[j].prev_pid, g, j == m ? charge_t : to, piece,
+		       part, n);
+	}
+	c->st.split_spans++;
+	return true;
 }
 
 /* Which task the sample's span belongs to, and the time to charge it at.
@@ -89,7 +230,7 @@ void attrib_sample(struct attrib_cpu *c, unsigned g, int32_t pid, int32_t tid, u
 {
 	const struct attrib_layout *lay;
 	uint64_t d[ACC_MAX_MEMBERS];
-	uint64_t switches, span;
+	uint64_t switches, span, t0, sample_t;
 
 	if (g >= c->n_groups)
 		return;
@@ -97,6 +238,9 @@ void attrib_sample(struct attrib_cpu *c, unsigned g, int32_t pid, int32_t tid, u
 	if (n > lay->n_members)
 		n = lay->n_members;
 	c->st.samples++;
+	t0 = c->last_time[g];
+	t = read_time(c, g, values, n, t);
+	sample_t = t;
 	if (!take_delta(c, g, t, values, n, d, &span))
 		return;
 	if (!resolve_owner(c, &pid, tid, &t)) {
@@ -109,6 +253,10 @@ void attrib_sample(struct attrib_cpu *c, unsigned g, int32_t pid, int32_t tid, u
 		charge(c, pid, g, t, span, d, n);
 		return;
 	}
+	c->st.unsampled_switches += switches - 1;
+	c->unsampled_span_ns += span;
+	if (split_span(c, g, t0, sample_t, t, pid, true, d, n, span))
+		return;
 	/* The span holds switches that produced no sample: it covers more than
 	 * one task.  This sample's own switch is certain; the rest is not. */
 	{
@@ -116,7 +264,6 @@ void attrib_sample(struct attrib_cpu *c, unsigned g, int32_t pid, int32_t tid, u
 
 		own[lay->switches_idx] = 1;
 		d[lay->switches_idx] -= 1;
-		c->st.unsampled_switches += switches - 1;
 		c->st.unattributed_spans++;
 		charge(c, pid, g, t, 0, own, n);
 		charge(c, PID_UNATTRIBUTED, g, t, span, d, n);
@@ -139,19 +286,24 @@ void attrib_remainder(struct attrib_cpu *c, unsigned g, uint64_t t, const uint64
 {
 	const struct attrib_layout *lay;
 	uint64_t d[ACC_MAX_MEMBERS];
-	uint64_t span;
+	uint64_t span, t0;
 
 	if (g >= c->n_groups)
 		return;
 	lay = &c->layout[g];
 	if (n > lay->n_members)
 		n = lay->n_members;
+	t0 = c->last_time[g];
+	t = read_time(c, g, values, n, t);
 	if (!take_delta(c, g, t, values, n, d, &span))
 		return;
 	/* Our thread is running, so no switch is expected in the remainder; one
 	 * means a switch went unsampled and the span is not ours alone. */
 	if (d[lay->switches_idx] != 0) {
 		c->st.unsampled_switches += d[lay->switches_idx];
+		c->unsampled_span_ns += span;
+		if (split_span(c, g, t0, t, t, c->self_pid, false, d, n, span))
+			return;
 		c->st.unattributed_spans++;
 		charge(c, PID_UNATTRIBUTED, g, t, span, d, n);
 		return;

@@ -4,15 +4,22 @@
  * A context-switch sample fires in the task being switched OUT and carries a
  * read of its whole group and the time; the deltas since the previous sample
  * of that group on this CPU are that task's share: counter deltas from the
- * group read, CPU time (task-clock) from the two sample times.  Invariant,
+ * group read, CPU time (task-clock) from the group's cpu-clock member, and
+ * the sample's time from that clock too (the sample's own time field can
+ * carry another reader's timestamp: daemon/collector.c, ROLE_CLOCK).  Invariant,
  * per CPU and group: everything charged (to tasks, to stackd itself at
  * rotation, and to the unattributed bucket) sums to the counter totals and
- * to the time the group was enabled.  Nothing is spread.
+ * to the time the group was enabled.  Nothing is spread but a split span.
  *
  * Special cases, each counted in st (lib/health_fields.h):
- *  - switch delta above 1: switches went unsampled (lost records, or this
- *    kernel's unreported idle switch-out), so the span covers several tasks.
- *    The sampled task gets its one switch; the rest goes to unattributed.
+ *  - switch delta above 1: switches went unsampled (lost records, or a
+ *    kernel that counts the idle task's switch-out without sampling it), so
+ *    the span covers several tasks.  When the kernel's switch-in records
+ *    (attrib_switch_in) say where the span changed hands and to whom, it is
+ *    split there: CPU time exactly, one switch per task that ran, and the
+ *    other counts in proportion to time (a split's ratios are the span's;
+ *    counted in split_spans).  Otherwise the sampled task gets its one
+ *    switch and the rest goes to unattributed.
  *  - the trailing sample after an EXIT record (the dying task's last
  *    switch-out) may carry pid -1 or tid -1: it belongs to that exit.
  *  - a counter that went backwards is charged nothing and counted.
@@ -32,19 +39,38 @@
 struct attrib_layout {
 	unsigned n_members;
 	unsigned switches_idx;                 /* context-switch counter (the sampler) */
+	bool has_clock;                        /* stackd's groups always; some tests not */
+	unsigned clock_idx;                    /* cpu-clock: ns the group has run */
 	unsigned model_idx[MODEL_MAX_EVENTS];  /* model event i -> member index */
 	unsigned n_model;
 };
+
+/* A switch-in record: at time, next_pid replaced prev_pid on this CPU. */
+struct attrib_switch_in {
+	uint64_t time;
+	int32_t prev_pid, next_pid;
+};
+
+#define ATTRIB_SWITCH_HISTORY 32   /* newest switch-ins kept for splitting */
 
 struct attrib_cpu {
 	unsigned n_groups;
 	const struct attrib_layout *layout;   /* [n_groups] */
 	uint64_t last[PLAN_MAX_GROUPS][ACC_MAX_MEMBERS];
 	uint64_t last_time[PLAN_MAX_GROUPS];  /* last sample, or the enable */
+	/* A sample's time is worked out from its group's cpu-clock, not taken
+	 * from the sample: at anchor_time[g] the clock read anchor_clock[g]. */
+	uint64_t anchor_time[PLAN_MAX_GROUPS];
+	uint64_t anchor_clock[PLAN_MAX_GROUPS];
 	bool exit_pending;
 	int32_t exit_pid, exit_tid;
 	uint64_t exit_ns;
 	int32_t self_pid;                     /* stackd: owns rotation remainders */
+	struct attrib_switch_in switch_in[ATTRIB_SWITCH_HISTORY];   /* circular */
+	uint64_t n_switch_in;                 /* ever recorded; newest at (n - 1) % size */
+	uint64_t unsampled_span_ns;           /* CPU time in spans holding unsampled
+					       * switches (split or not); the worker
+					       * reads and resets it */
 	struct cpuacc *acc;
 	struct health_counts st;
 };
@@ -52,12 +78,19 @@ struct attrib_cpu {
 void attrib_init(struct attrib_cpu *c, const struct attrib_layout *layout, unsigned n_groups,
 		 int32_t self_pid, struct cpuacc *acc);
 
-/* Group g was enabled at time t (CLOCK_MONOTONIC): its first span starts here. */
-void attrib_enabled(struct attrib_cpu *c, unsigned g, uint64_t t);
+/* Group g was enabled and then read (values[n]; NULL: not read) at time t
+ * (CLOCK_MONOTONIC): its first span starts here, and its clock is anchored. */
+void attrib_enabled(struct attrib_cpu *c, unsigned g, uint64_t t, const uint64_t *values,
+		    unsigned n);
 
-/* A switch sample of group g: values[n] read at time t, pid/tid switched out. */
+/* A switch sample of group g: values[n] read at the sample's time t (used
+ * only for a layout without a clock), pid/tid switched out. */
 void attrib_sample(struct attrib_cpu *c, unsigned g, int32_t pid, int32_t tid, uint64_t t,
 		   const uint64_t *values, unsigned n);
+
+/* A switch-in record on this CPU's ring (only while the worker records
+ * them: on kernels that count switches they do not sample). */
+void attrib_switch_in(struct attrib_cpu *c, uint64_t t, int32_t prev_pid, int32_t next_pid);
 
 /* An EXIT record on this CPU's ring. */
 void attrib_exit(struct attrib_cpu *c, int32_t pid, int32_t tid, uint64_t t);

@@ -74,7 +74,12 @@ static void base_attr(struct perf_event_attr *a)
 	a->clockid = CLOCK_MONOTONIC;
 }
 
-enum member_role { ROLE_SWITCHES, ROLE_MODEL };
+/* ROLE_CLOCK: cpu-clock, so every sample carries the time its group has
+ * run - a span's CPU time that no other reader can overwrite (the kernel
+ * fills one sample's data for all samplers of a switch: with perf record
+ * running, our samples carry perf's timestamp, on its clock, 3.4 ms behind
+ * CLOCK_MONOTONIC on the development VM). */
+enum member_role { ROLE_SWITCHES, ROLE_CLOCK, ROLE_MODEL };
 
 struct member_spec {
 	enum member_role role;
@@ -94,9 +99,11 @@ static unsigned group_members(const struct collector *c, unsigned g, struct memb
 			out[n++] = (struct member_spec){ ROLE_MODEL, i,
 							 mg->events[pg->events[i]].name };
 		out[n++] = (struct member_spec){ ROLE_SWITCHES, 0, "context-switches" };
+		out[n++] = (struct member_spec){ ROLE_CLOCK, 0, "cpu-clock" };
 		return n;
 	}
 	out[n++] = (struct member_spec){ ROLE_SWITCHES, 0, "context-switches" };
+	out[n++] = (struct member_spec){ ROLE_CLOCK, 0, "cpu-clock" };
 	for (i = 0; i < pg->n_events; i++)
 		out[n++] = (struct member_spec){ ROLE_MODEL, i, mg->events[pg->events[i]].name };
 	return n;
@@ -113,6 +120,10 @@ static int member_attr(const struct collector *c, const struct member_spec *m, b
 		a->type = PERF_TYPE_SOFTWARE;
 		a->config = PERF_COUNT_SW_CONTEXT_SWITCHES;
 		a->sample_period = 1;
+		break;
+	case ROLE_CLOCK:
+		a->type = PERF_TYPE_SOFTWARE;
+		a->config = PERF_COUNT_SW_CPU_CLOCK;
 		break;
 	case ROLE_MODEL:
 		r = c->kops->encode != NULL ?
@@ -139,6 +150,9 @@ static void close_cpu(const struct collector *c, struct cpu_events *ce)
 			if (ce->groups[g].fds[i] >= 0)
 				c->kops->close(c->kops->ctx, ce->groups[g].fds[i]);
 	ring_unmap(&ce->ring);
+	if (ce->switch_fd >= 0)
+		c->kops->close(c->kops->ctx, ce->switch_fd);
+	ce->switch_fd = -1;
 	if (ce->side_fd >= 0)
 		c->kops->close(c->kops->ctx, ce->side_fd);
 	ce->side_fd = -1;
@@ -176,6 +190,31 @@ static int open_side_band(struct collector *c, struct cpu_events *ce, char *err,
 		return r;
 	}
 	return 0;
+}
+
+/* Switch records (PERF_RECORD_SWITCH_CPU_WIDE) into the ring, opened off:
+ * two records per switch are a cost paid only on a CPU whose kernel counts
+ * switches it does not sample (worker.c turns them on).  A kernel without
+ * them (before 4.3), or a simulated one, leaves the spans unattributed. */
+static void open_switch_records(struct collector *c, struct cpu_events *ce)
+{
+	struct perf_event_attr a;
+	int r;
+
+	base_attr(&a);
+	a.type = PERF_TYPE_SOFTWARE;
+	a.config = PERF_COUNT_SW_DUMMY;
+	a.context_switch = 1;
+	a.disabled = 1;
+	r = c->kops->perf_open(c->kops->ctx, &a, -1, ce->cpu, -1);
+	if (r < 0)
+		return;
+	if (c->kops->ioctl(c->kops->ctx, r, PERF_EVENT_IOC_SET_OUTPUT,
+			   (unsigned long)ce->side_fd) < 0) {
+		c->kops->close(c->kops->ctx, r);
+		return;
+	}
+	ce->switch_fd = r;
 }
 
 static int open_group(struct collector *c, struct cpu_events *ce, unsigned g, char *err,
@@ -239,21 +278,25 @@ static void build_layouts(struct collector *c)
 		lay->n_members = n;
 		lay->n_model = c->plan.groups[g].n_events;
 		for (i = 0; i < n; i++) {
-			if (members[i].role == ROLE_SWITCHES)
+			if (members[i].role == ROLE_SWITCHES) {
 				lay->switches_idx = i;
-			else
+			} else if (members[i].role == ROLE_CLOCK) {
+				lay->has_clock = true;
+				lay->clock_idx = i;
+			} else {
 				lay->model_idx[members[i].part_idx] = i;
+			}
 		}
 	}
 }
 
 size_t collector_fds_per_cpu(const struct plan *p)
 {
-	size_t n = 2;   /* side-band event, worker wakeup */
+	size_t n = 3;   /* side-band event, switch records, worker wakeup */
 	unsigned g;
 
 	for (g = 0; g < p->n_groups; g++)
-		n += p->groups[g].n_events + 1;
+		n += p->groups[g].n_events + 2;
 	return n;
 }
 
@@ -317,12 +360,15 @@ int collector_open(const struct collector_params *p, struct collector **ret,
 	for (i = 0; i < n_cpus; i++) {
 		c->cpus[i].cpu = cpus[i];
 		c->cpus[i].side_fd = -1;
+		c->cpus[i].switch_fd = -1;
 	}
 	free(cpus);
 	build_layouts(c);
 
 	for (i = 0; i < c->n_cpus; i++) {
 		r = open_side_band(c, &c->cpus[i], err, errlen);
+		if (r == 0)
+			open_switch_records(c, &c->cpus[i]);
 		for (g = 0; g < c->n_groups && r == 0; g++)
 			r = open_group(c, &c->cpus[i], g, err, errlen);
 		if (r < 0)

@@ -2,13 +2,13 @@
  * collector.h - the kernel side: per-CPU perf_event groups and rings.
  *
  * For every online CPU c and every group of the plan (plan.h), one perf_event group
- * opened system-wide (pid = -1, cpu = c): the model's events plus one member
+ * opened system-wide (pid = -1, cpu = c): the model's events plus two members
  * of stackd's own, a context-switch event sampling every switch with a read
- * of the whole group (task-clock comes from the sample times; see
- * perf_record.h).  Leaders are pinned: a group the PMU cannot schedule goes
+ * of the whole group, and cpu-clock, which times each span (attrib.h).  Leaders are pinned: a group the PMU cannot schedule goes
  * into error state, which stackd counts, instead of being multiplexed
  * silently.  One side-band dummy event per CPU
- * (never disabled) receives COMM/FORK/EXIT and owns the CPU's ring; every
+ * (never disabled) receives COMM/FORK/EXIT and owns the CPU's ring; a
+ * second one writes switch records when the worker turns it on; every
  * sampler writes into that ring (PERF_EVENT_IOC_SET_OUTPUT).  Groups start
  * disabled: the per-CPU worker (worker.c) enables one at a time.
  */
@@ -53,6 +53,8 @@ struct cpu_group {
 struct cpu_events {
 	int cpu;
 	int side_fd;               /* dummy event: side-band records, owns the ring */
+	int switch_fd;             /* dummy event writing switch records, off until
+				    * needed (worker.c); -1 if the kernel has none */
 	struct ring ring;
 	struct cpu_group groups[PLAN_MAX_GROUPS];   /* by plan group */
 };

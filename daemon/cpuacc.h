@@ -16,8 +16,8 @@
 
 #include <stdint.h>
 
-/* A group's members: the model's events plus the switch sampler. */
-#define ACC_MAX_MEMBERS (MODEL_MAX_EVENTS + 1)
+/* A group's members: the model's events, the switch sampler and the clock. */
+#define ACC_MAX_MEMBERS (MODEL_MAX_EVENTS + 2)
 
 struct acc_entry {
 	int32_t pid;                  /* tgid, PID_IDLE, PID_UNATTRIBUTED (lib/pids.h) */

@@ -78,6 +78,19 @@ int perf_record_parse_comm(const struct perf_event_header *h, struct rec_comm *o
 	return 0;
 }
 
+int perf_record_parse_switch(const struct perf_event_header *h, struct rec_switch *out)
+{
+	if (h->size < sizeof(*h) + 8 + RECORD_TRAILER_BYTES)
+		return -EINVAL;
+	out->out = (h->misc & PERF_RECORD_MISC_SWITCH_OUT) != 0;
+	out->next_prev_pid = i32_at(h, 8);
+	out->next_prev_tid = i32_at(h, 12);
+	out->pid = i32_at(h, h->size - RECORD_TRAILER_BYTES);
+	out->tid = i32_at(h, h->size - RECORD_TRAILER_BYTES + 4);
+	out->time = perf_record_time(h);
+	return 0;
+}
+
 int perf_record_parse_lost(const struct perf_event_header *h, struct rec_lost *out)
 {
 	if (h->size < sizeof(*h) + 16 + RECORD_TRAILER_BYTES)

@@ -11,8 +11,8 @@
  *    first, so ids would only repeat what stackd already knows;
  *  - no PERF_FORMAT_TOTAL_TIME_*: working them out costs every sample a clock
  *    read; the worker knows when it enabled and disabled each group;
- *  - no task-clock member: a span's CPU time is the difference between two
- *    consecutive sample times (or the worker's clock at enable/disable);
+ *  - a cpu-clock member, not the sample's time, times each span: the kernel
+ *    shares the time field among all samplers of a switch (collector.c);
  *  - no PERF_SAMPLE_CPU: one ring per CPU.
  */
 #ifndef STACKD_PERF_RECORD_H
@@ -48,6 +48,16 @@ struct rec_comm {
 	uint64_t time;
 };
 
+/* PERF_RECORD_SWITCH_CPU_WIDE (attr.context_switch on a CPU-wide event):
+ * out records name the next task, in records the previous one; the trailer
+ * names the task running when the record was written. */
+struct rec_switch {
+	bool out;
+	int32_t next_prev_pid, next_prev_tid;
+	int32_t pid, tid;
+	uint64_t time;
+};
+
 struct rec_lost {
 	uint64_t id, lost;
 	uint64_t time;
@@ -57,6 +67,7 @@ struct rec_lost {
 int perf_record_parse_sample(const struct perf_event_header *h, struct rec_sample *out);
 int perf_record_parse_task(const struct perf_event_header *h, struct rec_task *out);
 int perf_record_parse_comm(const struct perf_event_header *h, struct rec_comm *out);
+int perf_record_parse_switch(const struct perf_event_header *h, struct rec_switch *out);
 int perf_record_parse_lost(const struct perf_event_header *h, struct rec_lost *out);
 
 /* The time of any record (sample field or trailer); 0 if it has none. */

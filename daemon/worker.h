@@ -80,6 +80,9 @@ struct worker {
 	uint32_t unschedulable[PLAN_MAX_GROUPS];
 	uint64_t benched_until[PLAN_MAX_GROUPS]; /* out of rotation until then (unschedulable) */
 	uint64_t done_seq;
+	bool switch_records;       /* this CPU's switch records are on */
+	bool switch_records_failed, switch_records_told;
+	uint64_t switch_review_ns;  /* when the records' need was last reviewed */
 
 	/* shared, under lock */
 	pthread_mutex_t lock;

@@ -43,8 +43,12 @@
 	  "Times the kernel throttled sampling.",					\
 	  "times the kernel throttled sampling")					\
 	X(unsampled_switches, sum, "unsampled_switches_total",				\
-	  "Context switches that produced no sample (their spans are unattributed).",	\
+	  "Context switches that produced no sample (their spans split or unattributed).",	\
 	  "switches that produced no sample")						\
+	X(split_spans, sum, "split_spans_total",					\
+	  "Spans holding unsampled switches, split at the kernel's switch-in records "	\
+	  "(CPU time exact, other counts in proportion to time).",			\
+	  "spans split at switch-in records")						\
 	X(unattributed_spans, sum, "unattributed_spans_total",				\
 	  "Counter spans no process could be charged with.",				\
 	  "spans charged to [unattributed]")						\

@@ -9,7 +9,7 @@
  *
  * The collector adds its context-switch sampler to every group (one sample
  * per switch, reading the group) and measures each group's time on the
- * target from sample times.  Those arrive here as context_switches and
+ * target with a cpu-clock member.  Those arrive here as context_switches and
  * task_clock_ns; task_clock_ns of a group is also how long that group
  * measured the target, which gives each metric its coverage.  Hardware
  * models list cycles and instructions in every group (fixed counters).

@@ -34,6 +34,85 @@ static size_t entries_of(const struct cpuacc *a, int32_t pid)
 #define TIME (-1)
 #define SW 0
 #define PF 1
+#define CLK 1   /* the clocked layout: [switches, cpu-clock, page-faults] */
+#define CPF 2
+#define BOGUS 77   /* a sample time on another reader's clock */
+
+/* Stackd's own layout carries cpu-clock: times come from it, whatever the
+ * sample's time field says; spans holding an unsampled switch are split at
+ * the kernel's switch-in records. */
+static void test_clock_and_split(void)
+{
+	static struct attrib_layout lay[1];
+	struct attrib_cpu c;
+	struct cpuacc acc;
+	uint64_t v[3] = { 0, 0, 0 };
+
+	lay[0].n_members = 3;
+	lay[0].switches_idx = 0;
+	lay[0].has_clock = true;
+	lay[0].clock_idx = 1;
+	lay[0].n_model = 1;
+	lay[0].model_idx[0] = 2;
+	CHECK(cpuacc_init(&acc) == 0);
+	attrib_init(&c, lay, 1, 999, &acc);
+	attrib_enabled(&c, 0, 1000, v, 3);   /* clock 0 at 1000 */
+
+	/* The clock, not the sample's time, gives the span and the time. */
+	v[0] = 1; v[1] = 500; v[2] = 3;
+	attrib_sample(&c, 0, 10, 10, BOGUS, v, 3);
+	CHECK_EQ_U(charged(&acc, 10, 0, TIME), 500);
+	CHECK_EQ_U(c.last_time[0], 1500);
+
+	/* Idle's switch-out counted, not sampled; its switch-in record says
+	 * 20 took over at 1700: idle 1500..1700, 20 1700..2000. */
+	attrib_switch_in(&c, 1700, 0, 20);
+	v[0] = 3; v[1] = 1000; v[2] = 8;
+	attrib_sample(&c, 0, 20, 20, BOGUS, v, 3);
+	CHECK_EQ_U(charged(&acc, PID_IDLE, 0, TIME), 200);
+	CHECK_EQ_U(charged(&acc, PID_IDLE, 0, SW), 1);
+	CHECK_EQ_U(charged(&acc, PID_IDLE, 0, CPF), 2);   /* 5 x 200/500 */
+	CHECK_EQ_U(charged(&acc, 20, 0, TIME), 300);
+	CHECK_EQ_U(charged(&acc, 20, 0, SW), 1);
+	CHECK_EQ_U(charged(&acc, 20, 0, CPF), 3);
+	CHECK_EQ_U(c.st.split_spans, 1);
+	CHECK_EQ_U(c.st.unsampled_switches, 1);
+	CHECK_EQ_U(charged(&acc, PID_UNATTRIBUTED, 0, TIME), 0);
+
+	/* A remainder: idle until our thread woke at 2600, ours to 2800. */
+	attrib_switch_in(&c, 2600, 0, 999);
+	v[0] = 4; v[1] = 1800; v[2] = 8;
+	attrib_remainder(&c, 0, BOGUS, v, 3);
+	CHECK_EQ_U(charged(&acc, PID_IDLE, 0, TIME), 200 + 600);
+	CHECK_EQ_U(charged(&acc, PID_IDLE, 0, SW), 2);
+	CHECK_EQ_U(charged(&acc, 999, 0, TIME), 200);
+	CHECK_EQ_U(charged(&acc, 999, 0, SW), 0);
+
+	/* More switches than records: time still split, the switches nobody
+	 * can own go to unattributed, with no time. */
+	attrib_switch_in(&c, 2900, 0, 30);
+	v[0] = 8; v[1] = 2000; v[2] = 8;
+	attrib_sample(&c, 0, 30, 30, BOGUS, v, 3);
+	CHECK_EQ_U(charged(&acc, 30, 0, TIME), 100);
+	CHECK_EQ_U(charged(&acc, PID_IDLE, 0, TIME), 800 + 100);
+	CHECK_EQ_U(charged(&acc, PID_UNATTRIBUTED, 0, SW), 2);
+	CHECK_EQ_U(charged(&acc, PID_UNATTRIBUTED, 0, TIME), 0);
+
+	/* A record that hands the CPU to someone else than the sampled task
+	 * does not explain the span: unattributed, as without records. */
+	attrib_switch_in(&c, 3100, 0, 41);
+	v[0] = 10; v[1] = 2300; v[2] = 9;
+	attrib_sample(&c, 0, 40, 40, BOGUS, v, 3);
+	CHECK_EQ_U(charged(&acc, PID_UNATTRIBUTED, 0, TIME), 300);
+	CHECK_EQ_U(c.st.split_spans, 3);
+
+	/* Invariant: every count and the clock are charged exactly once. */
+	CHECK_EQ_U(charged(&acc, ALL, 0, SW), 10);
+	CHECK_EQ_U(charged(&acc, ALL, 0, CPF), 9);
+	CHECK_EQ_U(charged(&acc, ALL, 0, CLK), 2300);
+	CHECK_EQ_U(charged(&acc, ALL, 0, TIME), 2300);
+	cpuacc_done(&acc);
+}
 
 int main(void)
 {
@@ -50,7 +129,7 @@ int main(void)
 	}
 	CHECK(cpuacc_init(&acc) == 0);
 	attrib_init(&c, layout, 2, 999, &acc);
-	attrib_enabled(&c, 0, 1000);
+	attrib_enabled(&c, 0, 1000, NULL, 0);
 
 	/* Plain switches: each span goes to the task switched out. */
 	v[0] = 1; v[1] = 5;
@@ -105,13 +184,13 @@ int main(void)
 	attrib_remainder(&c, 0, 11250, v, 2);
 	CHECK_EQ_U(charged(&acc, 999, 0, TIME), 250);
 	/* Group 1 starts from zero at its enable, with its own baseline. */
-	attrib_enabled(&c, 1, 11300);
+	attrib_enabled(&c, 1, 11300, NULL, 0);
 	v[0] = 1; v[1] = 3;
 	attrib_sample(&c, 1, 10, 10, 12000, v, 2);
 	CHECK_EQ_U(charged(&acc, 10, 1, TIME), 700);
 	CHECK_EQ_U(charged(&acc, 10, 1, PF), 3);
 	/* ...but a remainder that contains a switch is not ours alone. */
-	attrib_enabled(&c, 0, 20000);
+	attrib_enabled(&c, 0, 20000, NULL, 0);
 	v[0] = 10; v[1] = 9;
 	attrib_remainder(&c, 0, 20300, v, 2);
 	CHECK_EQ_U(charged(&acc, 999, 0, TIME), 250);
@@ -140,5 +219,6 @@ int main(void)
 	for (int i = 0; i < 20000; i += 997)
 		CHECK_EQ_U(charged(&acc, i, (unsigned)(i % 2), PF), (uint64_t)i);
 	cpuacc_done(&acc);
+	test_clock_and_split();
 	return 0;
 }
