@@ -20,6 +20,13 @@ void attrib_init(struct attrib_cpu *c, const struct attrib_layout *layout, unsig
 	c->acc = acc;
 }
 
+static void charge(struct attrib_cpu *c, int32_t pid, unsigned g, uint64_t t, uint64_t time_ns,
+		   const uint64_t *d, unsigned n)
+{
+	if (cpuacc_add(c->acc, pid, g, t, time_ns, d, n) < 0)
+		c->st.dropped++;
+}
+
 void attrib_enabled(struct attrib_cpu *c, unsigned g, uint64_t t, const uint64_t *values,
 		    unsigned n)
 {
@@ -28,11 +35,43 @@ void attrib_enabled(struct attrib_cpu *c, unsigned g, uint64_t t, const uint64_t
 	if (g >= c->n_groups)
 		return;
 	lay = &c->layout[g];
+	if (c->failed[g] && values != NULL) {
+		/* Counted after the last sample of the turn that failed: no
+		 * owner.  From here the deltas start afresh. */
+		uint64_t d[ACC_MAX_MEMBERS] = { 0 };
+		unsigned i, m = n < lay->n_members ? n : lay->n_members;
+
+		for (i = 0; i < m; i++)
+			d[i] = values[i] >= c->last[g][i] ? values[i] - c->last[g][i] : 0;
+		memcpy(c->last[g], values, m * sizeof(*values));
+		charge(c, PID_UNATTRIBUTED, g, t, 0, d, m);
+	}
+	c->failed[g] = false;
 	c->last_time[g] = t;
 	c->anchor_time[g] = t;
 	/* Not read: the clock stood still since the group's last read. */
 	c->anchor_clock[g] = values != NULL && lay->clock_idx < n ? values[lay->clock_idx] :
 			     c->last[g][lay->clock_idx];
+}
+
+void attrib_lost(struct attrib_cpu *c, unsigned g, uint64_t from, uint64_t to)
+{
+	uint64_t none[ACC_MAX_MEMBERS] = { 0 };
+
+	if (g >= c->n_groups || to <= from)
+		return;
+	c->st.unattributed_spans++;
+	charge(c, PID_UNATTRIBUTED, g, to, to - from, none, c->layout[g].n_members);
+}
+
+void attrib_failed(struct attrib_cpu *c, unsigned g, uint64_t t)
+{
+	if (g >= c->n_groups)
+		return;
+	attrib_lost(c, g, c->last_time[g], t);
+	if (t > c->last_time[g])
+		c->last_time[g] = t;
+	c->failed[g] = true;
 }
 
 /* When group g's read values[n] was taken: from its clock, or the
@@ -48,13 +87,6 @@ static uint64_t read_time(const struct attrib_cpu *c, unsigned g, const uint64_t
 	v = values[lay->clock_idx];
 	return v >= c->anchor_clock[g] ? c->anchor_time[g] + (v - c->anchor_clock[g]) :
 	       c->anchor_time[g];
-}
-
-static void charge(struct attrib_cpu *c, int32_t pid, unsigned g, uint64_t t, uint64_t time_ns,
-		   const uint64_t *d, unsigned n)
-{
-	if (cpuacc_add(c->acc, pid, g, t, time_ns, d, n) < 0)
-		c->st.dropped++;
 }
 
 /* d = values - last; last = values; *span = the clock's delta (or t -

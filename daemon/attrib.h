@@ -62,6 +62,7 @@ struct attrib_cpu {
 	 * from the sample: at anchor_time[g] the clock read anchor_clock[g]. */
 	uint64_t anchor_time[PLAN_MAX_GROUPS];
 	uint64_t anchor_clock[PLAN_MAX_GROUPS];
+	bool failed[PLAN_MAX_GROUPS];         /* its last turn ended in error state */
 	bool exit_pending;
 	int32_t exit_pid, exit_tid;
 	uint64_t exit_ns;
@@ -87,6 +88,17 @@ void attrib_enabled(struct attrib_cpu *c, unsigned g, uint64_t t, const uint64_t
  * only for a layout without a clock), pid/tid switched out. */
 void attrib_sample(struct attrib_cpu *c, unsigned g, int32_t pid, int32_t tid, uint64_t t,
 		   const uint64_t *values, unsigned n);
+
+/* CPU time from..to that no group measured (all of them unschedulable):
+ * charged to unattributed under group g, so no process is credited with
+ * it and the host's time still adds up. */
+void attrib_lost(struct attrib_cpu *c, unsigned g, uint64_t from, uint64_t to);
+
+/* Group g was found in error state at time t: its span since its last
+ * sample counted nothing (the time goes to unattributed), and whatever it
+ * counted after that sample and before it failed is charged to
+ * unattributed when it is next enabled (attrib_enabled). */
+void attrib_failed(struct attrib_cpu *c, unsigned g, uint64_t t);
 
 /* A switch-in record on this CPU's ring (only while the worker records
  * them: on kernels that count switches they do not sample). */

@@ -6,7 +6,8 @@
  * than the host has free (SMT halves them on Intel before Ice Lake, the
  * NMI watchdog takes one, another PMU user may hold some) is split into
  * parts that each fit, along its ratio sets only (model.h): every part
- * carries the family's base (cycles, instructions, slots), and readers
+ * carries the family's base (cycles, and its events on fixed counters:
+ * instructions and slots on Intel), and readers
  * compare each event with the base of the part that counted it
  * (model_combine_parts).  A family that cannot fit even so is left out,
  * with the reason, instead of being opened to sit in error state.

@@ -272,7 +272,7 @@ static void series_labels(FILE *f, const char *kind, const struct series *s)
 }
 
 /* group="td_l1"; a part of a split family also part="2/3" (each part
- * counts cycles and instructions of its own turns). */
+ * counts cycles, and any fixed-counter events, of its own turns). */
 static void group_labels(const struct prom *p, FILE *f, unsigned g)
 {
 	const struct plan_group *pg = &p->plan.groups[g];

@@ -303,10 +303,22 @@ static bool try_enable(struct worker *w, unsigned g)
 	}
 	/* The read anchors the group's clock: its samples' times follow. */
 	attrib_enabled(&w->at, g, now_ns(w), nv > 0 ? values : NULL, nv > 0 ? (unsigned)nv : 0);
+	if (w->dark_since != 0) {
+		attrib_lost(&w->at, g, w->dark_since, t);
+		w->dark_since = 0;
+	}
 	w->enabled_since = t;
 	w->active = g;
 	w->running = true;
 	return true;
+}
+
+/* Nothing is enabled from t on (every group benched or failing): that
+ * time is no process's, and is charged as unattributed when it ends. */
+static void go_dark(struct worker *w, uint64_t t)
+{
+	if (!w->running && w->dark_since == 0)
+		w->dark_since = t;
 }
 
 /* Enable the first group after g (cyclically, g excluded) that is in
@@ -358,6 +370,7 @@ static bool active_failed(struct worker *w, uint64_t t, uint64_t *values, int *n
 	if (*nv != -EIO)
 		return false;
 	group_ioctl(w, w->active, PERF_EVENT_IOC_DISABLE);
+	attrib_failed(&w->at, w->active, t);
 	bench(w, w->active, t);
 	w->enabled_since = t;
 	w->running = false;
@@ -403,6 +416,7 @@ static void rotate(struct worker *w)
 	} else if (nv == -EIO) {
 		/* It failed while enabled: its span counted nothing. */
 		w->enabled_acc[from] -= span;
+		attrib_failed(&w->at, from, t);
 		bench(w, from, t);
 	}
 	/* Every other group turned out unschedulable: from runs on, enabled
@@ -410,6 +424,7 @@ static void rotate(struct worker *w)
 	 * restarts its span). */
 	if (!moved && nv != -EIO)
 		(void)try_enable(w, from);
+	go_dark(w, t);
 }
 
 static void post(struct worker *w, struct handover *h, uint64_t seq)
@@ -457,10 +472,15 @@ static void cut(struct worker *w, uint64_t seq)
 		unsigned failed = w->active;
 		int nv;
 
-		if (active_failed(w, now, values, &nv))
+		if (active_failed(w, now, values, &nv)) {
 			enable_next(w, failed);
-		else
+			go_dark(w, now);
+		} else
 			w->enabled_acc[w->active] += now - w->enabled_since;
+	}
+	if (w->dark_since != 0) {   /* the dark time so far belongs here */
+		attrib_lost(&w->at, w->active, w->dark_since, now);
+		w->dark_since = now;
 	}
 	w->enabled_since = now;
 	for (g = 0; g < w->col->n_groups; g++) {
@@ -513,6 +533,7 @@ void worker_begin(struct worker *w)
 	w->last_cut_ns = now;
 	w->switch_review_ns = now;
 	enable_next(w, w->col->n_groups - 1);
+	go_dark(w, now);
 	w->next_rotate_ns = now + __atomic_load_n(&w->rotate_ns, __ATOMIC_RELAXED);
 }
 

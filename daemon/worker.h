@@ -83,6 +83,7 @@ struct worker {
 	bool switch_records;       /* this CPU's switch records are on */
 	bool switch_records_failed, switch_records_told;
 	uint64_t switch_review_ns;  /* when the records' need was last reviewed */
+	uint64_t dark_since;        /* nothing enabled since (0: something is) */
 
 	/* shared, under lock */
 	pthread_mutex_t lock;

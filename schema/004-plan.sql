@@ -3,7 +3,7 @@
 -- A family that needs more counters than the host has is split into parts:
 -- each part is a counter_group row of its own, with the family's name and
 -- the columns that part counts (a subset of the model's, always with its
--- base: cycles and instructions), so readers compare each event with the
+-- base: cycles, and its fixed-counter events), so readers compare each event with the
 -- base of the part that counted it.
 --
 -- interval_group.unschedulable: how many times the group was found in error

@@ -12,7 +12,8 @@
  * target with a cpu-clock member.  Those arrive here as context_switches and
  * task_clock_ns; task_clock_ns of a group is also how long that group
  * measured the target, which gives each metric its coverage.  Hardware
- * models list cycles and instructions in every group (fixed counters).
+ * models list cycles in every group (with instructions and slots where
+ * fixed counters host them: Intel, Arm's cycles).
  *
  * Models are pure: no globals written, no I/O, no logging, so stackd and
  * `stackctl analyze` run the very same formulas.

@@ -197,9 +197,11 @@ int model_generic_cpi_fit(const struct model *m, const struct group_sums *const 
 	return r;
 }
 
-/* Every formula is an event per instruction or per cycle (both in every
- * part): no ratio sets; no counter restrictions; cycles and instructions
- * take general counters (no fixed ones on AMD). */
+/* Every formula is an event per instruction or per cycle: no ratio sets;
+ * no counter restrictions; cycles and instructions take general counters
+ * (no fixed ones on AMD).  Cycles is in every part of a split family, and
+ * readers combine parts as per-cycle rates, so per-instruction formulas
+ * hold even when instructions sits in another part. */
 #define ZEN_GENERIC_PLAN                                                          \
 	.fixed_counters = 0,                                                             \
 	.ratio_sets = NULL,                                                              \

@@ -114,6 +114,51 @@ static void test_clock_and_split(void)
 	cpuacc_done(&acc);
 }
 
+/* A group found in error state, and time when nothing was enabled: the
+ * time is unattributed (no process credited, the host's time whole), and
+ * what the group counted after its last sample is charged to unattributed
+ * when it is enabled again, so its next span starts clean. */
+static void test_failed_and_lost(void)
+{
+	static struct attrib_layout lay[1];
+	struct attrib_cpu c;
+	struct cpuacc acc;
+	uint64_t v[3] = { 0, 0, 0 };
+
+	lay[0].n_members = 3;
+	lay[0].switches_idx = 0;
+	lay[0].has_clock = true;
+	lay[0].clock_idx = 1;
+	lay[0].n_model = 1;
+	lay[0].model_idx[0] = 2;
+	CHECK(cpuacc_init(&acc) == 0);
+	attrib_init(&c, lay, 1, 999, &acc);
+	attrib_enabled(&c, 0, 1000, v, 3);
+	v[0] = 1; v[1] = 400; v[2] = 2;
+	attrib_sample(&c, 0, 10, 10, BOGUS, v, 3);   /* 10 ran 1000..1400 */
+	attrib_failed(&c, 0, 2000);
+	CHECK_EQ_U(charged(&acc, PID_UNATTRIBUTED, 0, TIME), 600);
+	/* Before failing it counted one more switch, 300 ns, 3 faults. */
+	v[0] = 2; v[1] = 700; v[2] = 5;
+	attrib_enabled(&c, 0, 3000, v, 3);
+	CHECK_EQ_U(charged(&acc, PID_UNATTRIBUTED, 0, SW), 1);
+	CHECK_EQ_U(charged(&acc, PID_UNATTRIBUTED, 0, CPF), 3);
+	CHECK_EQ_U(charged(&acc, PID_UNATTRIBUTED, 0, TIME), 600);
+	v[0] = 3; v[1] = 900; v[2] = 6;
+	attrib_sample(&c, 0, 20, 20, BOGUS, v, 3);   /* 20 ran 3000..3200 */
+	CHECK_EQ_U(charged(&acc, 20, 0, TIME), 200);
+	CHECK_EQ_U(charged(&acc, 20, 0, CPF), 1);
+	CHECK_EQ_U(charged(&acc, 20, 0, SW), 1);
+	attrib_lost(&c, 0, 4000, 4500);
+	CHECK_EQ_U(charged(&acc, PID_UNATTRIBUTED, 0, TIME), 1100);
+	CHECK_EQ_U(c.st.unattributed_spans, 2);
+	/* Every count charged once. */
+	CHECK_EQ_U(charged(&acc, ALL, 0, SW), 3);
+	CHECK_EQ_U(charged(&acc, ALL, 0, CPF), 6);
+	CHECK_EQ_U(charged(&acc, ALL, 0, CLK), 900);
+	cpuacc_done(&acc);
+}
+
 int main(void)
 {
 	struct attrib_cpu c;
@@ -220,5 +265,6 @@ int main(void)
 		CHECK_EQ_U(charged(&acc, i, (unsigned)(i % 2), PF), (uint64_t)i);
 	cpuacc_done(&acc);
 	test_clock_and_split();
+	test_failed_and_lost();
 	return 0;
 }
