@@ -113,9 +113,10 @@ static void print_plan(const json_t *plan)
 		return;
 	if (json_is_true(json_object_get(b, "counter_limits")))
 		printf("plan:          %zu counter groups for %" PRIu64 " general counters per "
-		       "thread (%" PRIu64 " free: SMT %s, NMI watchdog %s, %" PRIu64 " held by "
+		       "thread (%s; %" PRIu64 " free: SMT %s, NMI watchdog %s, %" PRIu64 " held by "
 		       "others)\n", json_array_size(json_object_get(plan, "groups")),
-		       u64(b, "general_counters"), u64(b, "general_free"),
+		       u64(b, "general_counters"), str(b, "general_counters_from"),
+		       u64(b, "general_free"),
 		       json_is_true(json_object_get(b, "smt")) ? "on" : "off",
 		       json_is_true(json_object_get(b, "nmi_watchdog")) ? "on" : "off",
 		       u64(b, "held_by_others"));

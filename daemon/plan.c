@@ -42,6 +42,17 @@ void plan_budget_for(const struct model *m, bool smt_on, bool watchdog_on, unsig
 	if (out->watchdog_takes_gp)
 		taken++;
 	out->gp_free = total > taken ? total - taken : 0;
+	snprintf(out->counters_from, sizeof(out->counters_from), "%s",
+		 out->unlimited ? "" : "the model's figure");
+}
+
+void plan_budget_set_total(struct plan_budget *b, unsigned gp, const char *from)
+{
+	unsigned taken = b->reserved + (b->watchdog_takes_gp ? 1 : 0);
+
+	b->gp_total = gp;
+	b->gp_free = gp > taken ? gp - taken : 0;
+	snprintf(b->counters_from, sizeof(b->counters_from), "%s", from);
 }
 
 static const struct model_event_rule *rule_of(const struct model *m, const char *column)

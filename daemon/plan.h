@@ -35,6 +35,7 @@ struct plan_budget {
 	bool cycles_on_fixed;  /* cycles may use a fixed counter (free of the watchdog) */
 	bool watchdog_takes_gp;  /* the watchdog holds a general counter (no fixed ones: AMD) */
 	bool unlimited;        /* software events: no counter budget */
+	char counters_from[64];  /* where gp_total comes from: the host's PMU or the model */
 };
 
 /* One perf_event group to open on every CPU: a family or a part of one. */
@@ -62,9 +63,13 @@ struct plan {
 	struct plan_family families[MODEL_MAX_GROUPS];
 };
 
-/* The budget of a model's PMU on a host in this state. */
+/* The budget of a model's PMU on a host in this state, with the model's
+ * counter figures. */
 void plan_budget_for(const struct model *m, bool smt_on, bool watchdog_on, unsigned reserved,
 		     struct plan_budget *out);
+/* The same with gp general counters per thread, as the host reported them
+ * (from says where). */
+void plan_budget_set_total(struct plan_budget *b, unsigned gp, const char *from);
 
 /* Plan the families not turned off.  Returns 0 when at least one group is
  * planned, -ENOSPC when nothing fits (err says why), -EINVAL on a model
@@ -73,10 +78,18 @@ int plan_make(const struct model *m, const bool off[MODEL_MAX_GROUPS],
 	      const struct plan_budget *b, struct plan *out, char *err, size_t errlen);
 
 /* The host's budget: SMT from /sys/devices/system/cpu/smt/active, the
- * watchdog from /proc/sys/kernel/nmi_watchdog. */
+ * watchdog from /proc/sys/kernel/nmi_watchdog, the general counters per
+ * thread from libpfm4's view of the core PMU (on Intel, CPUID leaf 0xA,
+ * which already reflects SMT and what a hypervisor exposes), else the
+ * model's figure. */
 void plan_detect_budget(const struct model *m, unsigned reserved, struct plan_budget *out);
 bool plan_host_smt_on(void);
 bool plan_host_watchdog_on(void);
+/* The host's core PMU's general counters per thread (name: which PMU); 0
+ * when libpfm4 sees none or was forced to pretend (LIBPFM_FORCE_PMU). */
+unsigned plan_host_counters(char *name, size_t len);
+/* b with the host's figure when it has one (plan_budget_set_total). */
+void plan_apply_host_counters(struct plan_budget *b);
 
 /* Every family of m whole, in the model's order: what a host with counters
  * to spare opens, and what the store registers when given no plan. */

@@ -20,8 +20,9 @@ static void describe(const struct plan_budget *b, char *buf, size_t len)
 	if (b->unlimited)
 		snprintf(buf, len, "software events: no counter budget");
 	else
-		snprintf(buf, len, "%u general counters per thread, %u free for stackd; SMT %s, "
-			 "NMI watchdog %s%s, %u held by another user", b->gp_total, b->gp_free,
+		snprintf(buf, len, "%u general counters per thread (%s), %u free for stackd; "
+			 "SMT %s, NMI watchdog %s%s, %u held by another user", b->gp_total,
+			 b->counters_from, b->gp_free,
 			 b->smt_on ? "on" : "off", b->watchdog_on ? "on" : "off",
 			 !b->watchdog_on ? "" : b->watchdog_takes_gp ? " (holds a general counter)" :
 			 " (holds the fixed cycles counter: cycles takes a general one)",
@@ -30,7 +31,7 @@ static void describe(const struct plan_budget *b, char *buf, size_t len)
 
 void plan_print_text(FILE *f, const struct plan *p)
 {
-	char budget[256], label[96];
+	char budget[320], label[96];
 	unsigned g, fam;
 
 	describe(&p->budget, budget, sizeof(budget));
@@ -69,6 +70,7 @@ void plan_print_json(struct jsonw *j, const struct plan *p)
 	jsonw_field_bool(j, "nmi_watchdog", b->watchdog_on);
 	jsonw_field_uint(j, "held_by_others", b->reserved);
 	jsonw_field_uint(j, "general_counters", b->gp_total);
+	jsonw_field_string(j, "general_counters_from", b->counters_from);
 	jsonw_field_uint(j, "general_free", b->gp_free);
 	jsonw_field_bool(j, "cycles_on_fixed_counter", b->cycles_on_fixed);
 	jsonw_object_end(j);

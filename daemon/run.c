@@ -357,13 +357,16 @@ static void check_budget(struct daemon *d)
 	const struct plan_budget *was = &d->plan.budget;
 
 	plan_detect_budget(d->model, was->reserved, &now);
-	if (now.smt_on == was->smt_on && now.watchdog_on == was->watchdog_on)
+	if (now.smt_on == was->smt_on && now.watchdog_on == was->watchdog_on &&
+	    now.gp_total == was->gp_total)
 		return;
 	log_warning("reload: the counter budget changed since the start (SMT %s -> %s, NMI "
-		    "watchdog %s -> %s): the groups stay as planned for the old one until "
-		    "stackd restarts (stackd --plan shows the new plan)",
+		    "watchdog %s -> %s, %u -> %u general counters per thread): the groups "
+		    "stay as planned for the old one until stackd restarts (stackd --plan "
+		    "shows the new plan)",
 		    was->smt_on ? "on" : "off", now.smt_on ? "on" : "off",
-		    was->watchdog_on ? "on" : "off", now.watchdog_on ? "on" : "off");
+		    was->watchdog_on ? "on" : "off", now.watchdog_on ? "on" : "off",
+		    was->gp_total, now.gp_total);
 }
 
 static void reload(struct daemon *d)

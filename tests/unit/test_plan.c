@@ -11,6 +11,7 @@
 #include "test.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int part_of(const struct plan *p, unsigned family, unsigned event, unsigned from)
@@ -140,6 +141,38 @@ static void test_hosts_users_need(void)
 	CHECK(collected("skx", "td_l1", true, true));
 }
 
+/* A host whose PMU reports fewer counters than the model's figure (a VM
+ * exposing 4): planned for what it has, no group needing more than the 3
+ * free; without a PMU libpfm4 can see, the model's figure stays. */
+static void test_host_counters(void)
+{
+	const struct model *m = model_find("amd64_fam19h_zen4");
+	bool off[MODEL_MAX_GROUPS] = { false };
+	struct plan_budget b;
+	struct plan p;
+	char err[512], name[24];
+	unsigned g;
+
+	CHECK(m != NULL);
+	plan_budget_for(m, false, true, 0, &b);
+	CHECK_EQ_U(b.gp_total, m->gp_counters_nosmt);
+	CHECK(strcmp(b.counters_from, "the model's figure") == 0);
+	plan_budget_set_total(&b, 4, "the host's PMU (test)");
+	CHECK_EQ_U(b.gp_total, 4);
+	CHECK_EQ_U(b.gp_free, 3);   /* the watchdog holds one on AMD */
+	CHECK(plan_make(m, off, &b, &p, err, sizeof(err)) == 0);
+	for (g = 0; g < p.n_groups; g++)
+		CHECK(p.groups[g].gp_needed <= 3);
+	/* A core PMU (not on the development VM) names itself; a forced one
+	 * is libpfm4's table, never taken for the host's. */
+	name[0] = '\0';
+	if (plan_host_counters(name, sizeof(name)) > 0)
+		CHECK(name[0] != '\0');
+	setenv("LIBPFM_FORCE_PMU", "icl", 1);
+	CHECK_EQ_U(plan_host_counters(name, sizeof(name)), 0);
+	unsetenv("LIBPFM_FORCE_PMU");
+}
+
 /* Two events that only counter 2 can host never share a group. */
 static const struct model_event fake_events[] = {
 	{ "CPU_CLK_UNHALTED:THREAD_P", "cycles", "cycles", true, false },
@@ -213,5 +246,6 @@ int main(void)
 	test_hosts_users_need();
 	test_masks();
 	test_whole();
+	test_host_counters();
 	return 0;
 }
