@@ -150,9 +150,7 @@ static void close_cpu(const struct collector *c, struct cpu_events *ce)
 			if (ce->groups[g].fds[i] >= 0)
 				c->kops->close(c->kops->ctx, ce->groups[g].fds[i]);
 	ring_unmap(&ce->ring);
-	if (ce->switch_fd >= 0)
-		c->kops->close(c->kops->ctx, ce->switch_fd);
-	ce->switch_fd = -1;
+	collector_close_switch_records(c, ce);
 	if (ce->side_fd >= 0)
 		c->kops->close(c->kops->ctx, ce->side_fd);
 	ce->side_fd = -1;
@@ -192,29 +190,34 @@ static int open_side_band(struct collector *c, struct cpu_events *ce, char *err,
 	return 0;
 }
 
-/* Switch records (PERF_RECORD_SWITCH_CPU_WIDE) into the ring, opened off:
- * two records per switch are a cost paid only on a CPU whose kernel counts
- * switches it does not sample (worker.c turns them on).  A kernel without
- * them (before 4.3), or a simulated one, leaves the spans unattributed. */
-static void open_switch_records(struct collector *c, struct cpu_events *ce)
+int collector_open_switch_records(const struct collector *c, struct cpu_events *ce)
 {
 	struct perf_event_attr a;
 	int r;
 
+	if (ce->switch_fd >= 0)
+		return 0;
 	base_attr(&a);
 	a.type = PERF_TYPE_SOFTWARE;
 	a.config = PERF_COUNT_SW_DUMMY;
 	a.context_switch = 1;
-	a.disabled = 1;
 	r = c->kops->perf_open(c->kops->ctx, &a, -1, ce->cpu, -1);
 	if (r < 0)
-		return;
-	if (c->kops->ioctl(c->kops->ctx, r, PERF_EVENT_IOC_SET_OUTPUT,
-			   (unsigned long)ce->side_fd) < 0) {
-		c->kops->close(c->kops->ctx, r);
-		return;
-	}
+		return r;
 	ce->switch_fd = r;
+	r = c->kops->ioctl(c->kops->ctx, ce->switch_fd, PERF_EVENT_IOC_SET_OUTPUT,
+			   (unsigned long)ce->side_fd);
+	if (r < 0)
+		collector_close_switch_records(c, ce);
+	return r;
+}
+
+void collector_close_switch_records(const struct collector *c, struct cpu_events *ce)
+{
+	if (ce->switch_fd < 0)
+		return;
+	c->kops->close(c->kops->ctx, ce->switch_fd);
+	ce->switch_fd = -1;
 }
 
 static int open_group(struct collector *c, struct cpu_events *ce, unsigned g, char *err,
@@ -367,8 +370,6 @@ int collector_open(const struct collector_params *p, struct collector **ret,
 
 	for (i = 0; i < c->n_cpus; i++) {
 		r = open_side_band(c, &c->cpus[i], err, errlen);
-		if (r == 0)
-			open_switch_records(c, &c->cpus[i]);
 		for (g = 0; g < c->n_groups && r == 0; g++)
 			r = open_group(c, &c->cpus[i], g, err, errlen);
 		if (r < 0)

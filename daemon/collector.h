@@ -53,8 +53,8 @@ struct cpu_group {
 struct cpu_events {
 	int cpu;
 	int side_fd;               /* dummy event: side-band records, owns the ring */
-	int switch_fd;             /* dummy event writing switch records, off until
-				    * needed (worker.c); -1 if the kernel has none */
+	int switch_fd;             /* dummy event writing switch records while the
+				    * worker needs them; -1 otherwise */
 	struct ring ring;
 	struct cpu_group groups[PLAN_MAX_GROUPS];   /* by plan group */
 };
@@ -77,6 +77,15 @@ struct collector {
 int collector_open(const struct collector_params *p, struct collector **ret,
 		   char *err, size_t errlen);
 void collector_close(struct collector *c);   /* NULL is a no-op */
+
+/* Switch records (PERF_RECORD_SWITCH_CPU_WIDE) into cpu's ring, on its
+ * own dummy event.  Opened only while a worker needs them (worker.c):
+ * while any such event merely exists, the kernel does the switch-record
+ * work on every switch of the host (make bench: about 5 % per switch with
+ * it opened but disabled).  0, or -errno (a kernel before 4.3, a simulated
+ * one) with nothing left open. */
+int collector_open_switch_records(const struct collector *c, struct cpu_events *cpu);
+void collector_close_switch_records(const struct collector *c, struct cpu_events *cpu);
 
 /* Read group g of cpu (STACKD_READ_FORMAT) into values.  Returns the number
  * of values, -EIO when the group is in error state (a pinned group the PMU

@@ -195,9 +195,8 @@ void worker_handle_record(struct worker *w, const struct perf_event_header *h)
 	}
 }
 
-/* Switch records cost two more ring writes per switch (make bench: about
- * 0.33 us on the development VM, a third of stackd's whole cost there), and
- * help only where the kernel counts switches it does not sample (seen: the
+/* Switch records cost two more ring writes per switch (0.33 us on the
+ * development VM, a third of stackd's whole cost there), and help only where the kernel counts switches it does not sample (seen: the
  * idle task's switch-out on a 6.18 guest kernel, every time on one CPU).
  * So at every rotation a CPU turns them on when such spans held over 1 %
  * of its time since the last rotation, and off again once they hold under
@@ -207,19 +206,22 @@ void worker_handle_record(struct worker *w, const struct perf_event_header *h)
 
 static void set_switch_records(struct worker *w, bool on)
 {
-	const struct kernel_ops *k = w->col->kops;
+	int r;
 
-	if (k->ioctl(k->ctx, w->ev->switch_fd, on ? PERF_EVENT_IOC_ENABLE :
-		     PERF_EVENT_IOC_DISABLE, 0) < 0) {
-		if (on && !w->switch_records_failed)
-			log_warning("cpu %d: switch records cannot be turned on: spans holding "
-				    "switches the kernel did not sample stay unattributed",
-				    w->ev->cpu);
+	if (!on) {
+		collector_close_switch_records(w->col, w->ev);
+		w->switch_records = false;
+		return;
+	}
+	r = collector_open_switch_records(w->col, w->ev);
+	if (r < 0) {
+		log_warning("cpu %d: switch records cannot be opened (%s): spans holding switches "
+			    "the kernel did not sample stay unattributed", w->ev->cpu, strerror(-r));
 		w->switch_records_failed = true;
 		return;
 	}
-	w->switch_records = on;
-	if (on && !w->switch_records_told) {
+	w->switch_records = true;
+	if (!w->switch_records_told) {
 		log_info("cpu %d: the kernel counts context switches it does not sample; "
 			 "recording its switch records while that matters, to split those spans "
 			 "(split_spans)", w->ev->cpu);
@@ -235,7 +237,7 @@ static void review_switch_records(struct worker *w, uint64_t now)
 
 	w->at.unsampled_span_ns = 0;
 	w->switch_review_ns = now;
-	if (w->ev->switch_fd < 0 || w->switch_records_failed)
+	if (w->switch_records_failed)
 		return;
 	if (!w->switch_records && ppm > SWITCH_RECORDS_ON_PPM)
 		set_switch_records(w, true);
@@ -568,12 +570,10 @@ bool worker_tick(struct worker *w)
 
 void worker_end(struct worker *w)
 {
-	const struct kernel_ops *k = w->col->kops;
-
 	for (unsigned g = 0; g < w->col->n_groups; g++)
 		group_ioctl(w, g, PERF_EVENT_IOC_DISABLE);
 	if (w->switch_records)
-		(void)k->ioctl(k->ctx, w->ev->switch_fd, PERF_EVENT_IOC_DISABLE, 0);
+		set_switch_records(w, false);
 	w->running = false;
 }
 
