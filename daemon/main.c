@@ -148,7 +148,7 @@ enum {
 	OPT_JSON,
 };
 
-static struct plan_args arg_plan = { false, -1, -1, 0, false };
+static struct plan_args arg_plan = { .on = false, .smt = -1, .watchdog = -1 };
 
 /* --plan and its options; -1 to go on, else the exit status. */
 static int parse_plan_option(int c)
@@ -173,6 +173,7 @@ static int parse_plan_option(int c)
 		return -1;
 	default:   /* OPT_RESERVED */
 		arg_plan.reserved = (unsigned)strtoul(optarg, &end, 10);
+		arg_plan.reserved_given = true;
 		if (*optarg < '0' || *optarg > '9' || *end != '\0' || arg_plan.reserved > 64) {
 			fprintf(stderr, "stackd: --reserved takes a number of counters (0..64), "
 				"not '%s'\n", optarg);
@@ -287,7 +288,7 @@ static int parse_args(int argc, char **argv, bool *check)
 		return EXIT_FAILURE;
 	}
 	if (!arg_plan.on && (arg_plan.json || arg_plan.smt >= 0 || arg_plan.watchdog >= 0 ||
-			     arg_plan.reserved > 0)) {
+			     arg_plan.reserved_given)) {
 		fprintf(stderr, "stackd: --smt, --nmi-watchdog, --reserved and --json go with "
 			"--plan\n");
 		return EXIT_FAILURE;

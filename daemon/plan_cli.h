@@ -15,6 +15,7 @@ struct plan_args {
 	int smt;             /* --smt on|off: 1/0; -1: this host's */
 	int watchdog;        /* --nmi-watchdog on|off: 1/0; -1: this host's */
 	unsigned reserved;   /* --reserved N: general counters another user holds */
+	bool reserved_given;
 	bool json;
 };
 

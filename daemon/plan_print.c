@@ -36,8 +36,13 @@ void plan_print_text(FILE *f, const struct plan *p)
 
 	describe(&p->budget, budget, sizeof(budget));
 	fprintf(f, "model %s: %s\n", p->model->name, budget);
-	fprintf(f, "%u counter groups, rotating (each counts 1/%u of the time):\n", p->n_groups,
-		p->n_groups);
+	if (p->n_groups == 0)
+		fprintf(f, "no counter group fits: nothing would be collected\n");
+	else if (p->n_groups == 1)
+		fprintf(f, "1 counter group, always on:\n");
+	else
+		fprintf(f, "%u counter groups, rotating (each counts 1/%u of the time):\n",
+			p->n_groups, p->n_groups);
 	for (g = 0; g < p->n_groups; g++) {
 		plan_group_label(p, g, label, sizeof(label));
 		fprintf(f, "  %-26s %u general + %u fixed counters: ", label,

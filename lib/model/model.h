@@ -108,7 +108,8 @@ struct group_sums {
 	uint64_t context_switches;
 	uint64_t v[MODEL_MAX_EVENTS];
 	/* Bit e set: event e was not measured (a perf recording that lacks
-	 * it); formulas read it as missing, not as 0.  Always 0 in stackd. */
+	 * it, or no part of a split family counted it for this target:
+	 * lib/group_parts.c); formulas read it as missing, not as 0. */
 	uint32_t missing;
 };
 
