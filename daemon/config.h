@@ -53,7 +53,7 @@ struct config {
 #define STACKD_DEFAULT_WEB_DIR "/usr/share/stackd/web"
 
 /* Keys that only take effect at start (SIGHUP cannot change them). */
-#define CONFIG_RESTART_KEYS "database, model, families, count_modes, ring_pages, switch_event, listen, user, web_dir, http_*, prometheus_*"
+#define CONFIG_RESTART_KEYS "database, model, ring_pages, switch_event, listen, user, web_dir, http_*, prometheus_*"
 
 void config_defaults(struct config *c);
 

@@ -62,6 +62,14 @@ void flush_done(struct flusher *f)
 	memset(f, 0, sizeof(*f));
 }
 
+void flush_rebind(struct flusher *f, struct collector *col, struct worker *workers,
+		  size_t n_workers)
+{
+	f->col = col;
+	f->workers = workers;
+	f->n_workers = n_workers;
+}
+
 static int proc_of(struct flusher *f, struct interval_data *iv, struct proc_gen *g,
 		   uint32_t *ret)
 {

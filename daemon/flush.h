@@ -33,6 +33,11 @@ struct flusher {
 int flush_init(struct flusher *f, struct collector *col, struct worker *workers,
 	       size_t n_workers, struct proctab *pt, uint64_t start_ns);
 void flush_done(struct flusher *f);
+/* The collector and workers were replaced (a re-plan, after a final
+ * flush_run stopped the old ones): the next interval starts where the
+ * last one ended, so the time of the switch is in it, not lost. */
+void flush_rebind(struct flusher *f, struct collector *col, struct worker *workers,
+		  size_t n_workers);
 
 /* Cut every CPU now and build the interval since the last one.  final: also
  * stop the workers (after their last cut).

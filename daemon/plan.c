@@ -445,3 +445,33 @@ void plan_group_columns(const struct plan *p, unsigned g, char *columns, size_t 
 			nu += (size_t)n;
 	}
 }
+
+/* The same perf_event group: same family, same part of the same split,
+ * the same events in the same stored order. */
+static bool group_equal(const struct plan_group *a, const struct plan_group *b)
+{
+	return a->family == b->family && a->part == b->part && a->n_parts == b->n_parts &&
+	       a->n_events == b->n_events && memcmp(a->events, b->events, a->n_events) == 0;
+}
+
+bool plan_groups_equal(const struct plan *a, const struct plan *b)
+{
+	unsigned g;
+
+	if (a->model != b->model || a->n_groups != b->n_groups)
+		return false;
+	for (g = 0; g < a->n_groups; g++)
+		if (!group_equal(&a->groups[g], &b->groups[g]))
+			return false;
+	return true;
+}
+
+int plan_find_group(const struct plan *p, const struct plan_group *g)
+{
+	unsigned i;
+
+	for (i = 0; i < p->n_groups; i++)
+		if (group_equal(&p->groups[i], g))
+			return (int)i;
+	return -1;
+}

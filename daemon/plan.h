@@ -100,6 +100,14 @@ void plan_whole(const struct model *m, struct plan *out);
 void plan_group_columns(const struct plan *p, unsigned g, char *columns, size_t clen,
 			char *names, size_t nlen);
 
+/* Whether a and b open the same perf_event groups in the same order (same
+ * model, family, part and events per group): a reload whose new plan
+ * equals the running one reopens nothing. */
+bool plan_groups_equal(const struct plan *a, const struct plan *b);
+/* The index in p of the group equal to g, or -1: where a group's
+ * per-group data goes when the plan changes. */
+int plan_find_group(const struct plan *p, const struct plan_group *g);
+
 /* "td_l1", or "td_l1 (part 2/3)" for a part. */
 void plan_group_label(const struct plan *p, unsigned g, char *buf, size_t len);
 

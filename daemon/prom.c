@@ -157,6 +157,47 @@ static void add_row(struct table *t, int64_t i, const struct iv_row *r)
 		s->v[r->group][k] += r->v[k];
 }
 
+/* s's per-group counts moved to the new plan's indices: from[g] is the
+ * old index of new group g, or -1. */
+static void rekey_series(struct series *s, const int from[PLAN_MAX_GROUPS], unsigned n_groups)
+{
+	uint64_t tc[PLAN_MAX_GROUPS] = { 0 }, v[PLAN_MAX_GROUPS][MODEL_MAX_EVENTS];
+	unsigned g;
+
+	memset(v, 0, sizeof(v));
+	for (g = 0; g < n_groups; g++) {
+		if (from[g] < 0)
+			continue;
+		tc[g] = s->group_tc[from[g]];
+		memcpy(v[g], s->v[from[g]], sizeof(v[g]));
+	}
+	memcpy(s->group_tc, tc, sizeof(tc));
+	memcpy(s->v, v, sizeof(v));
+}
+
+static void rekey_table(struct table *t, const int from[PLAN_MAX_GROUPS], unsigned n_groups)
+{
+	size_t i;
+
+	for (i = 0; i < t->n; i++)
+		rekey_series(&t->s[i], from, n_groups);
+}
+
+void prom_replan(struct prom *p, const struct plan *plan)
+{
+	int from[PLAN_MAX_GROUPS];
+	unsigned g;
+
+	pthread_mutex_lock(&p->lock);
+	for (g = 0; g < plan->n_groups; g++)
+		from[g] = plan_find_group(&p->plan, &plan->groups[g]);
+	rekey_table(&p->comms, from, plan->n_groups);
+	rekey_table(&p->units, from, plan->n_groups);
+	rekey_table(&p->procs, from, plan->n_groups);
+	p->plan = *plan;
+	pthread_mutex_unlock(&p->lock);
+}
+
 /* Processes seen to exit got their last counts in the previous interval;
  * the index is rebuilt for the survivors. */
 static void prune_exited(struct prom *p)

@@ -23,6 +23,12 @@ int prom_new(const struct model *m, const struct plan *plan, unsigned max_keys, 
 	     struct prom **ret);
 void prom_free(struct prom *p);   /* NULL is a no-op */
 
+/* The groups are plan's from now on (a SIGHUP re-planned them; main
+ * thread).  A group in both plans keeps its counts, a group new to the
+ * plan starts at 0, a group left out is no longer printed (Prometheus
+ * sees its series end).  Safe while other threads render. */
+void prom_replan(struct prom *p, const struct plan *plan);
+
 /* Add one flushed interval (main thread). */
 void prom_add_interval(struct prom *p, const struct interval_data *iv);
 

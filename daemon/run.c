@@ -7,7 +7,7 @@
  * intervals that cannot be written wait in memory (up to retry_buffer of
  * them) and go out with the next write that succeeds.
  */
-#include "run.h"
+#include "run_private.h"
 #include "lib/clock.h"
 #include "collector.h"
 #include "event_encode.h"
@@ -42,30 +42,6 @@
 #include <sys/timerfd.h>
 #include <unistd.h>
 
-struct daemon {
-	struct config cfg;
-	config_reload_fn reload;
-	const struct model *model;
-	char model_why[512];
-	struct plan plan;              /* the groups opened, planned for this host */
-	struct collector *col;
-	struct writer w;
-	struct proctab pt;
-	bool pt_ready;
-	struct worker *workers;
-	size_t n_workers;
-	struct flusher fl;
-	bool fl_ready;
-	uint64_t warned_lost, warned_rate, warned_late, warned_straddle;
-	uint64_t started_ns;
-	int sfd, tfd;
-	int instance_fd;              /* the host's stackd name (instance.h), or -1 */
-	struct exclusions excl;
-	struct prom *prom;
-	struct http_server *http;
-	struct notifier notify;
-};
-
 int run_pick_model(const char *name, const struct model **ret, char *why, size_t len)
 {
 	char hw[256];
@@ -98,7 +74,7 @@ int run_pick_model(const char *name, const struct model **ret, char *why, size_t
 
 /* What the plan says of each family that is not collected whole: once, at
  * start, in the log (stackd --plan and /api/v1/system say it too). */
-static void log_plan(const struct plan *p)
+void run_log_plan(const struct plan *p)
 {
 	unsigned f;
 
@@ -135,7 +111,7 @@ static char *plan_json_text(const struct plan *p)
 	return buf;
 }
 
-static void write_meta(struct daemon *d)
+void run_write_meta(struct daemon *d)
 {
 	char interval[32], rotate[32], started[32], pid[16], ncpus[16], ring[16], groups[512];
 	char host[256] = "";
@@ -197,7 +173,7 @@ static void write_meta(struct daemon *d)
  * file too. */
 static void reopened(void *ctx)
 {
-	write_meta(ctx);
+	run_write_meta(ctx);
 }
 
 /* Everything that needs root is open: become cfg.user with CAP_PERFMON
@@ -255,7 +231,7 @@ static void report_health(struct daemon *d, const struct interval_data *iv)
 			 "processes; stored as unattributed", iv->st.straddles);
 }
 
-static void flush(struct daemon *d, bool final)
+void run_flush(struct daemon *d, bool final)
 {
 	struct interval_data *iv = NULL;
 	size_t ran;
@@ -347,86 +323,74 @@ static int arm_timer(struct daemon *d)
 	return timerfd_settime(d->tfd, 0, &its, NULL) < 0 ? -errno : 0;
 }
 
-/* SIGHUP: has the host's counter budget changed since the plan was made
- * (the NMI watchdog or SMT switched)?  The groups stay open as planned
- * until a restart re-plans them; say so rather than count on a stale plan
- * silently (a group that no longer fits is benched by its worker). */
-static void check_budget(struct daemon *d)
+/* The settings a reload changes in place. */
+static void apply_settings(struct daemon *d, const struct config *n)
 {
-	struct plan_budget now;
-	const struct plan_budget *was = &d->plan.budget;
+	d->cfg.log_level = n->log_level;
+	log_set_level(n->log_level);
+	d->cfg.retry_buffer = n->retry_buffer;
+	memcpy(d->cfg.retention_ns, n->retention_ns, sizeof(n->retention_ns));
+	d->cfg.max_database_mb = n->max_database_mb;
+	writer_configure(&d->w, &d->cfg);
+	d->cfg.switch_rate_warning = n->switch_rate_warning;
+	if (n->rotate_period_ns != d->cfg.rotate_period_ns) {
+		size_t i;
 
-	plan_detect_budget(d->model, was->reserved, &now);
-	if (now.smt_on == was->smt_on && now.watchdog_on == was->watchdog_on &&
-	    now.gp_total == was->gp_total)
-		return;
-	log_warning("reload: the counter budget changed since the start (SMT %s -> %s, NMI "
-		    "watchdog %s -> %s, %u -> %u general counters per thread): the groups "
-		    "stay as planned for the old one until stackd restarts (stackd --plan "
-		    "shows the new plan)",
-		    was->smt_on ? "on" : "off", now.smt_on ? "on" : "off",
-		    was->watchdog_on ? "on" : "off", now.watchdog_on ? "on" : "off",
-		    was->gp_total, now.gp_total);
+		d->cfg.rotate_period_ns = n->rotate_period_ns;
+		for (i = 0; i < d->n_workers; i++)
+			worker_set_rotate(&d->workers[i], n->rotate_period_ns);
+	}
+	if (n->interval_ns != d->cfg.interval_ns) {
+		d->cfg.interval_ns = n->interval_ns;
+		if (arm_timer(d) < 0)
+			log_error("reload: cannot re-arm the flush timer");
+	}
 }
 
-static void reload(struct daemon *d)
+/* SIGHUP: the file again.  A configuration that does not parse, names an
+ * exclusion or a family wrongly, or leaves nothing to count on this host
+ * changes nothing.  Otherwise the settings change in place and the counter
+ * groups are planned again (families, count_modes, the host's counter
+ * budget: replan.c).  -errno when no counter groups could be opened again:
+ * the daemon stops (its service manager restarts it). */
+static int reload(struct daemon *d)
 {
+	struct exclusions x;
+	struct plan next;
 	struct config n;
 	char err[2048];
+	int r;
 
 	notify_send(&d->notify, "RELOADING=1");
-	if (d->reload(&n, err, sizeof(err)) < 0) {
+	if (d->reload(&n, err, sizeof(err)) < 0 ||
+	    exclude_parse(&x, n.exclude_comm, n.exclude_unit, n.exclude_user, err,
+			  sizeof(err)) < 0 ||
+	    run_make_plan(d, n.families, &next, err, sizeof(err)) < 0) {
 		log_error("reload: %s; keeping the running configuration", err);
 		notify_send(&d->notify, "READY=1\nSTATUS=reload failed: %s", err);
-		return;
+		return 0;
 	}
 	if (strcmp(n.database, d->cfg.database) != 0 || strcmp(n.model, d->cfg.model) != 0 ||
 	    n.ring_pages != d->cfg.ring_pages || n.switch_event != d->cfg.switch_event)
 		log_warning("reload: %s take effect only at a restart; ignoring their change",
 			    CONFIG_RESTART_KEYS);
-	if (strcmp(n.families, d->cfg.families) != 0 || strcmp(n.count_modes, d->cfg.count_modes) != 0)
-		log_warning("reload: families and count_modes take effect only at a restart; "
-			    "ignoring their change");
-	{
-		struct exclusions x;
-
-		if (exclude_parse(&x, n.exclude_comm, n.exclude_unit, n.exclude_user, err,
-				  sizeof(err)) < 0) {
-			log_error("reload: %s; keeping the running configuration", err);
-			notify_send(&d->notify, "READY=1\nSTATUS=reload failed: %s", err);
-			return;
-		}
-		d->excl = x;
-		memcpy(d->cfg.exclude_comm, n.exclude_comm, sizeof(n.exclude_comm));
-		memcpy(d->cfg.exclude_unit, n.exclude_unit, sizeof(n.exclude_unit));
-		memcpy(d->cfg.exclude_user, n.exclude_user, sizeof(n.exclude_user));
+	d->excl = x;
+	memcpy(d->cfg.exclude_comm, n.exclude_comm, sizeof(n.exclude_comm));
+	memcpy(d->cfg.exclude_unit, n.exclude_unit, sizeof(n.exclude_unit));
+	memcpy(d->cfg.exclude_user, n.exclude_user, sizeof(n.exclude_user));
+	apply_settings(d, &n);
+	r = replan_apply(d, &n, &next);
+	if (r < 0) {
+		notify_send(&d->notify, "STOPPING=1\nSTATUS=no counter groups could be opened");
+		return r;
 	}
-	d->cfg.log_level = n.log_level;
-	log_set_level(n.log_level);
-	d->cfg.retry_buffer = n.retry_buffer;
-	memcpy(d->cfg.retention_ns, n.retention_ns, sizeof(n.retention_ns));
-	d->cfg.max_database_mb = n.max_database_mb;
-	writer_configure(&d->w, &d->cfg);
-	d->cfg.switch_rate_warning = n.switch_rate_warning;
-	if (n.rotate_period_ns != d->cfg.rotate_period_ns) {
-		size_t i;
-
-		d->cfg.rotate_period_ns = n.rotate_period_ns;
-		for (i = 0; i < d->n_workers; i++)
-			worker_set_rotate(&d->workers[i], n.rotate_period_ns);
-	}
-	if (n.interval_ns != d->cfg.interval_ns) {
-		d->cfg.interval_ns = n.interval_ns;
-		if (arm_timer(d) < 0)
-			log_error("reload: cannot re-arm the flush timer");
-	}
-	check_budget(d);
-	write_meta(d);
+	run_write_meta(d);
 	log_info("configuration reloaded");
 	notify_send(&d->notify, "READY=1");
+	return 0;
 }
 
-static int start_workers(struct daemon *d)
+int run_start_workers(struct daemon *d)
 {
 	size_t i;
 	int r;
@@ -447,6 +411,17 @@ static int start_workers(struct daemon *d)
 			return r;
 	}
 	return 0;
+}
+
+void run_stop_workers(struct daemon *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->n_workers; i++)
+		worker_done(&d->workers[i]);
+	free(d->workers);
+	d->workers = NULL;
+	d->n_workers = 0;
 }
 
 static void report_workers(struct daemon *d)
@@ -503,7 +478,7 @@ static int loop(struct daemon *d)
 			uint64_t expirations;
 
 			if (read(d->tfd, &expirations, sizeof(expirations)) > 0)
-				flush(d, false);
+				run_flush(d, false);
 		}
 		if (pfd[0].revents & POLLIN) {
 			struct signalfd_siginfo si;
@@ -511,7 +486,10 @@ static int loop(struct daemon *d)
 			if (read(d->sfd, &si, sizeof(si)) != sizeof(si))
 				continue;
 			if (si.ssi_signo == SIGHUP) {
-				reload(d);
+				int r = reload(d);
+
+				if (r < 0)
+					return r;
 				continue;
 			}
 			log_info("%s: writing the interval in flight and stopping",
@@ -525,16 +503,12 @@ static int loop(struct daemon *d)
 /* Undo what run_open() made, however far it got. */
 static void run_close(struct daemon *d)
 {
-	size_t i;
-
 	http_server_stop(d->http);   /* its threads read the store: first */
 	if (d->instance_fd >= 0)
 		close(d->instance_fd);
 	if (d->fl_ready)
 		flush_done(&d->fl);
-	for (i = 0; i < d->n_workers; i++)
-		worker_done(&d->workers[i]);
-	free(d->workers);
+	run_stop_workers(d);
 	writer_close(&d->w);
 	prom_free(d->prom);
 	collector_close(d->col);
@@ -547,39 +521,49 @@ static void run_close(struct daemon *d)
 		close(d->tfd);
 }
 
-/* The model's counter groups, as configured; the exclusions. */
-static int open_counters(struct daemon *d)
+int run_make_plan(const struct daemon *d, const char *families, struct plan *out, char *err,
+		  size_t errlen)
 {
-	struct collector_params params;
 	bool off[MODEL_MAX_GROUPS];
 	struct plan_budget budget;
-	char err[2048];
+	char why[1536];
 	int r;
 
-	memset(&params, 0, sizeof(params));
-	params.plan = &d->plan;
-	params.switch_position = d->cfg.switch_event;
-	params.ring_pages = d->cfg.ring_pages;
-	config_count_modes(&d->cfg, &params.count_user, &params.count_kernel);
-	r = families_parse(d->model, d->cfg.families, off, err, sizeof(err));
+	r = families_parse(d->model, families, off, why, sizeof(why));
 	if (r < 0) {
-		log_error("families: %s", err);
+		snprintf(err, errlen, "families: %s", why);
 		return r;
 	}
 	plan_detect_budget(d->model, 0, &budget);
-	r = plan_make(d->model, off, &budget, &d->plan, err, sizeof(err));
-	if (r < 0) {
-		log_error("%s", err);
-		return r;
+	return plan_make(d->model, off, &budget, out, err, errlen);
+}
+
+int run_open_collector(struct daemon *d, const struct plan *plan, char *err, size_t errlen)
+{
+	struct collector_params params;
+
+	memset(&params, 0, sizeof(params));
+	params.plan = plan;
+	params.switch_position = d->cfg.switch_event;
+	params.ring_pages = d->cfg.ring_pages;
+	config_count_modes(&d->cfg, &params.count_user, &params.count_kernel);
+	return collector_open(&params, &d->col, err, errlen);
+}
+
+/* The model's counter groups, as configured; the exclusions. */
+static int open_counters(struct daemon *d)
+{
+	char err[2048];
+	int r;
+
+	r = run_make_plan(d, d->cfg.families, &d->plan, err, sizeof(err));
+	if (r == 0) {
+		run_log_plan(&d->plan);
+		r = exclude_parse(&d->excl, d->cfg.exclude_comm, d->cfg.exclude_unit,
+				  d->cfg.exclude_user, err, sizeof(err));
 	}
-	log_plan(&d->plan);
-	r = exclude_parse(&d->excl, d->cfg.exclude_comm, d->cfg.exclude_unit,
-			  d->cfg.exclude_user, err, sizeof(err));
-	if (r < 0) {
-		log_error("%s", err);
-		return r;
-	}
-	r = collector_open(&params, &d->col, err, sizeof(err));
+	if (r == 0)
+		r = run_open_collector(d, &d->plan, err, sizeof(err));
 	if (r < 0)
 		log_error("%s", err);
 	return r;
@@ -617,7 +601,7 @@ static int start_collecting(struct daemon *d)
 	r = serve_http(d);
 	if (r < 0)
 		return r;
-	r = start_workers(d);
+	r = run_start_workers(d);
 	if (r < 0)
 		return log_error_r(r, "cannot start the CPU workers");
 	r = flush_init(&d->fl, d->col, d->workers, d->n_workers, &d->pt, d->started_ns);
@@ -715,7 +699,7 @@ static int run_open(struct daemon *d, const struct config *cfg, config_reload_fn
 		r = open_http(d);
 	if (r < 0)
 		return r;
-	write_meta(d);
+	run_write_meta(d);
 	if (drop > 0) {
 		r = become_user(d);
 		if (r < 0)
@@ -736,7 +720,8 @@ static int run_serve(struct daemon *d)
 	int r;
 
 	r = loop(d);
-	flush(d, true);
+	if (d->col != NULL)   /* else a failed re-plan left nothing to flush */
+		run_flush(d, true);
 	all_written = writer_final_report(&d->w);
 	return r < 0 || !all_written ? EXIT_FAILURE : EXIT_SUCCESS;
 }

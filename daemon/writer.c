@@ -93,6 +93,7 @@ static int reopen_store(struct writer *w, char *err, size_t errlen)
 		w->store = NULL;
 		return r;
 	}
+	w->register_due = false;
 	if (store_moved_aside(w->store) != NULL)
 		log_warning("%s", store_moved_aside(w->store));
 	w->reopened(w->reopened_ctx);
@@ -239,9 +240,15 @@ static void make_room(struct writer *w)
 
 static int try_write(struct writer *w, char *err, size_t errlen)
 {
-	if (w->store == NULL) {
-		int r = reopen_store(w, err, errlen);
+	int r;
 
+	if (w->store == NULL) {
+		r = reopen_store(w, err, errlen);
+		if (r < 0)
+			return r;
+	}
+	if (w->register_due) {
+		r = writer_replan(w, err, errlen);
 		if (r < 0)
 			return r;
 	}
@@ -446,6 +453,19 @@ int writer_open(struct writer *w, const struct model *m, const struct plan *plan
 	r = store_register(w->store, m, plan, w->boot_id, w->booted_ns, err, sizeof(err));
 	if (r < 0)
 		log_error("%s: %s", db, err);
+	return r;
+}
+
+int writer_replan(struct writer *w, char *err, size_t errlen)
+{
+	int r;
+
+	w->register_due = false;
+	if (w->store == NULL)
+		return 0;   /* reopen_store registers w->plan */
+	r = store_register(w->store, w->model, w->plan, w->boot_id, w->booted_ns, err, errlen);
+	if (r < 0)
+		w->register_due = true;
 	return r;
 }
 

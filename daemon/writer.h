@@ -28,7 +28,8 @@ struct writer {
 	unsigned max_database_mb;
 	uint64_t retention_ns[3];
 	const struct model *model;       /* registered again in a reopened file */
-	const struct plan *plan;
+	const struct plan *plan;         /* the caller's, changed in place by a re-plan */
+	bool register_due;               /* a re-planned plan is not registered yet */
 	char boot_id[64];
 	uint64_t booted_ns;
 	struct http_server *http;        /* told when the file or the data change; may be NULL */
@@ -58,6 +59,12 @@ void writer_configure(struct writer *w, const struct config *c);
  * registration, the start of this daemon's data.  Logs its error. */
 int writer_open(struct writer *w, const struct model *m, const struct plan *plan,
 		uint64_t *started_ns);
+/* The plan w->plan points to changed (a SIGHUP re-planned it): register
+ * its groups, so intervals written from now on are stored under them.
+ * Nothing queued may be of the old plan (rows name groups by index).
+ * When the database cannot take it now, err says why and the next write
+ * registers it first; -errno. */
+int writer_replan(struct writer *w, char *err, size_t errlen);
 /* The API that reads the store, once it runs. */
 void writer_attach(struct writer *w, struct http_server *http);
 /* Frees what writer_init and writer_open made; w->http must be stopped. */

@@ -105,10 +105,16 @@ static void print_exclusions(struct jsonw *j, struct db *db)
 static void print_plan(struct jsonw *j, struct db *db)
 {
 	char *buf = malloc(65536);
+	size_t n = 0;
 
 	jsonw_key(j, "plan");
-	if (buf != NULL && query_meta(db, "plan", buf, 65536) == 0 && buf[0] == '{' &&
-	    buf[strlen(buf) - 1] == '}')
+	/* (the daemon's JSON writer ends its text with a newline) */
+	if (buf != NULL && query_meta(db, "plan", buf, 65536) == 0) {
+		n = strlen(buf);
+		while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+			buf[--n] = '\0';
+	}
+	if (n > 0 && buf[0] == '{' && buf[n - 1] == '}')
 		jsonw_raw(j, buf);
 	else
 		jsonw_null(j);

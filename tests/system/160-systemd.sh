@@ -5,7 +5,7 @@
 # every half period, RELOADING=1/READY=1 on SIGHUP, STOPPING=1); least
 # privilege: as nobody stackd refuses with the fix named, and as nobody
 # with only CAP_PERFMON (what the unit grants) it counts everyone's
-# processes.
+# processes, and re-plans its counter groups on SIGHUP after the drop.
 . "$(dirname "$0")/lib.sh"
 need_root
 share_binaries   # run as nobody below
@@ -108,11 +108,28 @@ grep -q "useradd --system no-such-user-here" "$TMP/err" && grep -q "user root" "
 	fail "the error does not say how to fix it: $(cat "$TMP/err")"
 [ ! -e "$TMP/nouser.db" ] || fail "a database was created before refusing"
 SOCK=$TMP/drop.sock
-"$HELPERS/spin" 8 dropspin >/dev/null &
-"$STACKD" --db "$TMP/drop.db" --listen "unix:$SOCK" --interval 1s --user nobody >"$TMP/stackd.log" 2>&1 &
+"$HELPERS/spin" 12 dropspin >/dev/null &
+printf 'families = all\n' >"$TMP/drop.conf"
+chmod 644 "$TMP/drop.conf"
+"$STACKD" --db "$TMP/drop.db" --config "$TMP/drop.conf" --model software --listen "unix:$SOCK" \
+	--interval 1s --user nobody >"$TMP/stackd.log" 2>&1 &
 DAEMON_PID=$!
 wait_intervals "$TMP/drop.db" 3 20 || { cat "$TMP/stackd.log"; fail "no intervals after dropping to nobody"; }
 grep -q "running as nobody with CAP_PERFMON only" "$TMP/stackd.log" || fail "no drop reported"
+# A SIGHUP that changes the counter groups opens perf events again, as
+# nobody: the main thread's CAP_PERFMON is enough (the capability checks
+# below then cover the new workers too).
+printf 'families = faults\n' >"$TMP/drop.conf"
+kill -HUP "$DAEMON_PID"
+i=0
+until grep -q "re-planned the counter groups, now 1 group: faults" "$TMP/stackd.log"; do
+	i=$((i + 1))
+	[ "$i" -le 100 ] || { cat "$TMP/stackd.log"; fail "no re-plan as nobody"; }
+	sleep 0.1
+done
+wait_more_intervals "$TMP/drop.db" 2 || { cat "$TMP/stackd.log"; fail "no intervals after the re-plan as nobody"; }
+[ "$(sqlite3 -readonly "$TMP/drop.db" "SELECT value FROM meta WHERE key = 'groups'")" = faults ] ||
+	fail "the re-plan as nobody did not take"
 status=/proc/$DAEMON_PID/status
 uid=$(awk '/^Uid:/ { print $2, $3, $4, $5 }' "$status")
 [ "$uid" = "65534 65534 65534 65534" ] || fail "uids after the drop: $uid"

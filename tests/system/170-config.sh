@@ -3,7 +3,9 @@
 # chosen counter groups are opened and enabled), count_modes (recorded for
 # readers, and user-mode page faults counted or not), exclusions (an excluded command's
 # CPU time lands in [excluded], none of it lost, and a SIGHUP changes them),
-# and clear start errors for a family the model does not have.
+# clear start errors for a family the model does not have, and a SIGHUP that
+# changes families or count_modes re-plans the counter groups without losing
+# an interval (one that changes nothing reopens nothing).
 . "$(dirname "$0")/lib.sh"
 need_root
 
@@ -94,4 +96,76 @@ kernel_faults=$(faults_of "$TMP/kernel.db" toucher_kernel)
 note "$pages pages touched: $user_faults page faults counted in user mode, $kernel_faults in kernel mode only"
 [ "$user_faults" -ge $((pages / 2)) ] || fail "count_modes = user missed the user-mode faults"
 [ "$kernel_faults" -le $((pages / 50)) ] || fail "count_modes = kernel counted user-mode faults"
+
+# SIGHUP re-plans: families = all -> faults -> all (with count_modes = user).
+RDB=$TMP/replan.db
+PORT=$(free_port)
+URL=http://127.0.0.1:$PORT
+rq() { sqlite3 -readonly "$RDB" "$1"; }
+# the groups an interval has rows for in interval_group, by name
+groups_of() {
+	rq "SELECT group_concat(name, ',') FROM (SELECT g.name FROM interval_group JOIN
+		counter_group AS g ON g.id = group_id WHERE interval_id = $1 ORDER BY g.name)"
+}
+newest() { rq "SELECT max(id) FROM interval WHERE rollup_s = 0"; }
+# wait_log TEXT: up to 10 s for the daemon's log to say it
+wait_log() {
+	i=0
+	until grep -q "$1" "$TMP/stackd.log"; do
+		i=$((i + 1))
+		[ "$i" -le 100 ] || { cat "$TMP/stackd.log"; fail "the log never said: $1"; }
+		sleep 0.1
+	done
+}
+# api_groups: the plan's groups as /api/v1/system gives them
+api_groups() { "$STACKCTL" status --url "$URL" --json | jq -r '[.plan.groups[].family] | join(",")'; }
+printf 'families = all\n' >"$TMP/replan.conf"
+start_daemon "$RDB" --model software --config "$TMP/replan.conf" --listen "127.0.0.1:$PORT"
+wait_more_intervals "$RDB" 2 || fail "no intervals with every family"
+[ "$(groups_of "$(newest)")" = faults,migrations ] || fail "families = all: not both groups"
+
+# the same file again: reloaded, nothing reopened
+kill -HUP "$DAEMON_PID"
+wait_log "configuration reloaded"
+wait_more_intervals "$RDB" 1 || fail "no intervals after an unchanged reload"
+! grep -q "re-planned\|counter groups stay\|reopening" "$TMP/stackd.log" ||
+	{ cat "$TMP/stackd.log"; fail "an unchanged configuration re-planned the counter groups"; }
+
+printf 'families = faults\n' >"$TMP/replan.conf"
+kill -HUP "$DAEMON_PID"
+wait_log "reload: families 'all' -> 'faults': re-planned the counter groups, now 1 group: faults"
+switched=$(newest)   # the interval the switch flushed, or one after it
+wait_more_intervals "$RDB" 3 || fail "no intervals after the re-plan to faults"
+for id in $(rq "SELECT id FROM interval WHERE rollup_s = 0 AND id > $switched"); do
+	[ "$(groups_of "$id")" = faults ] || fail "interval $id after the re-plan has groups $(groups_of "$id")"
+done
+[ "$(rq "SELECT value FROM meta WHERE key = 'groups'")" = faults ] || fail "meta groups not re-planned"
+"$STACKCTL" status --db "$RDB" >"$TMP/status.out" || fail "stackctl status failed"
+grep -q "^plan:          1 counter groups" "$TMP/status.out" ||
+	{ cat "$TMP/status.out"; fail "stackctl status does not show the new plan"; }
+[ "$(api_groups)" = faults ] || fail "/api/v1/system plan groups: $(api_groups)"
+curl -sf "$URL/metrics" >"$TMP/metrics" || fail "no /metrics after the re-plan"
+grep -q 'group="faults"' "$TMP/metrics" && ! grep -q 'group="migrations"' "$TMP/metrics" ||
+	fail "/metrics does not follow the new plan"
+
+printf 'families = all\ncount_modes = user\n' >"$TMP/replan.conf"
+kill -HUP "$DAEMON_PID"
+wait_log "reload: families 'faults' -> 'all'; count_modes 'user,kernel' -> 'user': re-planned the counter groups, now 2 groups: faults, migrations"
+wait_more_intervals "$RDB" 3 || fail "no intervals after the re-plan back to all"
+last=$(newest)
+[ "$(groups_of "$last")" = faults,migrations ] || fail "back to all: interval $last has $(groups_of "$last")"
+[ "$(rq "SELECT count(*) FROM interval_group WHERE interval_id = $last AND enabled_ns > 0")" -eq 2 ] ||
+	fail "back to all: both groups do not rotate"
+[ "$(rq "SELECT value FROM meta WHERE key = 'count_modes'")" = user ] || fail "count_modes not re-planned"
+[ "$(api_groups)" = faults,migrations ] || fail "/api/v1/system plan groups: $(api_groups)"
+
+# nothing lost: every raw interval starts where the one before ended, and
+# none is longer than the 1 s interval with a margin for a late flush
+gaps=$(rq "SELECT count(*) FROM (SELECT start_ns, lag(end_ns) OVER (ORDER BY id) AS prev
+	FROM interval WHERE rollup_s = 0) WHERE prev IS NOT NULL AND start_ns != prev")
+longest=$(rq "SELECT max(end_ns - start_ns) FROM interval WHERE rollup_s = 0")
+note "re-planned twice: $(rq "SELECT count(*) FROM interval WHERE rollup_s = 0") intervals, $gaps gaps, the longest $longest ns"
+[ "$gaps" -eq 0 ] || fail "$gaps gaps between intervals across the re-plans"
+[ "$longest" -le 2000000000 ] || fail "an interval of $longest ns across the re-plans"
+stop_daemon
 exit 0

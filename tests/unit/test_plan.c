@@ -240,8 +240,39 @@ static void test_whole(void)
 	}
 }
 
+/* What a SIGHUP compares: the same groups whatever the budget's figures
+ * say, not the same once a family is left out or split differently; a
+ * group is found at its new index. */
+static void test_equal(void)
+{
+	bool none[MODEL_MAX_GROUPS] = { false }, off[MODEL_MAX_GROUPS] = { false };
+	struct plan_budget b, smt;
+	struct plan a, same, fewer, split;
+	char err[512];
+
+	plan_budget_for(&model_skl, false, false, 0, &b);
+	CHECK(plan_make(&model_skl, none, &b, &a, err, sizeof(err)) == 0);
+	CHECK(plan_make(&model_skl, none, &b, &same, err, sizeof(err)) == 0);
+	same.budget.smt_on = !a.budget.smt_on;   /* reasons and budget do not count */
+	CHECK(plan_groups_equal(&a, &same));
+	off[0] = true;
+	CHECK(plan_make(&model_skl, off, &b, &fewer, err, sizeof(err)) == 0);
+	CHECK(!plan_groups_equal(&a, &fewer));
+	CHECK(plan_find_group(&fewer, &a.groups[0]) == -1);
+	CHECK(plan_find_group(&fewer, &a.groups[1]) == 0);
+	CHECK(plan_find_group(&a, &fewer.groups[0]) == 1);
+	/* SMT on halves the counters: some family is split, so not equal */
+	plan_budget_for(&model_skl, true, true, 0, &smt);
+	CHECK(plan_make(&model_skl, none, &smt, &split, err, sizeof(err)) == 0);
+	CHECK(split.n_groups != a.n_groups);
+	CHECK(!plan_groups_equal(&a, &split));
+	plan_whole(&model_software, &same);
+	CHECK(!plan_groups_equal(&a, &same));   /* another model */
+}
+
 int main(void)
 {
+	test_equal();
 	test_every_model();
 	test_hosts_users_need();
 	test_masks();

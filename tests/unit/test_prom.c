@@ -3,7 +3,8 @@
  * leave the per-process family (and the index is rebuilt so the others keep
  * their counts), names beyond max_keys add up under "[other]", and only the
  * top-N processes of the last interval are printed; labels are valid UTF-8
- * whatever bytes a name holds.
+ * whatever bytes a name holds; a re-plan (SIGHUP) moves each group's counts
+ * to its new index, prints no group left out, and starts a new one at 0.
  */
 #include "prom.h"
 #include "lib/utf8.h"
@@ -52,6 +53,62 @@ static char *render(struct prom *p)
 	prom_render(p, NULL, true, f);
 	fclose(f);
 	return buf;
+}
+
+/* A plan of the software model without its faults family. */
+static void migrations_only(struct plan *p)
+{
+	bool off[MODEL_MAX_GROUPS] = { true, false };
+	struct plan_budget b;
+	char err[256];
+
+	plan_budget_for(&model_software, false, false, 0, &b);
+	CHECK(plan_make(&model_software, off, &b, p, err, sizeof(err)) == 0);
+	CHECK_EQ_U(p->n_groups, 1);
+}
+
+/* One interval of 1 s for process alpha, counted by plan group g. */
+static void add_alpha(struct prom *p, unsigned g, uint64_t v0)
+{
+	struct iv_proc procs[1] = { { .pid = 10, .start_ns = 1000, .comm = "alpha" } };
+	struct iv_row rows[1];
+	struct interval_data iv;
+
+	interval(&iv, procs, 1, rows);
+	iv.rows[0].group = (uint16_t)g;   /* (through iv: what prom reads) */
+	iv.rows[0].v[0] = v0;
+	prom_add_interval(p, &iv);
+}
+
+static void test_replan(void)
+{
+	static const char *mig_events =
+		"stackd_comm_events_total{comm=\"alpha\",group=\"migrations\",event=\"migrations\"} 7\n";
+	struct plan whole, mig;
+	struct prom *p;
+	char *text;
+
+	plan_whole(&model_software, &whole);
+	migrations_only(&mig);
+	CHECK(prom_new(&model_software, &whole, 10, 10, &p) == 0);
+	add_alpha(p, 1, 7);   /* migrations, in the whole plan */
+	add_alpha(p, 0, 3);   /* faults */
+
+	prom_replan(p, &mig);   /* migrations moves to index 0; faults is left out */
+	text = render(p);
+	CHECK(strstr(text, mig_events) != NULL);
+	CHECK(strstr(text, "group=\"faults\"") == NULL);
+	free(text);
+	add_alpha(p, 0, 1);   /* migrations, in the new plan */
+
+	prom_replan(p, &whole);   /* back: migrations keeps 8, faults starts again at 0 */
+	text = render(p);
+	CHECK(strstr(text, "{comm=\"alpha\",group=\"migrations\",event=\"migrations\"} 8\n") != NULL);
+	CHECK(strstr(text, "{comm=\"alpha\",group=\"faults\",event=\"page_faults\"} 0\n") != NULL);
+	/* CPU time is not per group: all three intervals, 1 s each */
+	CHECK(strstr(text, "stackd_comm_cpu_seconds_total{comm=\"alpha\"} 3.000000000\n") != NULL);
+	free(text);
+	prom_free(p);
 }
 
 int main(void)
@@ -114,5 +171,6 @@ int main(void)
 		      UTF8_REPLACEMENT UTF8_REPLACEMENT "\"} ") != NULL);
 	free(text);
 	prom_free(p);
+	test_replan();
 	return 0;
 }

@@ -1,10 +1,12 @@
 /* The database writer's queue: intervals wait while the database cannot be
  * written, the oldest beyond retry_buffer are dropped and counted, a
  * deleted file is opened anew (the daemon told, to record its facts), and
- * what waited goes out with the next write that succeeds. */
+ * what waited goes out with the next write that succeeds; after a re-plan
+ * (writer_replan) rows are stored under the new plan's groups. */
 #include "config.h"
 #include "writer.h"
 #include "test.h"
+#include "test_db.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +35,59 @@ static void add_and_flush(struct writer *w, uint64_t end_s)
 	writer_add(w, make_interval(end_s));
 	writer_flush(w);
 	writer_publish(w);
+}
+
+/* One interval with one process and one row of plan group g, written. */
+static void write_row(struct writer *w, uint64_t end_s, unsigned g)
+{
+	struct interval_data *iv = make_interval(end_s);
+
+	iv->n_groups = 1;
+	iv->procs = calloc(1, sizeof(*iv->procs));
+	iv->rows = calloc(1, sizeof(*iv->rows));
+	CHECK(iv->procs != NULL && iv->rows != NULL);
+	iv->n_procs = iv->n_rows = 1;
+	iv->procs[0].pid = 42;
+	iv->procs[0].start_ns = 1;
+	iv->procs[0].uid = -1;
+	snprintf(iv->procs[0].comm, sizeof(iv->procs[0].comm), "p");
+	iv->rows[0].group = (uint16_t)g;
+	iv->rows[0].task_clock_ns = 1;
+	writer_add(w, iv);
+	writer_flush(w);
+	CHECK_EQ_U(writer_pending(w), 0);
+}
+
+/* The plan changed in place (as the daemon's does on SIGHUP): index 0 was
+ * faults, is migrations after writer_replan. */
+static void test_replan(const char *dir)
+{
+	bool off[MODEL_MAX_GROUPS] = { true, false };
+	struct plan_budget b;
+	struct plan plan;
+	struct config c;
+	struct writer w;
+	uint64_t started = 0;
+	int reopens = 0;
+	char err[512];
+
+	config_defaults(&c);
+	snprintf(c.database, sizeof(c.database), "%s/replan.db", dir);
+	plan_whole(&model_software, &plan);
+	writer_init(&w, &c, count_reopen, &reopens);
+	CHECK(writer_open(&w, &model_software, &plan, &started) == 0);
+	write_row(&w, 2000, 0);
+	CHECK(scalar(c.database, "SELECT count(*) FROM sample JOIN counter_group AS g ON "
+		     "g.id = group_id WHERE g.name = 'faults'") == 1);
+	plan_budget_for(&model_software, false, false, 0, &b);
+	CHECK(plan_make(&model_software, off, &b, &plan, err, sizeof(err)) == 0);
+	CHECK(writer_replan(&w, err, sizeof(err)) == 0);
+	write_row(&w, 2001, 0);
+	CHECK(scalar(c.database, "SELECT count(*) FROM sample JOIN counter_group AS g ON "
+		     "g.id = group_id WHERE g.name = 'migrations'") == 1);
+	CHECK(scalar(c.database, "SELECT count(*) FROM sample") == 2);
+	CHECK(writer_final_report(&w));
+	writer_close(&w);
 }
 
 int main(void)
@@ -86,6 +141,7 @@ int main(void)
 	CHECK(st.failing_since_ns == 0 && st.last_error[0] == '\0' && st.last_write_ns != 0);
 	CHECK(writer_final_report(&w));
 	writer_close(&w);
+	test_replan(dir);
 
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	CHECK(system(cmd) == 0);

@@ -1,0 +1,209 @@
+/*
+ * replan.c - a SIGHUP that changes the counter groups (run_private.h).
+ *
+ * families, count_modes and the host's counter budget (SMT, the NMI
+ * watchdog, counters a hypervisor exposes) decide which perf_event groups
+ * are open.  When a reload changes them, the daemon switches plans between
+ * two flushes, all in the main thread:
+ *
+ *   final flush: every worker cuts, stops and is joined; the interval so
+ *     far is written (nothing counted is lost)
+ *   -> workers freed -> collector closed (its descriptors and rings)
+ *   -> collector opened for the new plan -> workers started -> the
+ *     flusher rebound (the next interval starts where the last one ended,
+ *     so the few milliseconds of the switch are in it, counted by no group)
+ *   -> /proc scanned (a process started while no side-band event was open)
+ *   -> the store, /metrics and meta told the new groups.
+ *
+ * The HTTP threads never see the collector or the workers: they read the
+ * database (the groups are registered and meta written in transactions)
+ * and /metrics, whose re-keying (prom_replan) holds the lock its renders
+ * take.
+ *
+ * If the new groups cannot be opened (EMFILE, a PMU that refuses them)
+ * the running ones are opened again the same way; if even that fails the
+ * daemon stops with a failure, and its service manager restarts it,
+ * rather than run without counters.
+ *
+ * Privileges: after the start drops to cfg.user, the main thread keeps
+ * CAP_PERFMON permitted and effective (privilege_drop sets them with
+ * capset(2) on the calling thread, the main one, before any other thread
+ * exists), which is all perf_event_open(2) on every CPU needs; the mmap of
+ * the rings is exempt from the mlock limit for the same capability.  So a
+ * re-plan needs nothing the daemon does not already hold, and the new
+ * workers inherit exactly that set.
+ */
+#include "run_private.h"
+#include "log.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+/* what appended to buf, after "; " when buf holds something already. */
+static void say(char *buf, size_t len, const char *what)
+{
+	size_t used = strlen(buf);
+
+	snprintf(buf + used, len - used, "%s%s", used > 0 ? "; " : "", what);
+}
+
+/* What changed in the reload that bears on the groups: "" when nothing. */
+static void describe_change(const struct daemon *d, const struct config *n,
+			    const struct plan *next, char *buf, size_t len)
+{
+	const struct plan_budget *was = &d->plan.budget, *now = &next->budget;
+	char part[1100];
+
+	buf[0] = '\0';
+	if (strcmp(n->families, d->cfg.families) != 0) {
+		snprintf(part, sizeof(part), "families '%s' -> '%s'", d->cfg.families, n->families);
+		say(buf, len, part);
+	}
+	if (strcmp(n->count_modes, d->cfg.count_modes) != 0) {
+		snprintf(part, sizeof(part), "count_modes '%s' -> '%s'", d->cfg.count_modes,
+			 n->count_modes);
+		say(buf, len, part);
+	}
+	if (now->smt_on != was->smt_on || now->watchdog_on != was->watchdog_on ||
+	    now->gp_total != was->gp_total) {
+		snprintf(part, sizeof(part), "counter budget: SMT %s -> %s, NMI watchdog %s -> %s, "
+			 "%u -> %u general counters per thread", was->smt_on ? "on" : "off",
+			 now->smt_on ? "on" : "off", was->watchdog_on ? "on" : "off",
+			 now->watchdog_on ? "on" : "off", was->gp_total, now->gp_total);
+		say(buf, len, part);
+	}
+}
+
+/* "2 groups: faults, migrations" */
+static void describe_groups(const struct plan *p, char *buf, size_t len)
+{
+	unsigned g;
+
+	snprintf(buf, len, "%u group%s:", p->n_groups, p->n_groups == 1 ? "" : "s");
+	for (g = 0; g < p->n_groups; g++) {
+		char label[128];
+
+		size_t used;
+
+		plan_group_label(p, g, label, sizeof(label));
+		used = strlen(buf);
+		snprintf(buf + used, len - used, "%s %s", g > 0 ? "," : "", label);
+	}
+}
+
+/* The last cut of every worker written as an interval; the workers joined
+ * and freed, the collector closed. */
+static void stop_collecting(struct daemon *d)
+{
+	run_flush(d, true);
+	run_stop_workers(d);
+	collector_close(d->col);
+	d->col = NULL;
+}
+
+/* Count with plan, under d->cfg's count modes.  0, or -errno with err
+ * (and nothing left open). */
+static int resume(struct daemon *d, const struct plan *plan, char *err, size_t errlen)
+{
+	char why[1024];
+	int r;
+
+	r = run_open_collector(d, plan, err, errlen);
+	if (r < 0)
+		return r;
+	d->plan = *plan;   /* the writer reads it through its pointer */
+	r = run_start_workers(d);
+	if (r < 0) {
+		snprintf(err, errlen, "cannot start the CPU workers: %s", strerror(-r));
+		run_stop_workers(d);
+		collector_close(d->col);
+		d->col = NULL;
+		return r;
+	}
+	flush_rebind(&d->fl, d->col, d->workers, d->n_workers);
+	if (proctab_scan(&d->pt) < 0)
+		log_warning("reload: cannot scan /proc; a process started during the switch "
+			    "is named when it is first counted");
+	prom_replan(d->prom, &d->plan);
+	if (writer_replan(&d->w, why, sizeof(why)) < 0)
+		log_warning("reload: cannot register the new counter groups in the database "
+			    "(%s); the next write tries again", why);
+	http_server_data_changed(d->http);
+	return 0;
+}
+
+/* The running groups again, after stop_collecting: -errno when even
+ * they cannot be opened. */
+static int reopen(struct daemon *d, const struct plan *old)
+{
+	char err[2048];
+	int r = resume(d, old, err, sizeof(err));
+
+	if (r < 0)
+		log_error("reload: cannot reopen the running counter groups either: %s; stopping "
+			  "rather than run without counters", err);
+	return r;
+}
+
+/* Stop counting with the running groups and start with next; if next
+ * cannot be opened, the running groups again. */
+static int switch_plan(struct daemon *d, const struct config *n, const struct plan *next,
+		       const char *what)
+{
+	char families[sizeof(d->cfg.families)], modes[sizeof(d->cfg.count_modes)];
+	char err[2048];
+	struct plan old = d->plan;
+	int r;
+
+	stop_collecting(d);
+	if (writer_pending(&d->w) > 0) {
+		log_warning("reload: %s, but the database did not take the last interval: "
+			    "reopening the running counter groups; send SIGHUP again once it is "
+			    "writable", what);
+		return reopen(d, &old);
+	}
+	memcpy(families, d->cfg.families, sizeof(families));
+	memcpy(modes, d->cfg.count_modes, sizeof(modes));
+	memcpy(d->cfg.families, n->families, sizeof(families));
+	memcpy(d->cfg.count_modes, n->count_modes, sizeof(modes));
+	r = resume(d, next, err, sizeof(err));
+	if (r == 0) {
+		char groups[1024];
+
+		describe_groups(&d->plan, groups, sizeof(groups));
+		log_info("reload: %s: re-planned the counter groups, now %s", what, groups);
+		run_log_plan(&d->plan);
+		return 0;
+	}
+	log_error("reload: cannot open the new counter groups (%s): %s; reopening the running "
+		  "ones", what, err);
+	memcpy(d->cfg.families, families, sizeof(families));
+	memcpy(d->cfg.count_modes, modes, sizeof(modes));
+	return reopen(d, &old);
+}
+
+int replan_apply(struct daemon *d, const struct config *n, const struct plan *next)
+{
+	char what[2048];
+
+	describe_change(d, n, next, what, sizeof(what));
+	if (plan_groups_equal(next, &d->plan) && strcmp(n->count_modes, d->cfg.count_modes) == 0) {
+		/* The same groups: nothing is reopened.  The plan's budget and
+		 * reasons, and the families as written, are the new ones. */
+		d->plan = *next;
+		memcpy(d->cfg.families, n->families, sizeof(n->families));
+		if (what[0] != '\0')
+			log_info("reload: %s: the counter groups stay as they are", what);
+		return 0;
+	}
+	/* Queued intervals name their groups by the running plan's indices:
+	 * they must be written before the store learns other groups. */
+	if (writer_pending(&d->w) > 0) {
+		log_warning("reload: %s, but %zu interval(s) wait to be written to the database: "
+			    "the counter groups stay as they are; send SIGHUP again once it is "
+			    "writable", what, writer_pending(&d->w));
+		return 0;
+	}
+	return switch_plan(d, n, next, what[0] != '\0' ? what : "the host's counters changed");
+}

@@ -1,0 +1,76 @@
+/*
+ * run_private.h - the running daemon's state, shared by run.c (start,
+ * flush, signals, stop) and replan.c (a SIGHUP that changes the counter
+ * groups).  Only the main thread touches it.
+ */
+#ifndef STACKD_RUN_PRIVATE_H
+#define STACKD_RUN_PRIVATE_H
+
+#include "run.h"
+#include "collector.h"
+#include "exclude.h"
+#include "flush.h"
+#include "http_server.h"
+#include "notify.h"
+#include "plan.h"
+#include "proctab.h"
+#include "prom.h"
+#include "worker.h"
+#include "writer.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct daemon {
+	struct config cfg;
+	config_reload_fn reload;
+	const struct model *model;
+	char model_why[512];
+	struct plan plan;              /* the groups opened, planned for this host */
+	struct collector *col;         /* NULL only while a re-plan swaps it */
+	struct writer w;
+	struct proctab pt;
+	bool pt_ready;
+	struct worker *workers;
+	size_t n_workers;
+	struct flusher fl;
+	bool fl_ready;
+	uint64_t warned_lost, warned_rate, warned_late, warned_straddle;
+	uint64_t started_ns;
+	int sfd, tfd;
+	int instance_fd;              /* the host's stackd name (instance.h), or -1 */
+	struct exclusions excl;
+	struct prom *prom;
+	struct http_server *http;
+	struct notifier notify;
+};
+
+/* One interval from what the workers hold, to the store and /metrics.
+ * final: the workers make their last cut and stop (joined). */
+void run_flush(struct daemon *d, bool final);
+/* The daemon's facts (meta): model, plan, groups, settings. */
+void run_write_meta(struct daemon *d);
+/* What the plan says of each family not collected whole, in the log. */
+void run_log_plan(const struct plan *p);
+/* The plan for the families list on this host as it is now (its counter
+ * budget read again).  0, or -errno with err saying why. */
+int run_make_plan(const struct daemon *d, const char *families, struct plan *out, char *err,
+		  size_t errlen);
+/* Open plan's groups on every CPU, as d->cfg says (switch_event,
+ * ring_pages, count_modes) into d->col.  0, or -errno with err. */
+int run_open_collector(struct daemon *d, const struct plan *plan, char *err, size_t errlen);
+/* One worker per CPU of d->col, started.  On failure the ones made are
+ * in d->workers, for run_stop_workers(). */
+int run_start_workers(struct daemon *d);
+/* Join and free the workers (after a final run_flush, they have stopped). */
+void run_stop_workers(struct daemon *d);
+
+/* SIGHUP with configuration n, whose families and count_modes gave the
+ * plan next (run_make_plan): keep the groups when next opens the same ones
+ * with the same count modes, else switch to next (replan.c).  0 when
+ * counting goes on (with next, or with the running groups when next could
+ * not be opened); -errno when no groups could be opened at all: the daemon
+ * must stop. */
+int replan_apply(struct daemon *d, const struct config *n, const struct plan *next);
+
+#endif
