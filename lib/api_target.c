@@ -28,7 +28,8 @@ static bool matches(const struct window_proc *p, enum query_who who, const char 
 
 /* What the matching processes add up to. */
 struct target_sums {
-	struct group_sums sums[MODEL_MAX_GROUPS];
+	struct group_sums sums[MODEL_MAX_GROUPS];   /* once every process is added */
+	struct sums_acc acc;
 	uint64_t task_clock_ns, context_switches;
 	size_t n;
 };
@@ -36,12 +37,10 @@ struct target_sums {
 static void add_process(struct target_sums *t, const struct model *m,
 			const struct window_proc *p)
 {
-	unsigned g;
-
 	t->task_clock_ns += p->task_clock_ns;
 	t->context_switches += p->context_switches;
-	for (g = 0; m != NULL && g < m->n_groups; g++)
-		group_sums_add(&t->sums[g], &p->sums[g]);
+	if (m != NULL)
+		sums_acc_add(&t->acc, m, p->sums);
 	t->n++;
 }
 
@@ -83,6 +82,8 @@ static size_t print_processes(struct jsonw *j, const struct window *w, enum quer
 		add_process(t, w->model, p);
 	}
 	jsonw_array_end(j);
+	if (w->model != NULL)
+		sums_acc_finish(&t->acc, w->model, t->sums);
 	return t->n;
 }
 

@@ -2,6 +2,7 @@
  * group_parts.c - see group_parts.h.
  */
 #include "group_parts.h"
+#include "model/model_util.h"
 
 #include <errno.h>
 #include <math.h>
@@ -133,8 +134,10 @@ static void fold(const struct model_group *mg, const struct fold_in *in, unsigne
 		base_total += in[i].base;
 	}
 	out->present = n > 0;
+	out->covered_ns = out->task_clock_ns;
 	for (e = 0; e < mg->n_events; e++) {
 		double sum = 0.0, base = 0.0;
+		uint64_t tc = 0;
 		bool counted = false;
 
 		for (i = 0; i < n; i++) {
@@ -143,7 +146,10 @@ static void fold(const struct model_group *mg, const struct fold_in *in, unsigne
 			counted = true;
 			sum += (double)in[i].v[e];
 			base += in[i].base;
+			tc += in[i].tc;
 		}
+		if (counted && tc < out->covered_ns)
+			out->covered_ns = tc;
 		if (!counted || base <= 0.0) {
 			out->missing |= 1u << e;
 			continue;
@@ -206,19 +212,69 @@ void group_parts_combine(const struct group_map *map, const struct model *m,
 	*parts = NULL;
 }
 
-void group_sums_add(struct group_sums *dst, const struct group_sums *src)
+/* The family's base column (cycles), or -1: task-clock is the base. */
+static int base_column(const struct model_group *mg)
 {
-	unsigned k;
+	unsigned e;
 
-	if (!src->present)
-		return;
-	if (dst->present)
-		dst->missing |= src->missing;
-	else
-		dst->missing = src->missing;
-	dst->present = true;
-	dst->task_clock_ns += src->task_clock_ns;
-	dst->context_switches += src->context_switches;
-	for (k = 0; k < MODEL_MAX_EVENTS; k++)
-		dst->v[k] += src->v[k];
+	for (e = 0; e < mg->n_events; e++)
+		if (strcmp(mg->events[e].column, "cycles") == 0)
+			return (int)e;
+	return -1;
+}
+
+void sums_acc_add(struct sums_acc *acc, const struct model *m, const struct group_sums *src)
+{
+	unsigned f, e;
+
+	for (f = 0; f < m->n_groups && f < MODEL_MAX_GROUPS; f++) {
+		const struct model_group *mg = &m->groups[f];
+		struct sums_acc_family *a = &acc->f[f];
+		const struct group_sums *s = &src[f];
+		int bc = base_column(mg);
+		double base;
+
+		if (!s->present)
+			continue;
+		base = bc >= 0 && !(s->missing & (1u << bc)) ? (double)s->v[bc] :
+		       (double)s->task_clock_ns;
+		a->present = true;
+		a->tc += s->task_clock_ns;
+		a->covered += model_covered_ns(s);
+		a->cs += s->context_switches;
+		a->base_total += base;
+		for (e = 0; e < mg->n_events; e++) {
+			if (s->missing & (1u << e))
+				continue;
+			a->measured |= 1u << e;
+			a->v[e] += (double)s->v[e];
+			a->base[e] += base;
+		}
+	}
+}
+
+void sums_acc_finish(const struct sums_acc *acc, const struct model *m, struct group_sums *out)
+{
+	unsigned f, e;
+
+	for (f = 0; f < m->n_groups && f < MODEL_MAX_GROUPS; f++) {
+		const struct sums_acc_family *a = &acc->f[f];
+		struct group_sums *o = &out[f];
+
+		memset(o, 0, sizeof(*o));
+		if (!a->present)
+			continue;
+		o->present = true;
+		o->task_clock_ns = a->tc;
+		o->covered_ns = a->covered;
+		o->context_switches = a->cs;
+		for (e = 0; e < m->groups[f].n_events; e++) {
+			if (!(a->measured & (1u << e)))
+				o->missing |= 1u << e;
+			else if (a->base[e] <= 0.0)   /* measured over no base: as counted */
+				o->v[e] = (uint64_t)llround(a->v[e]);
+			else
+				o->v[e] = (uint64_t)llround(a->v[e] * (a->base_total / a->base[e]));
+		}
+	}
 }

@@ -68,8 +68,26 @@ int group_parts_add(const struct group_map *map, const struct stored_group *sg,
 void group_parts_combine(const struct group_map *map, const struct model *m,
 			 struct group_sums *sums, struct part_sums **parts);
 
-/* Add src's family sums into dst (targets summed: comms, units); an
- * event missing in either is missing in the sum. */
-void group_sums_add(struct group_sums *dst, const struct group_sums *src);
+/* Targets summed (a comm's or a unit's processes): per family, each event
+ * at the rate per base of the targets that measured it, scaled to the
+ * base of all of them - the fold of one target's parts, over targets.  A
+ * process that ran only while one part of a split family counted leaves
+ * the other part's events to the processes that were measured by it; an
+ * event is missing only when no summed target measured it. */
+struct sums_acc_family {
+	bool present;
+	uint32_t measured;   /* bit e: some target measured event e */
+	uint64_t tc, cs, covered;
+	double base_total;
+	double v[MODEL_MAX_EVENTS], base[MODEL_MAX_EVENTS];
+};
+struct sums_acc {
+	struct sums_acc_family f[MODEL_MAX_GROUPS];
+};
+
+/* Add one target's family sums (src[m->n_groups]); acc zeroed first. */
+void sums_acc_add(struct sums_acc *acc, const struct model *m, const struct group_sums *src);
+/* The summed families into out[m->n_groups]. */
+void sums_acc_finish(const struct sums_acc *acc, const struct model *m, struct group_sums *out);
 
 #endif

@@ -316,14 +316,13 @@ static int cmp_by_key(const void *x, const void *y, void *arg)
 	return 0;
 }
 
-static void add_into(struct window_proc *sum, const struct window_proc *p)
+static void add_into(struct window_proc *sum, struct sums_acc *acc, const struct model *m,
+		     const struct window_proc *p)
 {
-	unsigned g;
-
 	sum->task_clock_ns += p->task_clock_ns;
 	sum->context_switches += p->context_switches;
-	for (g = 0; g < MODEL_MAX_GROUPS; g++)
-		group_sums_add(&sum->sums[g], &p->sums[g]);
+	if (m != NULL)
+		sums_acc_add(acc, m, p->sums);
 }
 
 /* Sort the kept processes by the key, then sum each run of equal keys. */
@@ -331,11 +330,15 @@ static int build_groups(const struct window *w, const struct top_filter *f, enum
 			struct rowset *rs, const struct top_columns *cols)
 {
 	const struct window_proc **kept_procs = calloc(w->n_procs + 1, sizeof(*kept_procs));
+	struct sums_acc *acc = malloc(sizeof(*acc));
 	size_t n = 0, i, j;
 	int r = 0;
 
-	if (kept_procs == NULL)
+	if (kept_procs == NULL || acc == NULL) {
+		free(kept_procs);
+		free(acc);
 		return -ENOMEM;
+	}
 	for (i = 0; i < w->n_procs; i++)
 		if (kept(&w->procs[i], f))
 			kept_procs[n++] = &w->procs[i];
@@ -347,11 +350,15 @@ static int build_groups(const struct window *w, const struct top_filter *f, enum
 		snprintf(sum.comm, sizeof(sum.comm), "%s", kept_procs[i]->comm);
 		sum.unit = kept_procs[i]->unit;
 		sum.uid = kept_procs[i]->uid;
+		memset(acc, 0, sizeof(*acc));
 		for (j = i; j < n && cmp_by_key(&kept_procs[i], &kept_procs[j], &by) == 0; j++)
-			add_into(&sum, kept_procs[j]);
+			add_into(&sum, acc, w->model, kept_procs[j]);
+		if (w->model != NULL)
+			sums_acc_finish(acc, w->model, sum.sums);
 		r = fill_row(rs, w, &sum, j - i, cols);
 	}
 	free(kept_procs);
+	free(acc);
 	return r;
 }
 

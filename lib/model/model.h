@@ -105,6 +105,10 @@ struct model_metric {
 struct group_sums {
 	bool present;              /* the target ran while this group was enabled */
 	uint64_t task_clock_ns;    /* time this group measured the target */
+	/* The time its least-measured event was counted, for coverage: a
+	 * split family's parts each count only some events (lib/group_parts.c).
+	 * 0: task_clock_ns (a whole group counts every event all along). */
+	uint64_t covered_ns;
 	uint64_t context_switches;
 	uint64_t v[MODEL_MAX_EVENTS];
 	/* Bit e set: event e was not measured (a perf recording that lacks

@@ -17,6 +17,12 @@ static int column_index(const struct model_group *g, const char *column)
 	return -1;
 }
 
+uint64_t model_covered_ns(const struct group_sums *s)
+{
+	return s->covered_ns != 0 && s->covered_ns < s->task_clock_ns ? s->covered_ns :
+	       s->task_clock_ns;
+}
+
 struct gview model_gview_get(const struct model *m, const struct group_sums *sums,
 			     const char *group)
 {
@@ -32,7 +38,7 @@ struct gview model_gview_get(const struct model *m, const struct group_sums *sum
 	if (!v.s->present || ci < 0 || v.s->v[ci] == 0)
 		return v;
 	v.cycles = (double)v.s->v[ci];
-	v.coverage = total > 0 ? (double)v.s->task_clock_ns / (double)total : 1.0;
+	v.coverage = total > 0 ? (double)model_covered_ns(v.s) / (double)total : 1.0;
 	v.ok = true;
 	return v;
 }
@@ -125,7 +131,7 @@ bool model_base_counts(const struct model *m, const struct group_sums *sums, dou
 			continue;
 		cyc += v.cycles;
 		ins += i;
-		t += (double)v.s->task_clock_ns;
+		t += (double)model_covered_ns(v.s);
 	}
 	if (!(ins > 0))
 		return false;

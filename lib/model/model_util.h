@@ -20,6 +20,9 @@ struct gview {
 	double coverage;               /* share of the target's time */
 };
 
+/* The time a group's every event was counted (group_sums.covered_ns). */
+uint64_t model_covered_ns(const struct group_sums *s);
+
 /* Look a group up by name; ok is false when it did not measure the target
  * or has no cycles column with a count. */
 struct gview model_gview_get(const struct model *m, const struct group_sums *sums,

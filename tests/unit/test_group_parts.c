@@ -84,6 +84,7 @@ static void test_fold(void)
 	CHECK_EQ_U(sums[0].v[2], 200);                 /* a: 50 per 100 cycles -> of 400 */
 	CHECK_EQ_U(sums[0].v[3], 40);                  /* b: 30 per 300 cycles */
 	CHECK(sums[0].missing == 1u << 4);             /* d: counted by no part */
+	CHECK_EQ_U(sums[0].covered_ns, 1000);          /* a: only part 1's 1000 ns */
 	CHECK(fabs((double)sums[0].v[2] / (double)sums[0].v[0] - 0.5) < 1e-12);
 
 	/* a whole group of the same family (an earlier plan) folds in as a part
@@ -107,18 +108,37 @@ static void test_fold(void)
 	}
 }
 
+/* Processes summed (a comm): an event some did not measure (they ran only
+ * while another part counted) is taken at the rate of those that did, over
+ * the base of all; missing only when none measured it. */
 static void test_sum_targets(void)
 {
-	struct group_sums a = { 0 }, b = { 0 }, t = { 0 };
+	struct model m = fake();
+	struct group_sums a[1] = { { 0 } }, b[1] = { { 0 } }, absent[1] = { { 0 } }, t[1];
+	static struct sums_acc acc;
 
-	a.present = b.present = true;
-	a.v[0] = 10;
-	b.v[0] = 5;
-	b.missing = 1u << 3;
-	group_sums_add(&t, &a);
-	group_sums_add(&t, &b);
-	CHECK_EQ_U(t.v[0], 15);
-	CHECK(t.missing == 1u << 3);
+	memset(&acc, 0, sizeof(acc));
+	a[0].present = b[0].present = true;
+	a[0].task_clock_ns = 1000;
+	a[0].v[0] = 100;   /* cycles */
+	a[0].v[2] = 10;    /* a */
+	a[0].missing = 1u << 3 | 1u << 4;   /* b, d not measured */
+	b[0].task_clock_ns = 3000;
+	b[0].v[0] = 300;
+	b[0].v[2] = 30;
+	b[0].v[3] = 60;
+	b[0].missing = 1u << 4;
+	sums_acc_add(&acc, &m, a);
+	sums_acc_add(&acc, &m, b);
+	sums_acc_add(&acc, &m, absent);   /* did not run in this family's turns */
+	sums_acc_finish(&acc, &m, t);
+	CHECK(t[0].present);
+	CHECK_EQ_U(t[0].task_clock_ns, 4000);
+	CHECK_EQ_U(t[0].covered_ns, 4000);   /* whole groups: all their time */
+	CHECK_EQ_U(t[0].v[0], 400);
+	CHECK_EQ_U(t[0].v[2], 40);   /* both measured it */
+	CHECK_EQ_U(t[0].v[3], 80);   /* 60 per 300 cycles, over 400 */
+	CHECK(t[0].missing == 1u << 4);
 }
 
 int main(void)
