@@ -81,8 +81,8 @@ void collector_close(struct collector *c);   /* NULL is a no-op */
 /* Switch records (PERF_RECORD_SWITCH_CPU_WIDE) into cpu's ring, on its
  * own dummy event.  Opened only while a worker needs them (worker.c):
  * while any such event merely exists, the kernel does the switch-record
- * work on every switch of the host (make bench: about 5 % per switch with
- * it opened but disabled).  0, or -errno (a kernel before 4.3, a simulated
+ * work on every switch of the host (measured on the development VM: about
+ * 5 % per switch with it opened but disabled).  0, or -errno (a kernel before 4.3, a simulated
  * one) with nothing left open. */
 int collector_open_switch_records(const struct collector *c, struct cpu_events *cpu);
 void collector_close_switch_records(const struct collector *c, struct cpu_events *cpu);
