@@ -121,12 +121,7 @@ grep -q "running as nobody with CAP_PERFMON only" "$TMP/stackd.log" || fail "no 
 # below then cover the new workers too).
 printf 'families = faults\n' >"$TMP/drop.conf"
 kill -HUP "$DAEMON_PID"
-i=0
-until grep -q "re-planned the counter groups, now 1 group: faults" "$TMP/stackd.log"; do
-	i=$((i + 1))
-	[ "$i" -le 100 ] || { cat "$TMP/stackd.log"; fail "no re-plan as nobody"; }
-	sleep 0.1
-done
+wait_log "re-planned the counter groups, now 1 group: faults"
 wait_more_intervals "$TMP/drop.db" 2 || { cat "$TMP/stackd.log"; fail "no intervals after the re-plan as nobody"; }
 [ "$(sqlite3 -readonly "$TMP/drop.db" "SELECT value FROM meta WHERE key = 'groups'")" = faults ] ||
 	fail "the re-plan as nobody did not take"

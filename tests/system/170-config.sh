@@ -108,15 +108,6 @@ groups_of() {
 		counter_group AS g ON g.id = group_id WHERE interval_id = $1 ORDER BY g.name)"
 }
 newest() { rq "SELECT max(id) FROM interval WHERE rollup_s = 0"; }
-# wait_log TEXT: up to 10 s for the daemon's log to say it
-wait_log() {
-	i=0
-	until grep -q "$1" "$TMP/stackd.log"; do
-		i=$((i + 1))
-		[ "$i" -le 100 ] || { cat "$TMP/stackd.log"; fail "the log never said: $1"; }
-		sleep 0.1
-	done
-}
 # api_groups: the plan's groups as /api/v1/system gives them
 api_groups() { "$STACKCTL" status --url "$URL" --json | jq -r '[.plan.groups[].family] | join(",")'; }
 printf 'families = all\n' >"$TMP/replan.conf"

@@ -8,16 +8,6 @@ need_root
 PORT=$(free_port)
 URL=http://127.0.0.1:$PORT
 
-# wait_log TEXT: the daemon's log says TEXT within 10 s
-wait_log() {
-	i=0
-	until grep -qF -- "$1" "$TMP/stackd.log" || [ "$i" -ge 100 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	grep -qF -- "$1" "$TMP/stackd.log" || { cat "$TMP/stackd.log"; fail "the log does not say '$1'"; }
-}
-
 start_daemon "$TMP/db" --listen "127.0.0.1:$PORT" --interval 200ms
 wait_more_intervals "$TMP/db" 3 || fail "no intervals"
 sqlite3 "$TMP/db" ".backup '$TMP/other.db'" || fail "cannot copy the database"

@@ -87,6 +87,16 @@ intervals() {
 	sqlite3 -readonly "$1" "SELECT count(*) FROM interval" 2>/dev/null || echo 0
 }
 
+# wait_log TEXT: the daemon's log says TEXT within 10 s
+wait_log() {
+	i=0
+	until grep -qF -- "$1" "$TMP/stackd.log" || [ "$i" -ge 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	grep -qF -- "$1" "$TMP/stackd.log" || { cat "$TMP/stackd.log"; fail "the log does not say '$1'"; }
+}
+
 # wait_intervals DB N TIMEOUT_S: wait until at least N intervals are stored
 wait_intervals() {
 	i=0

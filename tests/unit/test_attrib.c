@@ -38,15 +38,12 @@ static size_t entries_of(const struct cpuacc *a, int32_t pid)
 #define CPF 2
 #define BOGUS 77   /* a sample time on another reader's clock */
 
-/* Stackd's own layout carries cpu-clock: times come from it, whatever the
- * sample's time field says; spans holding an unsampled switch are split at
- * the kernel's switch-in records. */
-static void test_clock_and_split(void)
+/* One group [switches, cpu-clock, page-faults], as stackd lays its groups
+ * out, enabled at 1000 with its clock at 0; stackd's own pid is 999. */
+static void clocked_start(struct attrib_cpu *c, struct cpuacc *acc)
 {
 	static struct attrib_layout lay[1];
-	struct attrib_cpu c;
-	struct cpuacc acc;
-	uint64_t v[3] = { 0, 0, 0 };
+	const uint64_t zero[3] = { 0, 0, 0 };
 
 	lay[0].n_members = 3;
 	lay[0].switches_idx = 0;
@@ -54,9 +51,21 @@ static void test_clock_and_split(void)
 	lay[0].clock_idx = 1;
 	lay[0].n_model = 1;
 	lay[0].model_idx[0] = 2;
-	CHECK(cpuacc_init(&acc) == 0);
-	attrib_init(&c, lay, 1, 999, &acc);
-	attrib_enabled(&c, 0, 1000, v, 3);   /* clock 0 at 1000 */
+	CHECK(cpuacc_init(acc) == 0);
+	attrib_init(c, lay, 1, 999, acc);
+	attrib_enabled(c, 0, 1000, zero, 3);
+}
+
+/* Stackd's own layout carries cpu-clock: times come from it, whatever the
+ * sample's time field says; spans holding an unsampled switch are split at
+ * the kernel's switch-in records. */
+static void test_clock_and_split(void)
+{
+	struct attrib_cpu c;
+	struct cpuacc acc;
+	uint64_t v[3] = { 0, 0, 0 };
+
+	clocked_start(&c, &acc);   /* clock 0 at 1000 */
 
 	/* The clock, not the sample's time, gives the span and the time. */
 	v[0] = 1; v[1] = 500; v[2] = 3;
@@ -120,20 +129,11 @@ static void test_clock_and_split(void)
  * when it is enabled again, so its next span starts clean. */
 static void test_failed_and_lost(void)
 {
-	static struct attrib_layout lay[1];
 	struct attrib_cpu c;
 	struct cpuacc acc;
 	uint64_t v[3] = { 0, 0, 0 };
 
-	lay[0].n_members = 3;
-	lay[0].switches_idx = 0;
-	lay[0].has_clock = true;
-	lay[0].clock_idx = 1;
-	lay[0].n_model = 1;
-	lay[0].model_idx[0] = 2;
-	CHECK(cpuacc_init(&acc) == 0);
-	attrib_init(&c, lay, 1, 999, &acc);
-	attrib_enabled(&c, 0, 1000, v, 3);
+	clocked_start(&c, &acc);
 	v[0] = 1; v[1] = 400; v[2] = 2;
 	attrib_sample(&c, 0, 10, 10, BOGUS, v, 3);   /* 10 ran 1000..1400 */
 	attrib_failed(&c, 0, 2000);
