@@ -115,7 +115,7 @@ static void print_plan(const json_t *plan)
 		printf("plan:          %zu counter groups for %" PRIu64 " general counters per "
 		       "thread (%s; %" PRIu64 " free: SMT %s, NMI watchdog %s, %" PRIu64 " held by "
 		       "others)\n", json_array_size(json_object_get(plan, "groups")),
-		       u64(b, "general_counters"), str(b, "general_counters_from"),
+		       u64(b, "general_counters"), opt_str(b, "general_counters_from"),
 		       u64(b, "general_free"),
 		       json_is_true(json_object_get(b, "smt")) ? "on" : "off",
 		       json_is_true(json_object_get(b, "nmi_watchdog")) ? "on" : "off",
@@ -128,6 +128,47 @@ static void print_plan(const json_t *plan)
 			printf("  %-14s %s%s\n", str(f, "name"),
 			       json_is_true(json_object_get(f, "collected")) ? "" : "NOT COLLECTED: ",
 			       str(f, "why"));
+}
+
+/* The headline: how much of what happened stackd could charge to a
+ * process (/api/v1/system "attribution"; absent from an older daemon). */
+static void print_attribution(const json_t *at)
+{
+	if (!json_is_object(at))
+		return;
+	printf("attributed:    %.1f%% of busy CPU time (%.2f s of %.2f s went to no process), "
+	       "%.1f%% of context switches sampled\n",
+	       100.0 * json_number_value(json_object_get(at, "cpu_share")),
+	       (double)u64(at, "unattributed_cpu_ns") / 1e9, (double)u64(at, "busy_cpu_ns") / 1e9,
+	       100.0 * json_number_value(json_object_get(at, "switch_share")));
+	if (json_is_true(json_object_get(at, "low")))
+		printf("               LOW: below %.0f%%, so every figure over this window misses part "
+		       "of the host's work (the health counts below say where it went)\n",
+		       100.0 * json_number_value(json_object_get(at, "warn_below")));
+}
+
+/* One health count, and for the losses that have one, its share of the
+ * switches or samples it was lost from. */
+static void print_health_field(const json_t *col, const char *name, const char *label)
+{
+	uint64_t v = u64(col, name), samples = u64(col, "samples");
+	uint64_t switches = samples + u64(col, "unsampled_switches");
+	uint64_t of = 0;
+	const char *what = "";
+
+	if (strcmp(name, "unsampled_switches") == 0) {
+		of = switches;
+		what = "switches";
+	} else if (strcmp(name, "unattributed_spans") == 0 || strcmp(name, "foreign_id_samples") == 0 ||
+		   strcmp(name, "unknown_id_samples") == 0 || strcmp(name, "backwards_reads") == 0 ||
+		   strcmp(name, "split_spans") == 0) {
+		of = samples;
+		what = "samples";
+	}
+	printf("  %-38s %12" PRIu64, label, v);
+	if (of > 0)
+		printf("  %6.2f%% of %s", 100.0 * (double)v / (double)of, what);
+	printf("\n");
 }
 
 static void print_text(const json_t *a, const struct source *src)
@@ -188,10 +229,10 @@ static void print_text(const json_t *a, const struct source *src)
 	       u64(col, "max_cpu_switch_rate"), 100.0 * cost,
 	       json_is_true(json_object_get(a, "sampling_costly")) ?
 	       " - COSTLY: that CPU switches too often for cheap per-switch sampling" : "");
+	print_attribution(json_object_get(a, "attribution"));
 	/* every health field (lib/health_fields.h); an older daemon's missing ones read 0 */
 	printf("health:        over the window\n");
-#define PRINT_FIELD(name, combine, prom, help, label) \
-	printf("  %-38s %12" PRIu64 "\n", label, u64(col, #name));
+#define PRINT_FIELD(name, combine, prom, help, label) print_health_field(col, #name, label);
 	HEALTH_FIELDS(PRINT_FIELD)
 #undef PRINT_FIELD
 	printf("database:      %s (%.1f MiB)\n", str(db, "path"),

@@ -17,7 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#define HEADER_LINES 4   /* header, plus the key line at the bottom */
+#define HEADER_LINES 5   /* header (4 lines), plus the key line at the bottom */
 
 static volatile sig_atomic_t stop_requested, resized;
 

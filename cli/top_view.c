@@ -161,6 +161,23 @@ static uint64_t u64(const json_t *o, const char *key)
 	return (uint64_t)json_integer_value(json_object_get(o, key));
 }
 
+/* "attributed 99.2% of busy CPU, 99.9% of switches" (an older daemon's
+ * answer has no attribution: nothing), LOW when under the threshold. */
+static void print_attribution(const json_t *at, FILE *f)
+{
+	double cpu = json_number_value(json_object_get(at, "cpu_share"));
+	double sw = json_number_value(json_object_get(at, "switch_share"));
+
+	if (!json_is_object(at)) {
+		fputs("attributed: unknown", f);
+		return;
+	}
+	fprintf(f, "attributed %.1f%% of busy CPU, %.1f%% of switches", 100.0 * cpu, 100.0 * sw);
+	if (json_is_true(json_object_get(at, "low")))
+		fprintf(f, " - LOW (below %.0f%%): figures miss part of the host's work",
+			100.0 * json_number_value(json_object_get(at, "warn_below")));
+}
+
 void top_view_print_header(const struct top_view *v, const struct source *src, FILE *f)
 {
 	const json_t *a = v->answer, *win = json_object_get(a, "window");
@@ -182,8 +199,10 @@ void top_view_print_header(const struct top_view *v, const struct source *src, F
 	json_array_foreach(json_object_get(a, "groups"), i, g)
 		fprintf(f, " %s %.0f%%", json_string_value(json_object_get(g, "name")),
 			100.0 * json_number_value(json_object_get(g, "coverage")));
+	fputc('\n', f);
+	print_attribution(json_object_get(a, "attribution"), f);
 	fprintf(f, "  |  lost %" PRIu64 " samples, %" PRIu64 " throttled, %" PRIu64
-		" unattributed, %" PRIu64 " unschedulable\n", u64(col, "lost_samples"),
+		" unattributed spans, %" PRIu64 " unschedulable\n", u64(col, "lost_samples"),
 		u64(col, "throttles"), u64(col, "unattributed_spans"), u64(col, "unschedulable"));
 	fprintf(f, "by %s, sorted by %s, family %s: %zu of %zu rows%s%s\n",
 		json_string_value(json_object_get(a, "by")), v->sort, v->family, v->rs.n_rows,

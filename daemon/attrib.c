@@ -46,7 +46,8 @@ void attrib_enabled(struct attrib_cpu *c, unsigned g, uint64_t t, const uint64_t
 		memcpy(c->last[g], values, m * sizeof(*values));
 		charge(c, PID_UNATTRIBUTED, g, t, 0, d, m);
 	}
-	c->failed[g] = false;
+	if (values != NULL)
+		c->failed[g] = false;   /* not read: the tail waits for an enable that reads */
 	c->last_time[g] = t;
 	c->anchor_time[g] = t;
 	/* Not read: the clock stood still since the group's last read. */
@@ -72,6 +73,20 @@ void attrib_failed(struct attrib_cpu *c, unsigned g, uint64_t t)
 	if (t > c->last_time[g])
 		c->last_time[g] = t;
 	c->failed[g] = true;
+}
+
+void attrib_reanchor(struct attrib_cpu *c, unsigned g, uint64_t t, const uint64_t *values,
+		     unsigned n)
+{
+	const struct attrib_layout *lay;
+
+	if (g >= c->n_groups)
+		return;
+	lay = &c->layout[g];
+	if (!lay->has_clock || lay->clock_idx >= n)
+		return;
+	c->anchor_time[g] = t;
+	c->anchor_clock[g] = values[lay->clock_idx];
 }
 
 /* When group g's read values[n] was taken: from its clock, or the
@@ -168,6 +183,8 @@ static int switch_ins_between(const struct attrib_cpu *c, uint64_t t0, uint64_t 
  * counts go in proportion to time, remainders to the last piece so sums
  * stay exact.  False (nothing charged) when no record falls in the span or
  * the last does not hand the CPU to final_pid. */
+#define MIN_U64(a, b) ((a) < (b) ? (a) : (b))
+
 static bool split_span(struct attrib_cpu *c, unsigned g, uint64_t t0, uint64_t t,
 		       uint64_t charge_t, int32_t final_pid, bool final_switch,
 		       const uint64_t *d, unsigned n, uint64_t cpu_ns)
@@ -215,14 +232,14 @@ static bool split_span(struct attrib_cpu *c, unsigned g, uint64_t t0, uint64_t t
 		time_left -= piece;
 		for (i = 0; i < n; i++) {
 			if (lay->has_clock && i == lay->clock_idx)
-				part[i] = j == m ? d[i] - given[i] : (piece < d[i] - given[i] ? piece :
-								       d[i] - given[i]);
+				part[i] = j == m ? d[i] - given[i] : MIN_U64(piece, d[i] - given[i]);
 			else if (i == lay->switches_idx)
 				part[i] = j == m ? (final_switch ? 1 : 0) : switches_of[j];
 			else if (j == m)
 				part[i] = d[i] - given[i];
-			else
-				part[i] = (uint64_t)((unsigned __int128)d[i] * piece / span);
+			else   /* never past what is left, whatever the records say */
+				part[i] = MIN_U64((uint64_t)((unsigned __int128)d[i] * piece / span),
+						  d[i] - given[i]);
 			given[i] += part[i];
 		}
 		charge(c, j == m ? final_pid : in[j].prev_pid, g, j == m ? charge_t : to, piece,

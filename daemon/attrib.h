@@ -7,9 +7,12 @@
  * group read, CPU time (task-clock) from the group's cpu-clock member, and
  * the sample's time from that clock too (the sample's own time field can
  * carry another reader's timestamp: daemon/collector.c, ROLE_CLOCK).  Invariant,
- * per CPU and group: everything charged (to tasks, to stackd itself at
- * rotation, and to the unattributed bucket) sums to the counter totals and
- * to the time the group was enabled.  Nothing is spread but a split span.
+ * per CPU and group: every count charged (to tasks, to stackd itself at
+ * rotation, to the unattributed bucket) sums to the counter totals; the
+ * time charged sums to the time the group was enabled, plus the time it
+ * spent failing and the time no group was enabled (attrib_failed,
+ * attrib_lost: unattributed), so a CPU's time adds up whole.  Nothing is
+ * spread but a split span.
  *
  * Special cases, each counted in st (lib/health_fields.h):
  *  - switch delta above 1: switches went unsampled (lost records, or a
@@ -88,6 +91,10 @@ void attrib_enabled(struct attrib_cpu *c, unsigned g, uint64_t t, const uint64_t
  * only for a layout without a clock), pid/tid switched out. */
 void attrib_sample(struct attrib_cpu *c, unsigned g, int32_t pid, int32_t tid, uint64_t t,
 		   const uint64_t *values, unsigned n);
+
+/* Group g, enabled, was read (values[n]) at time t: its clock's anchor. */
+void attrib_reanchor(struct attrib_cpu *c, unsigned g, uint64_t t, const uint64_t *values,
+		     unsigned n);
 
 /* CPU time from..to that no group measured (all of them unschedulable):
  * charged to unattributed under group g, so no process is credited with

@@ -1,15 +1,16 @@
 /*
  * collector.h - the kernel side: per-CPU perf_event groups and rings.
  *
- * For every online CPU c and every group of the plan (plan.h), one perf_event group
- * opened system-wide (pid = -1, cpu = c): the model's events plus two members
- * of stackd's own, a context-switch event sampling every switch with a read
- * of the whole group, and cpu-clock, which times each span (attrib.h).  Leaders are pinned: a group the PMU cannot schedule goes
- * into error state, which stackd counts, instead of being multiplexed
- * silently.  One side-band dummy event per CPU
- * (never disabled) receives COMM/FORK/EXIT and owns the CPU's ring; a
- * second one writes switch records when the worker turns it on; every
- * sampler writes into that ring (PERF_EVENT_IOC_SET_OUTPUT).  Groups start
+ * For every online CPU c and every group of the plan (plan.h), one
+ * perf_event group opened system-wide (pid = -1, cpu = c): the model's
+ * events plus two members of stackd's own, a context-switch event sampling
+ * every switch with a read of the whole group, and cpu-clock, which times
+ * each span (attrib.h).  Leaders are pinned: a group the PMU cannot
+ * schedule goes into error state, which stackd counts, instead of being
+ * multiplexed silently.  One side-band dummy event per CPU (never
+ * disabled) receives COMM/FORK/EXIT and owns the CPU's ring; a second one
+ * writes switch records while the worker needs them; every sampler writes
+ * into that ring (PERF_EVENT_IOC_SET_OUTPUT).  Groups start
  * disabled: the per-CPU worker (worker.c) enables one at a time.
  */
 #ifndef STACKD_COLLECTOR_H

@@ -8,6 +8,7 @@
 
 #include "plan.h"
 #include "lib/health_fields.h"
+#include "lib/pids.h"
 #include "lib/model/model.h"
 
 #include <stddef.h>
@@ -54,5 +55,25 @@ struct interval_data {
 };
 
 void interval_free(struct interval_data *iv);   /* NULL is a no-op */
+
+/* iv's busy CPU time (idle excluded), or its context switches (switches),
+ * charged to a process; 1 when there were none. */
+static inline double interval_attributed_share(const struct interval_data *iv, bool switches)
+{
+	uint64_t all = 0, unattributed = 0;
+	size_t i;
+
+	for (i = 0; i < iv->n_rows; i++) {
+		int32_t pid = iv->procs[iv->rows[i].proc].pid;
+		uint64_t v = switches ? iv->rows[i].context_switches : iv->rows[i].task_clock_ns;
+
+		if (pid == PID_IDLE && !switches)
+			continue;
+		all += v;
+		if (pid == PID_UNATTRIBUTED)
+			unattributed += v;
+	}
+	return all > 0 ? 1.0 - (double)unattributed / (double)all : 1.0;
+}
 
 #endif

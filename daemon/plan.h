@@ -79,16 +79,17 @@ int plan_make(const struct model *m, const bool off[MODEL_MAX_GROUPS],
 
 /* The host's budget: SMT from /sys/devices/system/cpu/smt/active, the
  * watchdog from /proc/sys/kernel/nmi_watchdog, the general counters per
- * thread from libpfm4's view of the core PMU (on Intel, CPUID leaf 0xA,
- * which already reflects SMT and what a hypervisor exposes), else the
- * model's figure. */
+ * thread from the model's figure for that SMT state, or CPUID's when a
+ * hypervisor exposes fewer (plan_apply_host_counters). */
 void plan_detect_budget(const struct model *m, unsigned reserved, struct plan_budget *out);
 bool plan_host_smt_on(void);
 bool plan_host_watchdog_on(void);
-/* The host's core PMU's general counters per thread (name: which PMU); 0
- * when libpfm4 sees none or was forced to pretend (LIBPFM_FORCE_PMU). */
+/* General counters per thread as the CPU reports them (CPUID leaf 0xA, via
+ * libpfm4's architectural Intel PMU; name: that PMU's); 0 when it does not
+ * (AMD, Arm, no PMU, LIBPFM_FORCE_PMU). */
 unsigned plan_host_counters(char *name, size_t len);
-/* b with the host's figure when it has one (plan_budget_set_total). */
+/* b with the CPU's figure when it is below the model's (a hypervisor that
+ * exposes fewer counters; plan_budget_set_total). */
 void plan_apply_host_counters(struct plan_budget *b);
 
 /* Every family of m whole, in the model's order: what a host with counters

@@ -40,9 +40,9 @@ int plan_cli_run(const struct config *cfg, const struct plan_args *a)
 	plan_budget_for(m, a->smt >= 0 ? a->smt == 1 : plan_host_smt_on(),
 			a->watchdog >= 0 ? a->watchdog == 1 : plan_host_watchdog_on(), a->reserved,
 			&budget);
-	/* The host's own model in its own state: its PMU's figure, as the
-	 * daemon would plan (another model or SMT state: the model's). */
-	if (strcmp(cfg->model, "auto") == 0 && a->smt < 0)
+	/* This host's SMT state: its CPU's counter figure too, as the daemon
+	 * would plan (a hypothetical SMT state: the model's). */
+	if (a->smt < 0)
 		plan_apply_host_counters(&budget);
 	r = plan_make(m, off, &budget, &plan, err, sizeof(err));
 	if (r < 0 && r != -ENOSPC) {

@@ -32,32 +32,26 @@ bool plan_host_watchdog_on(void)
 	return file_says_on("/proc/sys/kernel/nmi_watchdog");
 }
 
-/* General counters per logical CPU of the host's core PMU, as libpfm4
- * finds it; 0 when none is present, or when libpfm4 was told to pretend
- * (LIBPFM_FORCE_PMU: its tables' figures, not this host's - a forced Ice
- * Lake claims 16).  A hybrid CPU has several core PMUs: the smallest
- * counts, since every group opens on every CPU. */
+/* General counters per logical CPU as CPUID leaf 0xA reports them, through
+ * libpfm4's architectural Intel PMU ("ix86arch"): the only one of its PMUs
+ * that asks the CPU.  Its model PMUs (skl, icl, ...) report their tables'
+ * figures, whatever SMT or a hypervisor leave (Skylake's says 8, the count
+ * with SMT off; Ice Lake's 16), so they are not asked.  0 when there is no
+ * such PMU (AMD, Arm, no PMU) or libpfm4 was told to pretend
+ * (LIBPFM_FORCE_PMU). */
 unsigned plan_host_counters(char *name, size_t len)
 {
-	unsigned best = 0;
-	pfm_pmu_t pmu;
+	pfm_pmu_info_t info;
 
 	if (getenv("LIBPFM_FORCE_PMU") != NULL || pfm_initialize() != PFM_SUCCESS)
 		return 0;
-	pfm_for_all_pmus(pmu) {
-		pfm_pmu_info_t info;
-
-		memset(&info, 0, sizeof(info));
-		info.size = sizeof(info);
-		if (pfm_get_pmu_info(pmu, &info) != PFM_SUCCESS || !info.is_present ||
-		    info.type != PFM_PMU_TYPE_CORE || info.num_cntrs <= 0)
-			continue;
-		if (best == 0 || (unsigned)info.num_cntrs < best) {
-			best = (unsigned)info.num_cntrs;
-			snprintf(name, len, "%s", info.name);
-		}
-	}
-	return best;
+	memset(&info, 0, sizeof(info));
+	info.size = sizeof(info);
+	if (pfm_get_pmu_info(PFM_PMU_INTEL_X86_ARCH, &info) != PFM_SUCCESS || !info.is_present ||
+	    info.num_cntrs <= 0)
+		return 0;
+	snprintf(name, len, "%s", info.name);
+	return (unsigned)info.num_cntrs;
 }
 
 void plan_detect_budget(const struct model *m, unsigned reserved, struct plan_budget *out)
@@ -74,8 +68,10 @@ void plan_apply_host_counters(struct plan_budget *b)
 	if (b->unlimited)
 		return;
 	gp = plan_host_counters(pmu, sizeof(pmu));
-	if (gp == 0)
+	/* Fewer than the model's figure: a hypervisor exposing fewer.  More:
+	 * trust the model's SMT-aware figure. */
+	if (gp == 0 || gp >= b->gp_total)
 		return;
-	snprintf(from, sizeof(from), "the host's PMU (%s, libpfm4)", pmu);
+	snprintf(from, sizeof(from), "CPUID via libpfm4 %s", pmu);
 	plan_budget_set_total(b, gp, from);
 }

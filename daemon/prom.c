@@ -44,6 +44,10 @@ struct prom {
 	struct u64map proc_index;   /* proc_key() -> index in procs */
 	struct iv_stats health;  /* since the start, as add_health() adds */
 	uint64_t intervals;
+	/* CPU time since the start: idle, charged to no process, all */
+	uint64_t idle_ns, unattributed_ns, cpu_ns;
+	double last_attributed;  /* the newest interval's share of busy CPU */
+	uint64_t last_end_ns;    /* its end, CLOCK_REALTIME */
 };
 
 int prom_new(const struct model *m, const struct plan *plan, unsigned max_keys, unsigned top_n,
@@ -260,8 +264,23 @@ void prom_add_interval(struct prom *p, const struct interval_data *iv)
 		const struct iv_proc *pr = &iv->procs[r->proc];
 		struct memo *m = &memo[r->proc];
 
-		if (r->group >= p->plan.n_groups || !pid_is_real(pr->pid))
-			continue;   /* idle, unattributed, excluded: not a process */
+		if (r->group >= p->plan.n_groups)
+			continue;
+		p->cpu_ns += r->task_clock_ns;
+		if (pr->pid == PID_IDLE)
+			p->idle_ns += r->task_clock_ns;
+		else if (pr->pid == PID_UNATTRIBUTED)
+			p->unattributed_ns += r->task_clock_ns;
+		if (!pid_is_real(pr->pid)) {
+			/* idle, unattributed, excluded: no process or unit, but a
+			 * comm series each, so comms add up to the host's CPU time */
+			if (!m->known) {
+				m->known = true;
+				m->comm = find_or_add(&p->comms, pr->comm, p->max_keys);
+			}
+			add_row(&p->comms, m->comm, r);
+			continue;
+		}
 		if (!m->known) {
 			m->known = true;
 			m->comm = find_or_add(&p->comms, pr->comm, p->max_keys);
@@ -276,6 +295,8 @@ void prom_add_interval(struct prom *p, const struct interval_data *iv)
 	}
 	add_health(&p->health, &iv->st);
 	p->intervals++;
+	p->last_attributed = interval_attributed_share(iv, false);
+	p->last_end_ns = iv->end_ns;
 	pthread_mutex_unlock(&p->lock);
 	free(memo);
 }
@@ -405,6 +426,31 @@ static void metric(FILE *f, const char *name, const char *type, const char *help
 		help, name, type, name, v);
 }
 
+/* The headline share, the CPU time behind it, and how fresh it is. */
+static void render_attribution(const struct prom *p, FILE *f)
+{
+	fprintf(f, "# HELP stackd_attributed_ratio Share of the newest interval's busy CPU time "
+		"(idle excluded) charged to a process; below %.2f every figure misses part of "
+		"the host's work.\n# TYPE stackd_attributed_ratio gauge\nstackd_attributed_ratio "
+		"%.6f\n", ATTRIBUTED_WARN_BELOW, p->intervals > 0 ? p->last_attributed : 1.0);
+	fprintf(f, "# HELP stackd_unattributed_cpu_seconds_total CPU time charged to no process "
+		"(the [unattributed] row), since stackd started.\n"
+		"# TYPE stackd_unattributed_cpu_seconds_total counter\n"
+		"stackd_unattributed_cpu_seconds_total %.6f\n",
+		(double)p->unattributed_ns / (double)NS_PER_SEC);
+	fprintf(f, "# HELP stackd_idle_cpu_seconds_total CPU time of the idle task, since stackd "
+		"started.\n# TYPE stackd_idle_cpu_seconds_total counter\n"
+		"stackd_idle_cpu_seconds_total %.6f\n", (double)p->idle_ns / (double)NS_PER_SEC);
+	fprintf(f, "# HELP stackd_cpu_seconds_total All CPU time stackd measured (every CPU, idle "
+		"included), since it started.\n# TYPE stackd_cpu_seconds_total counter\n"
+		"stackd_cpu_seconds_total %.6f\n", (double)p->cpu_ns / (double)NS_PER_SEC);
+	fprintf(f, "# HELP stackd_last_interval_timestamp_seconds End of the newest interval "
+		"(0: none yet); a value that stops moving means stackd stopped collecting.\n"
+		"# TYPE stackd_last_interval_timestamp_seconds gauge\n"
+		"stackd_last_interval_timestamp_seconds %.3f\n",
+		(double)p->last_end_ns / (double)NS_PER_SEC);
+}
+
 /* The writer's state now: daemon-level, not summed from intervals. */
 static void render_writer(struct writer_status_box *box, FILE *f)
 {
@@ -443,6 +489,7 @@ void prom_render(struct prom *p, struct writer_status_box *writer, bool full, FI
 	metric(f, prom, HEALTH_PROM_TYPE_##combine, help PROM_NOTE_##combine, p->health.name);
 	HEALTH_FIELDS(PRINT_FIELD)
 #undef PRINT_FIELD
+	render_attribution(p, f);
 	if (writer != NULL)
 		render_writer(writer, f);
 	if (full) {

@@ -207,6 +207,24 @@ static int become_user(struct daemon *d)
 }
 
 /* Say what went wrong with collection, at most once a minute per kind. */
+/* A log line when the attributed share crosses the threshold, each way. */
+static void report_attribution(struct daemon *d, const struct interval_data *iv)
+{
+	double cpu = interval_attributed_share(iv, false);
+	double sw = interval_attributed_share(iv, true);
+	bool low = cpu < ATTRIBUTED_WARN_BELOW || sw < ATTRIBUTED_WARN_BELOW;
+
+	if (low && !d->attribution_low)
+		log_warning("attributed share below %.0f%%: %.1f%% of the busy CPU time and %.1f%% "
+			    "of the context switches of this interval went to a process; figures "
+			    "miss part of the host's work (stackctl status says where it went)",
+			    100.0 * ATTRIBUTED_WARN_BELOW, 100.0 * cpu, 100.0 * sw);
+	else if (!low && d->attribution_low)
+		log_info("attributed share back above %.0f%% (%.1f%% of busy CPU time, %.1f%% of "
+			 "switches)", 100.0 * ATTRIBUTED_WARN_BELOW, 100.0 * cpu, 100.0 * sw);
+	d->attribution_low = low;
+}
+
 static void report_health(struct daemon *d, const struct interval_data *iv)
 {
 	uint64_t now = monotonic_ns();
@@ -229,6 +247,7 @@ static void report_health(struct daemon *d, const struct interval_data *iv)
 	if (iv->st.straddles > 0 && log_throttle(&d->warned_straddle, now))
 		log_info("%" PRIu64 " spans of a reused pid could not be split between its "
 			 "processes; stored as unattributed", iv->st.straddles);
+	report_attribution(d, iv);
 }
 
 void run_flush(struct daemon *d, bool final)

@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 struct daemon {
+	bool attribution_low;       /* the last interval's attributed share was low */
 	struct config cfg;
 	config_reload_fn reload;
 	const struct model *model;

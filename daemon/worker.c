@@ -196,53 +196,55 @@ void worker_handle_record(struct worker *w, const struct perf_event_header *h)
 }
 
 /* Switch records cost two more ring writes per switch (0.33 us on the
- * development VM, a third of stackd's whole cost there), and help only where the kernel counts switches it does not sample (seen: the
- * idle task's switch-out on a 6.18 guest kernel, every time on one CPU).
- * So at every rotation a CPU turns them on when such spans held over 1 %
- * of its time since the last rotation, and off again once they hold under
- * 0.25 % (a busy CPU rarely goes idle). */
+ * development VM, a third of stackd's whole cost there), and help only
+ * where the kernel counts switches it does not sample (seen: the idle
+ * task's switch-out on a 6.18 guest kernel, every time on one CPU): see
+ * review_switch_records(). */
 #define SWITCH_RECORDS_ON_PPM  10000
 #define SWITCH_RECORDS_OFF_PPM 2500
 
-static void set_switch_records(struct worker *w, bool on)
+/* Open (false when that failed) or close this CPU's switch records. */
+static bool set_switch_records(struct worker *w, bool on)
 {
-	int r;
-
 	if (!on) {
 		collector_close_switch_records(w->col, w->ev);
 		w->switch_records = false;
-		return;
+		return true;
 	}
-	r = collector_open_switch_records(w->col, w->ev);
-	if (r < 0) {
-		log_warning("cpu %d: switch records cannot be opened (%s): spans holding switches "
-			    "the kernel did not sample stay unattributed", w->ev->cpu, strerror(-r));
-		w->switch_records_failed = true;
-		return;
-	}
+	if (collector_open_switch_records(w->col, w->ev) < 0)
+		return false;
 	w->switch_records = true;
-	if (!w->switch_records_told) {
-		log_info("cpu %d: the kernel counts context switches it does not sample; "
-			 "recording its switch records while that matters, to split those spans "
-			 "(split_spans)", w->ev->cpu);
-		w->switch_records_told = true;
-	}
+	return true;
 }
 
+/* At every rotation: keep the records while spans holding unsampled
+ * switches hold over 1 % of this CPU's time, drop them under 0.25 %.  They
+ * are on from the start, so the first spans are split too. */
 static void review_switch_records(struct worker *w, uint64_t now)
 {
 	uint64_t elapsed_ns = now - w->switch_review_ns;
 	uint64_t ppm = elapsed_ns > 0 ?
 		(uint64_t)((unsigned __int128)w->at.unsampled_span_ns * 1000000 / elapsed_ns) : 0;
+	bool needed = ppm > SWITCH_RECORDS_ON_PPM;
 
 	w->at.unsampled_span_ns = 0;
 	w->switch_review_ns = now;
-	if (w->switch_records_failed)
-		return;
-	if (!w->switch_records && ppm > SWITCH_RECORDS_ON_PPM)
-		set_switch_records(w, true);
+	if (!w->switch_records && needed && !w->switch_records_failed &&
+	    !set_switch_records(w, true))
+		w->switch_records_failed = true;
 	else if (w->switch_records && ppm < SWITCH_RECORDS_OFF_PPM)
-		set_switch_records(w, false);
+		(void)set_switch_records(w, false);
+	if (!needed || w->switch_records_told)
+		return;
+	w->switch_records_told = true;   /* once per CPU */
+	if (w->switch_records)
+		log_info("cpu %d: the kernel counts context switches it does not sample; "
+			 "recording its switch records while that matters, to split those spans "
+			 "(split_spans)", w->ev->cpu);
+	else
+		log_warning("cpu %d: the kernel counts context switches it does not sample, and "
+			    "switch records cannot be opened: those spans stay unattributed",
+			    w->ev->cpu);
 }
 
 /* Attribute every record up to limit (CLOCK_MONOTONIC; UINT64_MAX: all). */
@@ -477,8 +479,13 @@ static void cut(struct worker *w, uint64_t seq)
 		if (active_failed(w, now, values, &nv)) {
 			enable_next(w, failed);
 			go_dark(w, now);
-		} else
+		} else {
 			w->enabled_acc[w->active] += now - w->enabled_since;
+			/* cpu-clock is not slewed like CLOCK_MONOTONIC: anchor it
+			 * again, so one group left alone for long does not drift */
+			if (nv > 0)
+				attrib_reanchor(&w->at, w->active, now_ns(w), values, (unsigned)nv);
+		}
 	}
 	if (w->dark_since != 0) {   /* the dark time so far belongs here */
 		attrib_lost(&w->at, w->active, w->dark_since, now);
@@ -534,6 +541,8 @@ void worker_begin(struct worker *w)
 
 	w->last_cut_ns = now;
 	w->switch_review_ns = now;
+	if (!set_switch_records(w, true))
+		w->switch_records_failed = true;
 	enable_next(w, w->col->n_groups - 1);
 	go_dark(w, now);
 	w->next_rotate_ns = now + __atomic_load_n(&w->rotate_ns, __ATOMIC_RELAXED);

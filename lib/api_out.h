@@ -43,10 +43,14 @@ const char *api_who_key(enum query_who who);
 /* The measured host's name: as the daemon recorded it, else this host's. */
 void api_host(struct db *db, char *buf, size_t len);
 
-/* "window": {...}, "groups": [...], "collector": {...}: what a header
+/* "window", "groups", "collector" and "attribution": what a header
  * above any table needs (coverage of each family, losses), as members of
  * the object being written. */
 void api_print_window_health(struct jsonw *j, const struct window *w);
+/* "attribution": the share of the window's busy CPU time charged to a
+ * process and of its switches sampled, with the warning threshold (part
+ * of the window health above). */
+void api_print_attribution(struct jsonw *j, const struct window *w);
 
 /* The endpoints. */
 int api_top(struct db *db, const char *query, const struct api_access *acc,

@@ -240,13 +240,13 @@ void sums_acc_add(struct sums_acc *acc, const struct model *m, const struct grou
 		       (double)s->task_clock_ns;
 		a->present = true;
 		a->tc += s->task_clock_ns;
-		a->covered += model_covered_ns(s);
 		a->cs += s->context_switches;
 		a->base_total += base;
 		for (e = 0; e < mg->n_events; e++) {
 			if (s->missing & (1u << e))
 				continue;
 			a->measured |= 1u << e;
+			a->covered[e] += model_covered_ns(s);
 			a->v[e] += (double)s->v[e];
 			a->base[e] += base;
 		}
@@ -266,9 +266,11 @@ void sums_acc_finish(const struct sums_acc *acc, const struct model *m, struct g
 			continue;
 		o->present = true;
 		o->task_clock_ns = a->tc;
-		o->covered_ns = a->covered;
+		o->covered_ns = a->tc;
 		o->context_switches = a->cs;
 		for (e = 0; e < m->groups[f].n_events; e++) {
+			if (a->measured & (1u << e) && a->covered[e] < o->covered_ns)
+				o->covered_ns = a->covered[e];   /* the least-counted event's */
 			if (!(a->measured & (1u << e)))
 				o->missing |= 1u << e;
 			else if (a->base[e] <= 0.0)   /* measured over no base: as counted */

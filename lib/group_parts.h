@@ -77,7 +77,8 @@ void group_parts_combine(const struct group_map *map, const struct model *m,
 struct sums_acc_family {
 	bool present;
 	uint32_t measured;   /* bit e: some target measured event e */
-	uint64_t tc, cs, covered;
+	uint64_t tc, cs;
+	uint64_t covered[MODEL_MAX_EVENTS];   /* time each event was counted */
 	double base_total;
 	double v[MODEL_MAX_EVENTS], base[MODEL_MAX_EVENTS];
 };

@@ -88,6 +88,11 @@
 	  "Ring records that could not be parsed (truncated or malformed), dropped.",	\
 	  "ring records that failed to parse")
 
+/* The attributed share (busy CPU time charged to a process, switches
+ * sampled) below which every surface warns: status, top, the API, the
+ * dashboard, /metrics and the daemon's log. */
+#define ATTRIBUTED_WARN_BELOW 0.95
+
 /* Helpers for HEALTH_FIELDS(...). */
 #define HEALTH_DECLARE(name, ...) uint64_t name;
 /* SQL text: ", name", ", ?", ", sum(name)" for each field. */

@@ -5,6 +5,7 @@
 #include "group_parts.h"
 #include "db.h"
 #include "db_private.h"
+#include "pids.h"
 
 #include <errno.h>
 #include <sqlite3.h>
@@ -245,6 +246,60 @@ static int read_group_times(struct db *db, const struct tiers *t, struct window 
 	return 0;
 }
 
+/* A pseudo pid in SQL text: "0", "(-1)". */
+#define PIDS_STR_(x) #x
+#define PIDS_STR(x) PIDS_STR_(x)
+
+/* Who the window's CPU time went to: idle, no process, anyone. */
+static int read_cpu_split(struct db *db, const struct tiers *t, struct window *w, int64_t lo,
+			  int64_t hi, char *err, size_t errlen)
+{
+	sqlite3_stmt *st;
+
+	if (sqlite3_prepare_v2(db->db, "SELECT coalesce(sum(s.task_clock_ns), 0),"
+			       " coalesce(sum(CASE WHEN p.pid = " PIDS_STR(PID_IDLE)
+			       " THEN s.task_clock_ns END), 0),"
+			       " coalesce(sum(CASE WHEN p.pid = " PIDS_STR(PID_UNATTRIBUTED)
+			       " THEN s.task_clock_ns END), 0),"
+			       " coalesce(sum(s.context_switches), 0),"
+			       " coalesce(sum(CASE WHEN p.pid = " PIDS_STR(PID_UNATTRIBUTED)
+			       " THEN s.context_switches END), 0)"
+			       " FROM interval AS i CROSS JOIN sample AS s ON s.interval_id = i.id"
+			       " JOIN process AS p ON p.id = s.process_id"
+			       " WHERE i.end_ns > ?1 AND i.end_ns <= ?2 AND " TIER_MATCH("i."),
+			       -1, &st, NULL) != SQLITE_OK)
+		return sql_fail(db, "cannot read the CPU time split", err, errlen);
+	sqlite3_bind_int64(st, 1, lo);
+	sqlite3_bind_int64(st, 2, hi);
+	query_bind_tiers(st, t);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		w->cpu_ns = (uint64_t)sqlite3_column_int64(st, 0);
+		w->idle_ns = (uint64_t)sqlite3_column_int64(st, 1);
+		w->unattributed_ns = (uint64_t)sqlite3_column_int64(st, 2);
+		w->switches = (uint64_t)sqlite3_column_int64(st, 3);
+		w->unattributed_switches = (uint64_t)sqlite3_column_int64(st, 4);
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+double window_attributed_cpu(const struct window *w)
+{
+	uint64_t busy = w->cpu_ns > w->idle_ns ? w->cpu_ns - w->idle_ns : 0;
+
+	if (busy == 0)
+		return 1.0;
+	return 1.0 - (double)(w->unattributed_ns < busy ? w->unattributed_ns : busy) / (double)busy;
+}
+
+double window_attributed_switches(const struct window *w)
+{
+	if (w->switches == 0)
+		return 1.0;
+	return 1.0 - (double)(w->unattributed_switches < w->switches ? w->unattributed_switches :
+			      w->switches) / (double)w->switches;
+}
+
 /* The newest process's parts (of split families) into its family sums. */
 static int fold_parts(const struct group_map *map, struct window *w, struct part_sums **parts)
 {
@@ -368,6 +423,8 @@ int query_window(struct db *db, uint64_t window_ns, struct window *out, char *er
 	if (r == 0)
 		r = read_group_times(db, &t, &w, map, lo, hi, err, errlen);
 	if (r == 0)
+		r = read_cpu_split(db, &t, &w, lo, hi, err, errlen);
+	if (r == 0)
 		r = read_window_samples(db, &t, map, lo, hi, &w, &cap, err, errlen);
 	free(map);
 	if (r < 0)
@@ -393,6 +450,8 @@ int query_health(struct db *db, uint64_t window_ns, struct window *out, char *er
 		r = map_groups(db, out, map, err, errlen);
 	if (r == 0)
 		r = read_group_times(db, &t, out, map, lo, hi, err, errlen);
+	if (r == 0)
+		r = read_cpu_split(db, &t, out, lo, hi, err, errlen);
 	free(map);
 	return r;
 }

@@ -53,6 +53,11 @@ struct window {
 	HEALTH_FIELDS(HEALTH_DECLARE)
 	int busiest_cpu;
 	unsigned resolution_s;       /* coarsest level read: 0 raw, 60 or 3600 rollups */
+	/* CPU time over the window, summed over CPUs: all of it, the idle
+	 * task's, and what no process could be charged with */
+	uint64_t cpu_ns, idle_ns, unattributed_ns;
+	/* context switches over the window: all, and those no process owns */
+	uint64_t switches, unattributed_switches;
 	struct window_proc *procs;
 	size_t n_procs;
 };
@@ -62,6 +67,13 @@ struct window {
 int query_window(struct db *db, uint64_t window_ns, struct window *out, char *err,
 		 size_t errlen);
 void window_done(struct window *w);
+
+/* The share of the window's busy CPU time (idle excluded) charged to
+ * processes; 1 when nothing ran. */
+double window_attributed_cpu(const struct window *w);
+/* The share of the window's context switches charged to a process (each
+ * sampled, or placed by a split at the kernel's switch records). */
+double window_attributed_switches(const struct window *w);
 
 /* The window's intervals, groups and collector health, without the
  * per-process sums (n_procs is 0): cheap enough for every status request. */

@@ -52,11 +52,27 @@ function showWriter(w) {
   b.hidden = false;
 }
 
+// The headline of the collector's health: how much of the host's busy CPU
+// time and of its switches stackd could charge to a process (last 60 s).
+function showAttribution(a) {
+  const el = $("attribution");
+  if (!a) {
+    el.textContent = "";
+    return;
+  }
+  const pct = (x) => (100 * x).toFixed(1) + "%";
+  el.textContent = `attributed ${pct(a.cpu_share)} of busy CPU, ${pct(a.switch_share)} of ` +
+    "switches (60 s)" + (a.low ? ` · LOW, below ${pct(a.warn_below)}: figures miss part of ` +
+    "the host's work" : "");
+  el.classList.toggle("low", a.low);
+}
+
 async function loadSystem() {
   try {
     const s = await getJSON("/api/v1/system");
     $("system").textContent = `${s.host} · model ${s.model} · stackd ${s.version} · up ` +
       `${Math.round(s.uptime_s)} s · lost records (60 s) ${s.collector.lost_records}`;
+    showAttribution(s.attribution);
     showWriter(s.writer);
   } catch (e) {
     $("system").textContent = "system: " + e.message;
@@ -254,7 +270,12 @@ async function select(pid) {
 
 function schedule() {
   clearInterval(state.timer);
-  state.timer = setInterval(() => { if (!$("pause").checked) refresh(); }, 2000);
+  state.timer = setInterval(() => {
+    if (!$("pause").checked) {
+      refresh();
+      loadSystem();
+    }
+  }, 2000);
 }
 
 // One listener on the table body, which outlives its rows: a click that

@@ -1,6 +1,7 @@
 // Drive the dashboard in headless Chromium: the page loads without console
 // errors, the spinner is in the live table, its stack view and history
-// chart draw, and a screenshot is saved.
+// chart draw, the header shows the attributed share, and a screenshot is
+// saved.
 // Usage: node dashboard.mjs URL COMM SCREENSHOT
 import { chromium } from "playwright-core";
 
@@ -36,6 +37,10 @@ try {
     }
   }
   await page.locator("#chart polyline").waitFor({ timeout: 10000 });
+  // The header's headline: the attributed share, from /api/v1/system.
+  const attributed = await page.locator("#attribution").textContent();
+  if (!/^attributed \d+\.\d% of busy CPU, \d+\.\d% of switches/.test(attributed))
+    throw new Error("no attributed share in the header: " + attributed);
   const title = await page.locator("#detail-title").textContent();
   if (!title.includes(comm)) throw new Error("detail shows " + title);
   await page.screenshot({ path: shot, fullPage: true });

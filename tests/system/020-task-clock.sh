@@ -57,6 +57,12 @@ unatt_pct=$(sqlite3 -readonly "$DB" "SELECT printf('%.2f', 100.0 * coalesce(sum(
 split=$(sqlite3 -readonly "$DB" "SELECT sum(split_spans) || ' split, ' || sum(unsampled_switches) || ' unsampled' FROM interval")
 note "unattributed: $unatt_pct% of CPU time ($split)"
 awk -v u="$unatt_pct" 'BEGIN { exit !(u < 3) }' || fail "$unatt_pct% of CPU time unattributed (3% allowed)"
+# ... and the headline says so where people look: status and the top header
+"$STACKCTL" status --db "$DB" --window 60s >"$TMP/status" || fail "stackctl status failed"
+grep -q '^attributed:    [0-9.]*% of busy CPU time' "$TMP/status" || fail "status shows no attributed share"
+grep -q 'LOW: below 95%' "$TMP/status" && fail "status says the attributed share is low: $(grep -A1 '^attributed' "$TMP/status")"
+"$STACKCTL" top --db "$DB" -b -n 1 >"$TMP/top" 2>&1 || fail "stackctl top -b failed"
+grep -q '^attributed [0-9.]*% of busy CPU, [0-9.]*% of switches' "$TMP/top" || fail "the top header shows no attributed share"
 
 stop_daemon
 exit 0

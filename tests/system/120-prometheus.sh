@@ -25,7 +25,19 @@ grep '^# TYPE' "$TMP/metrics" | grep ' counter$' | grep -v '_total counter$' && 
 n=$(grep -c '^stackd_process_cpu_seconds_total' "$TMP/metrics")
 [ "$n" -le 10 ] || fail "$n process series (top-N is 10)"
 grep -v '^stackd_process_' "$TMP/metrics" | grep -q 'pid=' && fail "pid label outside the top-N family"
-note "$(wc -l <"$TMP/metrics") lines, $n process series"
+# the headline and the CPU totals: comms (with [idle] and [unattributed])
+# add up to all the CPU time measured, so the busy CPUs can be summed
+for m in stackd_attributed_ratio stackd_unattributed_cpu_seconds_total \
+	stackd_idle_cpu_seconds_total stackd_cpu_seconds_total stackd_last_interval_timestamp_seconds; do
+	grep -q "^$m [0-9]" "$TMP/metrics" || fail "no $m"
+done
+grep -q '^stackd_comm_cpu_seconds_total{comm="\[idle\]"} ' "$TMP/metrics" || fail "no [idle] comm series"
+awk '/^stackd_comm_cpu_seconds_total\{/ { c += $2 } /^stackd_cpu_seconds_total / { t = $2 }
+	END { exit !(t > 0 && c > t * 0.999 && c < t * 1.001) }' "$TMP/metrics" ||
+	fail "comm CPU seconds do not add up to stackd_cpu_seconds_total"
+ratio=$(sed -n 's/^stackd_attributed_ratio //p' "$TMP/metrics")
+awk -v r="$ratio" 'BEGIN { exit !(r >= 0.95 && r <= 1) }' || fail "attributed ratio $ratio on an idle host"
+note "$(wc -l <"$TMP/metrics") lines, $n process series, attributed ratio $ratio"
 
 PPORT=$(( PORT + 1 ))
 cat >"$TMP/prometheus.yml" <<EOT

@@ -1,7 +1,8 @@
 /* Delta attribution rules on constructed switch samples, and the invariant
  * that everything charged (tasks + self + unattributed) sums to the counter
- * totals and to the enabled time.  Group layout: [switches, page-faults];
- * CPU time comes from the sample times. */
+ * totals and to the enabled time.  Layouts: [switches, page-faults], timed
+ * by the sample times (the fallback without a clock), and stackd's own
+ * [switches, cpu-clock, page-faults], timed by the clock. */
 #include "attrib.h"
 #include "test.h"
 

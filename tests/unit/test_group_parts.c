@@ -134,7 +134,7 @@ static void test_sum_targets(void)
 	sums_acc_finish(&acc, &m, t);
 	CHECK(t[0].present);
 	CHECK_EQ_U(t[0].task_clock_ns, 4000);
-	CHECK_EQ_U(t[0].covered_ns, 4000);   /* whole groups: all their time */
+	CHECK_EQ_U(t[0].covered_ns, 3000);   /* b: counted only over b's 3000 ns */
 	CHECK_EQ_U(t[0].v[0], 400);
 	CHECK_EQ_U(t[0].v[2], 40);   /* both measured it */
 	CHECK_EQ_U(t[0].v[3], 80);   /* 60 per 300 cycles, over 400 */

@@ -163,8 +163,8 @@ static void test_host_counters(void)
 	CHECK(plan_make(m, off, &b, &p, err, sizeof(err)) == 0);
 	for (g = 0; g < p.n_groups; g++)
 		CHECK(p.groups[g].gp_needed <= 3);
-	/* A core PMU (not on the development VM) names itself; a forced one
-	 * is libpfm4's table, never taken for the host's. */
+	/* An Intel CPU (not the development VM) names the PMU that asked it;
+	 * a forced one is libpfm4's table, never taken for the CPU's. */
 	name[0] = '\0';
 	if (plan_host_counters(name, sizeof(name)) > 0)
 		CHECK(name[0] != '\0');

@@ -111,6 +111,40 @@ static void test_replan(void)
 	prom_free(p);
 }
 
+/* The headline: idle, unattributed and a process - the ratio of the newest
+ * interval's busy time, the CPU totals, and a comm series for each pseudo
+ * process (no unit, no process series), so comms add up to all CPU time. */
+static void test_attribution(void)
+{
+	struct iv_proc procs[3] = {
+		{ .pid = 0, .comm = "[idle]" },
+		{ .pid = -1, .comm = "[unattributed]" },
+		{ .pid = 10, .start_ns = 1000, .comm = "alpha" },
+	};
+	struct iv_row rows[3];
+	struct interval_data iv;
+	struct prom *p;
+	char *text;
+
+	CHECK(prom_new(&model_software, NULL, 10, 10, &p) == 0);
+	interval(&iv, procs, 3, rows);   /* idle 1 s, unattributed 2 s, alpha 3 s */
+	iv.end_ns = 1795000000000000000ULL;
+	prom_add_interval(p, &iv);
+	text = render(p);
+	CHECK(strstr(text, "\nstackd_attributed_ratio 0.600000\n") != NULL);   /* 3 of 5 busy */
+	CHECK(strstr(text, "\nstackd_unattributed_cpu_seconds_total 2.000000\n") != NULL);
+	CHECK(strstr(text, "\nstackd_idle_cpu_seconds_total 1.000000\n") != NULL);
+	CHECK(strstr(text, "\nstackd_cpu_seconds_total 6.000000\n") != NULL);
+	CHECK(strstr(text, "\nstackd_last_interval_timestamp_seconds 1795000000.000\n") != NULL);
+	CHECK(strstr(text, "stackd_comm_cpu_seconds_total{comm=\"[idle]\"} 1.000000000\n") != NULL);
+	CHECK(strstr(text, "stackd_comm_cpu_seconds_total{comm=\"[unattributed]\"} 2.000000000\n") !=
+	      NULL);
+	CHECK(strstr(text, "pid=\"0\"") == NULL);
+	CHECK(strstr(text, "pid=\"-1\"") == NULL);
+	free(text);
+	prom_free(p);
+}
+
 int main(void)
 {
 	static char unit[] = "a.service";
@@ -172,5 +206,6 @@ int main(void)
 	free(text);
 	prom_free(p);
 	test_replan();
+	test_attribution();
 	return 0;
 }

@@ -122,11 +122,31 @@ static void check_filters(void)
 	rowset_done(&rs);
 }
 
+/* The attributed shares of a window: idle left out of the busy time,
+ * nothing busy reads as all attributed, switches from the health sums. */
+static void test_attributed_shares(void)
+{
+	struct window w;
+
+	memset(&w, 0, sizeof(w));
+	CHECK(window_attributed_cpu(&w) == 1.0);
+	CHECK(window_attributed_switches(&w) == 1.0);
+	w.cpu_ns = 10000;
+	w.idle_ns = 6000;
+	w.unattributed_ns = 1000;
+	CHECK(fabs(window_attributed_cpu(&w) - 0.75) < 1e-12);   /* 3000 of 4000 busy */
+	w.switches = 100;
+	w.unattributed_switches = 10;
+	CHECK(fabs(window_attributed_switches(&w) - 0.9) < 1e-12);
+}
+
 int main(void)
 {
 	const struct model *const *all;
 	enum top_by by;
 	size_t n, i;
+
+	test_attributed_shares();
 
 	all = model_all(&n);
 	for (i = 0; i < n; i++)
