@@ -43,7 +43,7 @@ LIB_SRCS := lib/duration.c lib/model/models.c lib/model/model_software.c \
 	lib/writer_status.c lib/group_parts.c
 
 STACKD_SRCS := daemon/main.c daemon/run.c daemon/config.c daemon/log.c daemon/http_server.c daemon/http_guard.c daemon/instance.c \
-	daemon/prom.c daemon/peer.c daemon/notify.c daemon/privilege.c \
+	daemon/prom.c daemon/peer.c daemon/peer_diag.c daemon/peer_procnet.c daemon/notify.c daemon/privilege.c \
 	daemon/collector.c daemon/cpulist.c daemon/event_encode.c daemon/sysfs_event.c \
 	daemon/ring.c daemon/perf_record.c daemon/worker.c daemon/attrib.c daemon/cpuacc.c \
 	daemon/kernel_ops.c daemon/plan.c daemon/plan_detect.c daemon/plan_print.c daemon/plan_cli.c \
@@ -145,6 +145,14 @@ $(FIXTURE_BIN): tests/golden/mkfixture.c $(UNIT_OBJS)
 	@echo "  CC $@"
 	$(Q)$(CC) $(ASAN_CFLAGS) -o $@ $< $(UNIT_OBJS) $(STACKD_LIBS)
 
+# The peer lookup bench calls the daemon's two lookups directly.
+PEERBENCH_SRCS := daemon/peer.c daemon/peer_diag.c daemon/peer_procnet.c
+$(BUILD)/helpers/peerbench: tests/helpers/peerbench.c $(PEERBENCH_SRCS) daemon/peer.h \
+		daemon/peer_diag.h daemon/peer_procnet.h
+	@mkdir -p $(dir $@)
+	@echo "  CC $@"
+	$(Q)$(CC) -std=gnu11 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror -I. -Idaemon -o $@ $< \
+		$(PEERBENCH_SRCS)
 $(BUILD)/helpers/%: tests/helpers/%.c
 	@mkdir -p $(dir $@)
 	@echo "  CC $@"
