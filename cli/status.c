@@ -136,8 +136,8 @@ static void print_attribution(const json_t *at)
 {
 	if (!json_is_object(at))
 		return;
-	printf("attributed:    %.1f%% of busy CPU time (%.2f s of %.2f s went to no process), "
-	       "%.1f%% of context switches charged to one\n",
+	printf("attributed:    %.1f%% of busy CPU time (%.2f s of %.2f s went to no process); "
+	       "%.1f%% of context switches charged to a process\n",
 	       100.0 * json_number_value(json_object_get(at, "cpu_share")),
 	       (double)u64(at, "unattributed_cpu_ns") / 1e9, (double)u64(at, "busy_cpu_ns") / 1e9,
 	       100.0 * json_number_value(json_object_get(at, "switch_share")));
