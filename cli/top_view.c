@@ -178,6 +178,21 @@ static void print_attribution(const json_t *at, FILE *f)
 			100.0 * json_number_value(json_object_get(at, "warn_below")));
 }
 
+/* The data covers less than the window asked for (the daemon started, or
+ * was stopped, within it): say so, or the figures read as the whole span. */
+static void print_short_window(const json_t *win, FILE *f)
+{
+	uint64_t asked = u64(win, "asked_ns"), have = u64(win, "to_ns") - u64(win, "from_ns");
+	char a[32], h[32];
+
+	if (asked == 0 || have + NS_PER_SEC + asked / 10 >= asked)
+		return;
+	duration_format_approx((double)have, h, sizeof(h));
+	duration_format_approx((double)asked, a, sizeof(a));
+	fprintf(f, "note: data covers only %s of the %s asked: stackd started (or did not run) "
+		"within the window\n", h, a);
+}
+
 void top_view_print_header(const struct top_view *v, const struct source *src, FILE *f)
 {
 	const json_t *a = v->answer, *win = json_object_get(a, "window");
@@ -210,4 +225,5 @@ void top_view_print_header(const struct top_view *v, const struct source *src, F
 		term_safe(v->filters[0] ? v->filters + 1 : "", safe, sizeof(safe)));
 	if (src->note[0] != '\0')
 		fprintf(f, "note: %s\n", src->note);
+	print_short_window(win, f);
 }

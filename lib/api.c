@@ -161,6 +161,7 @@ void api_print_window_health(struct jsonw *j, const struct window *w)
 	jsonw_field_uint(j, "intervals", w->n_intervals);
 	jsonw_field_uint(j, "ncpus", w->ncpus);
 	jsonw_field_uint(j, "resolution_s", w->resolution_s);
+	jsonw_field_uint(j, "asked_ns", w->asked_ns);
 	jsonw_object_end(j);
 	jsonw_break(j, 1);
 	jsonw_key(j, "groups");

@@ -183,6 +183,7 @@ static int read_intervals(struct db *db, const struct tiers *t, uint64_t window_
 		return sql_fail(db, "cannot read intervals", err, errlen);
 	*lo = newest - (int64_t)window_ns;
 	*hi = newest;
+	w->asked_ns = window_ns;
 	sqlite3_bind_int64(st, 1, *lo);
 	sqlite3_bind_int64(st, 2, *hi);
 	query_bind_tiers(st, t);

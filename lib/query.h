@@ -42,6 +42,7 @@ struct window_group {
 
 struct window {
 	uint64_t from_ns, to_ns;     /* CLOCK_REALTIME, as covered by the intervals */
+	uint64_t asked_ns;           /* the window asked for (to_ns - from_ns may be less) */
 	unsigned n_intervals;
 	unsigned ncpus;
 	const struct model *model;   /* of the newest interval; NULL if unknown */

@@ -81,10 +81,20 @@ int main(int argc, char **argv)
 		if (pfd[i].fd < 0)
 			continue;
 		connected++;
-		if (send(pfd[i].fd, head, sizeof(head) - 1, MSG_NOSIGNAL) < 0)
+		if (send(pfd[i].fd, head, sizeof(head) - 1, MSG_NOSIGNAL) < 0) {
+			/* the server closed it already (refused it at once): a
+			 * close like any other, not a connection left open */
+			double t = now_s() - start;
+
+			close(pfd[i].fd);
 			pfd[i].fd = -1;
+			closed++;
+			if (first < 0)
+				first = t;
+			last = t;
+		}
 	}
-	open_now = connected;
+	open_now = connected - closed;
 	while (open_now > 0 && now_s() - start < seconds) {
 		/* a closed connection polls readable with 0 bytes */
 		(void)poll(pfd, (nfds_t)n, 500);
