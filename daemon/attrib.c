@@ -131,9 +131,23 @@ static bool take_delta(struct attrib_cpu *c, unsigned g, uint64_t t, const uint6
 	return ok;
 }
 
+/* The out and in records of one switch (a few microseconds apart) are
+ * one boundary; either alone is one too (the guest kernel above writes
+ * no in record for the idle task, no out record for its switch-out). */
+#define SWITCH_PAIR_NS 1000000
+
 void attrib_switch_in(struct attrib_cpu *c, uint64_t t, int32_t prev_pid, int32_t next_pid)
 {
 	struct attrib_switch_in *s = &c->switch_in[c->n_switch_in % ATTRIB_SWITCH_HISTORY];
+
+	if (c->n_switch_in > 0) {
+		const struct attrib_switch_in *last =
+			&c->switch_in[(c->n_switch_in - 1) % ATTRIB_SWITCH_HISTORY];
+
+		if (last->prev_pid == prev_pid && last->next_pid == next_pid &&
+		    t >= last->time && t - last->time < SWITCH_PAIR_NS)
+			return;
+	}
 
 	s->time = t;
 	s->prev_pid = prev_pid;
@@ -287,6 +301,7 @@ void attrib_sample(struct attrib_cpu *c, unsigned g, int32_t pid, int32_t tid, u
 	if (n > lay->n_members)
 		n = lay->n_members;
 	c->st.samples++;
+	c->samples_seen++;
 	t0 = c->last_time[g];
 	t = read_time(c, g, values, n, t);
 	sample_t = t;

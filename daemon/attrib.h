@@ -72,6 +72,7 @@ struct attrib_cpu {
 	int32_t self_pid;                     /* stackd: owns rotation remainders */
 	struct attrib_switch_in switch_in[ATTRIB_SWITCH_HISTORY];   /* circular */
 	uint64_t n_switch_in;                 /* ever recorded; newest at (n - 1) % size */
+	uint64_t samples_seen;                /* ever (the worker's switch rate) */
 	uint64_t unsampled_span_ns;           /* CPU time in spans holding unsampled
 					       * switches (split or not); the worker
 					       * reads and resets it */
@@ -107,8 +108,9 @@ void attrib_lost(struct attrib_cpu *c, unsigned g, uint64_t from, uint64_t to);
  * unattributed when it is next enabled (attrib_enabled). */
 void attrib_failed(struct attrib_cpu *c, unsigned g, uint64_t t);
 
-/* A switch-in record on this CPU's ring (only while the worker records
- * them: on kernels that count switches they do not sample). */
+/* A switch record on this CPU's ring, out or in (only while the worker
+ * records them: on kernels that count switches they do not sample): at t
+ * the CPU went from prev_pid to next_pid. */
 void attrib_switch_in(struct attrib_cpu *c, uint64_t t, int32_t prev_pid, int32_t next_pid);
 
 /* An EXIT record on this CPU's ring. */

@@ -56,6 +56,18 @@ struct interval_data {
 
 void interval_free(struct interval_data *iv);   /* NULL is a no-op */
 
+/* iv's busy CPU time: idle excluded, summed over CPUs. */
+static inline uint64_t interval_busy_ns(const struct interval_data *iv)
+{
+	uint64_t busy = 0;
+	size_t i;
+
+	for (i = 0; i < iv->n_rows; i++)
+		if (iv->procs[iv->rows[i].proc].pid != PID_IDLE)
+			busy += iv->rows[i].task_clock_ns;
+	return busy;
+}
+
 /* iv's busy CPU time (idle excluded), or its context switches (switches),
  * charged to a process; 1 when there were none. */
 static inline double interval_attributed_share(const struct interval_data *iv, bool switches)

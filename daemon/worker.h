@@ -82,6 +82,8 @@ struct worker {
 	uint64_t done_seq;
 	bool switch_records;       /* this CPU's switch records are on */
 	bool switch_records_failed, switch_records_told;
+	bool switch_records_needed;  /* this CPU's kernel has shown it needs them */
+	uint64_t switch_review_samples;  /* samples_seen at the last review */
 	uint64_t switch_review_ns;  /* when the records' need was last reviewed */
 	uint64_t dark_since;        /* nothing enabled since (0: something is) */
 
