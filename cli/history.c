@@ -94,7 +94,8 @@ static int build_rows(const struct series *s, size_t n, struct rowset *rs, bool 
 {
 	uint64_t *t = NULL;
 	size_t nt = bucket_times(s, n, &t), i, k, j;
-	int col_time, col_t;
+	int col_time, col_t, col_gap;
+	uint64_t step;
 
 	col_time = rowset_add_column(rs, "time", "TIME", RS_UNIT_NONE);
 	col_t = rowset_add_column(rs, "t_ns", "T_NS", RS_UNIT_NONE);
@@ -106,6 +107,14 @@ static int build_rows(const struct series *s, size_t n, struct rowset *rs, bool 
 		snprintf(cov, sizeof(cov), "%.63s_coverage", s[k].name);
 		rowset_hide_in_table(rs, rowset_add_column(rs, cov, "COV", RS_UNIT_FRACTION));
 	}
+	/* a column saying how long nothing was stored before a row, when
+	 * that ever happened in the window: a gap is said, not skipped over */
+	step = (uint64_t)json_integer_value(json_object_get(s[0].answer, "step_ns"));
+	col_gap = -1;
+	for (i = 1; i < nt && col_gap < 0; i++)
+		if (step > 0 && t[i] - t[i - 1] > step + step / 2)
+			col_gap = rowset_add_column(rs, "no_data_before", "NO DATA BEFORE",
+						    RS_UNIT_NONE);
 	for (i = 0; i < nt; i++) {
 		time_t secs = (time_t)(t[i] / NS_PER_SEC);
 		char when[32];
@@ -123,6 +132,15 @@ static int build_rows(const struct series *s, size_t n, struct rowset *rs, bool 
 			return -ENOMEM;
 		}
 		rowset_set_int(rs, (size_t)row, col_t, (int64_t)t[i]);
+		if (col_gap >= 0 && i > 0 && t[i] - t[i - 1] > step + step / 2) {
+			char gap[32];
+
+			duration_format_approx((double)(t[i] - t[i - 1] - step), gap, sizeof(gap));
+			if (rowset_set_text(rs, (size_t)row, col_gap, gap) < 0) {
+				free(t);
+				return -ENOMEM;
+			}
+		}
 		for (k = 0; k < n; k++) {
 			const json_t *p;
 

@@ -33,7 +33,7 @@ static const char *series_source(const struct series_bucket *b, int n)
 
 /* One bucket: the metric (index mi of m, or cpu_percent when mi < 0). */
 static void print_point(struct jsonw *j, const struct series_bucket *b, const struct model *m,
-			int mi, bool smt_on)
+			int mi, bool smt_on, bool gap_before)
 {
 	double v, cov = 1.0;
 	bool core = false;
@@ -58,7 +58,17 @@ static void print_point(struct jsonw *j, const struct series_bucket *b, const st
 	jsonw_field_uint(j, "resolution_s", b->resolution_s);
 	/* the events count the whole core (SMT on): not this thread's alone */
 	jsonw_field_bool(j, "core_scoped", core);
+	/* no data for the target since the previous point (it did not run,
+	 * or stackd did not): a chart breaks its line here */
+	jsonw_field_bool(j, "gap_before", gap_before);
 	jsonw_object_end(j);
+}
+
+/* Bucket i follows a stretch with no bucket: more than one step and a
+ * half after the previous one. */
+static bool gap_before(const struct series_bucket *b, int i, uint64_t step)
+{
+	return i > 0 && b[i].start_ns - b[i - 1].start_ns > step + step / 2;
 }
 
 int api_series(struct db *db, const char *query, const struct api_access *acc,
@@ -139,7 +149,7 @@ int api_series(struct db *db, const char *query, const struct api_access *acc,
 	jsonw_key(&o.w, "points");
 	jsonw_array_begin(&o.w);
 	for (i = 0; i < n; i++)
-		print_point(&o.w, &b[i], m, mi, smt_on);
+		print_point(&o.w, &b[i], m, mi, smt_on, gap_before(b, i, step));
 	jsonw_array_end(&o.w);
 	jsonw_object_end(&o.w);
 	free(b);

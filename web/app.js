@@ -215,13 +215,25 @@ function drawChart(series) {
   const max = Math.max(...pts.map((p) => p.value)) || 1;
   const x = (t) => ((t - t0) / (t1 - t0)) * 800;
   const y = (v) => 190 - (v / max) * 180;
-  const line = document.createElementNS(ns, "polyline");
-  line.setAttribute("points", pts.map((p) => `${x(p.t_ns).toFixed(1)},${y(p.value).toFixed(1)}`)
-    .join(" "));
-  line.setAttribute("fill", "none");
-  line.setAttribute("stroke", "#1565c0");
-  line.setAttribute("stroke-width", "2");
-  svg.appendChild(line);
+  // A stretch with no data is a gap, never a line across it: one polyline
+  // per run of points (a lone point still shows, as a dot).
+  const runs = [];
+  for (const p of pts) {
+    if (!runs.length || p.gap_before) runs.push([]);
+    runs[runs.length - 1].push(p);
+  }
+  for (const run of runs) {
+    const line = document.createElementNS(ns, "polyline");
+    const xy = run.map((p) => `${x(p.t_ns).toFixed(1)},${y(p.value).toFixed(1)}`);
+    line.setAttribute("points", (run.length === 1 ? [xy[0], xy[0]] : xy).join(" "));
+    line.setAttribute("fill", "none");
+    line.setAttribute("stroke", "#1565c0");
+    line.setAttribute("stroke-width", "2");
+    line.setAttribute("stroke-linecap", "round");
+    svg.appendChild(line);
+  }
+  if (runs.length > 1)
+    $("chart-note").textContent += ` · ${runs.length - 1} gap(s) with no data`;
   const label = document.createElementNS(ns, "text");
   label.setAttribute("x", "4");
   label.setAttribute("y", "14");
