@@ -1,13 +1,15 @@
 /*
  * forkstorm.c - fork short-lived processes at a steady rate, for the
  * torture test: does stackd store every one of them?
- * Usage: forkstorm RATE_PER_SECOND SECONDS
- * Each child renames itself "stormkid" and exits at once; the parent
+ * Usage: forkstorm RATE_PER_SECOND SECONDS [exec]
+ * Each child renames itself "stormkid" and exits at once - or, with exec,
+ * execs /bin/true (make bench: what exec-time capture costs); the parent
  * ("stormparent") reaps them as it goes.  Prints "forked=N" at the end.
  */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -26,12 +28,14 @@ static double now_s(void)
 int main(int argc, char **argv)
 {
 	long rate, secs, forked = 0, tick, per_tick;
+	int do_exec;
 	double start;
 
-	if (argc != 3) {
-		fprintf(stderr, "usage: forkstorm RATE_PER_SECOND SECONDS\n");
+	if (argc < 3 || argc > 4 || (argc == 4 && strcmp(argv[3], "exec") != 0)) {
+		fprintf(stderr, "usage: forkstorm RATE_PER_SECOND SECONDS [exec]\n");
 		return 2;
 	}
+	do_exec = argc == 4;
 	rate = atol(argv[1]);
 	secs = atol(argv[2]);
 	per_tick = rate / TICKS_PER_SECOND > 0 ? rate / TICKS_PER_SECOND : 1;
@@ -45,6 +49,10 @@ int main(int argc, char **argv)
 			pid_t pid = fork();
 
 			if (pid == 0) {
+				if (do_exec) {
+					execl("/bin/true", "true", (char *)NULL);
+					_exit(127);
+				}
 				prctl(PR_SET_NAME, "stormkid", 0, 0, 0);
 				_exit(0);
 			}
