@@ -9,6 +9,7 @@
 #include "lib/duration.h"
 #include "lib/rowset.h"
 #include "lib/clock.h"
+#include "lib/health_fields.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -90,11 +91,45 @@ static enum rs_unit unit_of(const json_t *answer)
 	return RS_UNIT_COUNT;
 }
 
+/* Some point of some series had a low attributed share on the host. */
+static bool any_low_attribution(const struct series *s, size_t n)
+{
+	const json_t *p;
+	size_t k, j;
+
+	for (k = 0; k < n; k++)
+		json_array_foreach(json_object_get(s[k].answer, "points"), j, p)
+			if (json_is_true(json_object_get(p, "low_attribution")))
+				return true;
+	return false;
+}
+
+/* The host's attributed shares of point p into the row; when low, the
+ * visible column says which share and how much. */
+static int set_attribution(struct rowset *rs, size_t row, const json_t *p, int col_acpu,
+			   int col_asw, int col_low)
+{
+	double cpu = json_number_value(json_object_get(p, "attributed_cpu"));
+	double sw = json_number_value(json_object_get(p, "attributed_switches"));
+	char text[64];
+
+	rowset_set_double(rs, row, col_acpu, cpu);
+	rowset_set_double(rs, row, col_asw, sw);
+	if (col_low < 0 || !json_is_true(json_object_get(p, "low_attribution")))
+		return 0;
+	if (cpu <= sw)
+		snprintf(text, sizeof(text), "%.1f%% of CPU", 100.0 * cpu);
+	else
+		snprintf(text, sizeof(text), "%.1f%% of switches", 100.0 * sw);
+	return rowset_set_text(rs, row, col_low, text);
+}
+
 static int build_rows(const struct series *s, size_t n, struct rowset *rs, bool long_span)
 {
 	uint64_t *t = NULL;
 	size_t nt = bucket_times(s, n, &t), i, k, j;
-	int col_time, col_t, col_gap;
+	int col_time, col_t, col_gap, col_acpu, col_asw, col_low;
+	const json_t *host;
 	uint64_t step;
 
 	col_time = rowset_add_column(rs, "time", "TIME", RS_UNIT_NONE);
@@ -115,6 +150,14 @@ static int build_rows(const struct series *s, size_t n, struct rowset *rs, bool 
 		if (step > 0 && t[i] - t[i - 1] > step + step / 2)
 			col_gap = rowset_add_column(rs, "no_data_before", "NO DATA BEFORE",
 						    RS_UNIT_NONE);
+	col_acpu = rowset_add_column(rs, "attributed_cpu", "ATTRIB CPU", RS_UNIT_FRACTION);
+	col_asw = rowset_add_column(rs, "attributed_switches", "ATTRIB SW", RS_UNIT_FRACTION);
+	rowset_hide_in_table(rs, col_acpu);
+	rowset_hide_in_table(rs, col_asw);
+	/* and a column saying when stackd could not charge part of the host's
+	 * time to anyone, when that ever happened: such a row may be low */
+	col_low = any_low_attribution(s, n) ?
+		  rowset_add_column(rs, "low_attribution", "LOW ATTRIBUTION", RS_UNIT_NONE) : -1;
 	for (i = 0; i < nt; i++) {
 		time_t secs = (time_t)(t[i] / NS_PER_SEC);
 		char when[32];
@@ -141,6 +184,7 @@ static int build_rows(const struct series *s, size_t n, struct rowset *rs, bool 
 				return -ENOMEM;
 			}
 		}
+		host = NULL;
 		for (k = 0; k < n; k++) {
 			const json_t *p;
 
@@ -152,7 +196,13 @@ static int build_rows(const struct series *s, size_t n, struct rowset *rs, bool 
 							  json_number_value(json_object_get(p, "value")));
 				rowset_set_double(rs, (size_t)row, (int)(3 + 2 * k),
 						  json_number_value(json_object_get(p, "coverage")));
+				host = host != NULL ? host : p;
 			}
+		}
+		if (host != NULL &&
+		    set_attribution(rs, (size_t)row, host, col_acpu, col_asw, col_low) < 0) {
+			free(t);
+			return -ENOMEM;
 		}
 	}
 	free(t);
@@ -187,7 +237,7 @@ static void print_sparklines(const struct rowset *rs, size_t n)
 			if (c->type == RS_NULL)
 				putchar(' ');
 			else
-				fputs(levels[hi - lo > 1e-9 * fmax(fabs(hi), 1e-300) ?
+				fputs(levels[hi - lo > 1e-6 * fmax(fabs(hi), 1e-300) ?
 					     (int)lround((v - lo) / (hi - lo) * 7) : 0], stdout);
 		}
 		if (isfinite(lo)) {
@@ -306,7 +356,7 @@ static int fetch_all(struct source *src, const struct history_args *a, struct se
 
 /* Under the table: the step, where the rows come from, and a hint when
  * they come from rollups coarser than the step. */
-static void print_footer(const struct history_args *a, const struct series *s)
+static void print_footer(const struct history_args *a, const struct series *s, size_t n)
 {
 	json_int_t res = 0;
 	const json_t *p;
@@ -325,6 +375,10 @@ static void print_footer(const struct history_args *a, const struct series *s)
 		duration_format((uint64_t)res * NS_PER_SEC, roll, sizeof(roll));
 		printf(" (rollups of %s: use --step %s or more for even rows)", roll, roll);
 	}
+	if (any_low_attribution(s, n))
+		printf("\nLOW ATTRIBUTION: in those steps stackd charged less than %.0f%% of the "
+		       "host's busy CPU time\nor switches to a process; their figures may be "
+		       "missing some of %s's time", 100.0 * ATTRIBUTED_WARN_BELOW, a->name);
 }
 
 /* The n series as a table with sparklines, or as JSON/CSV rows. */
@@ -346,7 +400,7 @@ static int print_history(const struct history_args *a, const struct series *s, s
 		rowset_print(&rs, a->o.fmt, 0, stdout);
 	}
 	if (r == 0 && a->o.fmt == RS_TABLE && rs.n_rows > 0) {
-		print_footer(a, s);
+		print_footer(a, s, n);
 		print_sparklines(&rs, n);
 	}
 	rowset_done(&rs);

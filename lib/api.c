@@ -191,18 +191,20 @@ void api_print_window_health(struct jsonw *j, const struct window *w)
 
 void api_print_attribution(struct jsonw *j, const struct window *w)
 {
-	double cpu = window_attributed_cpu(w), sw = window_attributed_switches(w);
+	const struct cpu_split *split = &w->split;
+	double cpu = cpu_split_attributed_cpu(split), sw = cpu_split_attributed_switches(split);
 
 	jsonw_break(j, 1);
 	jsonw_key(j, "attribution");
 	jsonw_object_begin(j);
 	jsonw_field_double(j, "cpu_share", cpu);
 	jsonw_field_double(j, "switch_share", sw);
-	jsonw_field_uint(j, "busy_cpu_ns", w->cpu_ns > w->idle_ns ? w->cpu_ns - w->idle_ns : 0);
-	jsonw_field_uint(j, "idle_cpu_ns", w->idle_ns);
-	jsonw_field_uint(j, "unattributed_cpu_ns", w->unattributed_ns);
+	jsonw_field_uint(j, "busy_cpu_ns",
+			 split->cpu_ns > split->idle_ns ? split->cpu_ns - split->idle_ns : 0);
+	jsonw_field_uint(j, "idle_cpu_ns", split->idle_ns);
+	jsonw_field_uint(j, "unattributed_cpu_ns", split->unattributed_ns);
 	jsonw_field_double(j, "warn_below", ATTRIBUTED_WARN_BELOW);
-	jsonw_field_bool(j, "low", cpu < ATTRIBUTED_WARN_BELOW || sw < ATTRIBUTED_WARN_BELOW);
+	jsonw_field_bool(j, "low", cpu_split_low(split));
 	jsonw_object_end(j);
 }
 

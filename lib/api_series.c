@@ -61,6 +61,12 @@ static void print_point(struct jsonw *j, const struct series_bucket *b, const st
 	/* no data for the target since the previous point (it did not run,
 	 * or stackd did not): a chart breaks its line here */
 	jsonw_field_bool(j, "gap_before", gap_before);
+	/* the host's attributed shares over the bucket: when low, stackd
+	 * could not charge part of the CPU time to anyone, and the target's
+	 * figure may be missing some of it */
+	jsonw_field_double(j, "attributed_cpu", cpu_split_attributed_cpu(&b->host));
+	jsonw_field_double(j, "attributed_switches", cpu_split_attributed_switches(&b->host));
+	jsonw_field_bool(j, "low_attribution", cpu_split_low(&b->host));
 	jsonw_object_end(j);
 }
 

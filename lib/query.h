@@ -40,6 +40,23 @@ struct window_group {
 	uint64_t unschedulable;      /* times found in error state, summed */
 };
 
+/* Who the CPU time went to, summed over CPUs: all of it, the idle task's,
+ * and what no process could be charged with; and the context switches,
+ * all and those no process owns. */
+struct cpu_split {
+	uint64_t cpu_ns, idle_ns, unattributed_ns;
+	uint64_t switches, unattributed_switches;
+};
+
+/* The share of the busy CPU time (idle excluded) charged to processes; 1
+ * when nothing ran. */
+double cpu_split_attributed_cpu(const struct cpu_split *s);
+/* The share of the context switches charged to a process (each sampled,
+ * or placed by a split at the kernel's switch records); 1 when none. */
+double cpu_split_attributed_switches(const struct cpu_split *s);
+/* Either share below ATTRIBUTED_WARN_BELOW: figures may be missing time. */
+bool cpu_split_low(const struct cpu_split *s);
+
 struct window {
 	uint64_t from_ns, to_ns;     /* CLOCK_REALTIME, as covered by the intervals */
 	uint64_t asked_ns;           /* the window asked for (to_ns - from_ns may be less) */
@@ -54,11 +71,7 @@ struct window {
 	HEALTH_FIELDS(HEALTH_DECLARE)
 	int busiest_cpu;
 	unsigned resolution_s;       /* coarsest level read: 0 raw, 60 or 3600 rollups */
-	/* CPU time over the window, summed over CPUs: all of it, the idle
-	 * task's, and what no process could be charged with */
-	uint64_t cpu_ns, idle_ns, unattributed_ns;
-	/* context switches over the window: all, and those no process owns */
-	uint64_t switches, unattributed_switches;
+	struct cpu_split split;       /* the window's CPU time and switches */
 	struct window_proc *procs;
 	size_t n_procs;
 };
@@ -69,12 +82,6 @@ int query_window(struct db *db, uint64_t window_ns, struct window *out, char *er
 		 size_t errlen);
 void window_done(struct window *w);
 
-/* The share of the window's busy CPU time (idle excluded) charged to
- * processes; 1 when nothing ran. */
-double window_attributed_cpu(const struct window *w);
-/* The share of the window's context switches charged to a process (each
- * sampled, or placed by a split at the kernel's switch records). */
-double window_attributed_switches(const struct window *w);
 
 /* The window's intervals, groups and collector health, without the
  * per-process sums (n_procs is 0): cheap enough for every status request. */
@@ -91,6 +98,7 @@ struct series_bucket {
 	unsigned resolution_s;                      /* 0 raw, 60/3600 from rollups */
 	uint64_t task_clock_ns;
 	struct group_sums sums[MODEL_MAX_GROUPS];   /* by the model's group index */
+	struct cpu_split host;                      /* every process's, not the target's */
 };
 
 /* The matching processes' counts from from_ns to to_ns in buckets of

@@ -4,7 +4,7 @@
 // often offline.
 "use strict";
 
-const state = { sort: "cpu_percent", selected: null, timer: null };
+const state = { sort: "cpu_percent", selected: null, timer: null, warnBelow: 0.95 };
 const COLORS = {
   retiring: "#2e7d32", bad_speculation: "#c62828", frontend_bound: "#6a1b9a",
   backend_bound: "#1565c0", smt_contention: "#8d6e63",
@@ -61,6 +61,7 @@ function showAttribution(a) {
     return;
   }
   const pct = (x) => (100 * x).toFixed(1) + "%";
+  state.warnBelow = a.warn_below;
   el.textContent = `attributed ${pct(a.cpu_share)} of busy CPU, ${pct(a.switch_share)} of ` +
     "switches (60 s)" + (a.low ? ` · LOW, below ${pct(a.warn_below)}: figures miss part of ` +
     "the host's work" : "");
@@ -232,8 +233,29 @@ function drawChart(series) {
     line.setAttribute("stroke-linecap", "round");
     svg.appendChild(line);
   }
+  // A point where stackd could not charge part of the host's time to
+  // anyone may be low: an orange ring on it, saying how much was charged.
+  const low = pts.filter((p) => p.low_attribution);
+  for (const p of low) {
+    const ring = document.createElementNS(ns, "circle");
+    ring.setAttribute("class", "low-attribution");
+    ring.setAttribute("cx", x(p.t_ns).toFixed(1));
+    ring.setAttribute("cy", y(p.value).toFixed(1));
+    ring.setAttribute("r", "5");
+    ring.setAttribute("fill", "none");
+    ring.setAttribute("stroke", "#e65100");
+    ring.setAttribute("stroke-width", "2");
+    const tip = document.createElementNS(ns, "title");
+    tip.textContent = `attributed ${(100 * p.attributed_cpu).toFixed(1)}% of busy CPU, ` +
+      `${(100 * p.attributed_switches).toFixed(1)}% of switches: may be missing time`;
+    ring.appendChild(tip);
+    svg.appendChild(ring);
+  }
   if (runs.length > 1)
     $("chart-note").textContent += ` · ${runs.length - 1} gap(s) with no data`;
+  if (low.length)
+    $("chart-note").textContent += ` · ${low.length} point(s) with attributed share below ` +
+      `${(100 * state.warnBelow).toFixed(0)}% (orange rings): they may be missing time`;
   const label = document.createElementNS(ns, "text");
   label.setAttribute("x", "4");
   label.setAttribute("y", "14");

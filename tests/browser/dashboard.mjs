@@ -1,11 +1,13 @@
 // Drive the dashboard in headless Chromium: the page loads without console
 // errors, the spinner is in the live table, its stack view and history
 // chart draw, the header shows the attributed share, and a screenshot is
-// saved.
-// Usage: node dashboard.mjs URL COMM SCREENSHOT
+// saved.  With "gap" after the screenshot's path, the target's history
+// has a stretch with no data (the daemon was restarted): its chart must
+// break the line there (two polylines, and the note says so).
+// Usage: node dashboard.mjs URL COMM SCREENSHOT [gap]
 import { chromium } from "playwright-core";
 
-const [url, comm, shot] = process.argv.slice(2);
+const [url, comm, shot, expect] = process.argv.slice(2);
 const errors = [];
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
@@ -36,7 +38,14 @@ try {
       }
     }
   }
-  await page.locator("#chart polyline").waitFor({ timeout: 10000 });
+  await page.locator("#chart polyline").first().waitFor({ timeout: 10000 });
+  if (expect === "gap") {
+    const lines = await page.locator("#chart polyline").count();
+    const note = await page.locator("#chart-note").textContent();
+    if (lines < 2 || !/1 gap\(s\) with no data/.test(note))
+      throw new Error(`the restart's gap is not drawn as a gap: ${lines} line(s), note "${note}"`);
+    console.log(`gap drawn: ${lines} lines, note "${note}"`);
+  }
   // The header's headline: the attributed share, from /api/v1/system.
   const attributed = await page.locator("#attribution").textContent();
   if (!/^attributed \d+\.\d% of busy CPU, \d+\.\d% of switches/.test(attributed))

@@ -11,6 +11,7 @@
  */
 #include "interval.h"
 #include "lib/clock.h"
+#include "lib/pids.h"
 #include "store.h"
 #include "lib/model/model.h"
 
@@ -149,6 +150,35 @@ static struct interval_data *make_interval(unsigned i, uint64_t start_s, uint64_
 	return iv;
 }
 
+/* Five seconds of the detailed minutes in which stackd could not charge
+ * 0.3 CPU-s a second (and 40 switches) to anyone: the attributed share
+ * there is low, and every reader must say so. */
+static struct interval_data *add_unattributed(struct interval_data *iv, unsigned i)
+{
+	struct iv_proc *more_procs;
+	struct iv_row *rows;
+
+	if (i < 100 || i >= 105)
+		return iv;
+	more_procs = realloc(iv->procs, (iv->n_procs + 1) * sizeof(*more_procs));
+	if (more_procs != NULL)
+		iv->procs = more_procs;
+	rows = realloc(iv->rows, (iv->n_rows + 1) * sizeof(*rows));
+	if (more_procs == NULL || rows == NULL)
+		exit(1);
+	iv->rows = rows;
+	iv->procs[iv->n_procs] = (struct iv_proc){ .pid = PID_UNATTRIBUTED, .uid = -1 };
+	snprintf(iv->procs[iv->n_procs].comm, sizeof(iv->procs[0].comm), "%s",
+		 PID_UNATTRIBUTED_COMM);
+	iv->rows[iv->n_rows] = (struct iv_row){ .proc = (uint32_t)iv->n_procs,
+						.group = iv->rows[0].group,
+						.task_clock_ns = 3 * SEC / 10,
+						.context_switches = 40 };
+	iv->n_procs++;
+	iv->n_rows++;
+	return iv;
+}
+
 /* Write iv (without branchy's row when drop_branchy), or exit. */
 static void write_one(struct store *s, struct interval_data *iv, bool drop_branchy)
 {
@@ -199,7 +229,7 @@ int main(int argc, char **argv)
 		write_one(s, make_interval(i, T0 - 10 * HISTORY_INTERVALS + 10 * i, 10), i >= 360);
 	/* ...then the two detailed minutes, 1 s each. */
 	for (i = 0; i < N_INTERVALS; i++)
-		write_one(s, make_interval(i, T0 + i, 1), false);
+		write_one(s, add_unattributed(make_interval(i, T0 + i, 1), i), false);
 	/* As the daemon would have: rolled up, raw kept 1 h and minutes 2 h,
 	 * so the history is read from hours, then minutes, then raw. */
 	{

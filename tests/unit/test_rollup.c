@@ -68,7 +68,7 @@ static void check_sums(const char *path, unsigned want_resolution)
 	struct window w;
 	struct db *db = NULL;
 	char err[1024];
-	uint64_t total = 0;
+	uint64_t total = 0, host_cpu = 0, host_unattributed = 0;
 	int n, i;
 
 	CHECK(db_open(path, &db, err, sizeof(err)) == 0);
@@ -77,6 +77,10 @@ static void check_sums(const char *path, unsigned want_resolution)
 	CHECK_EQ_U(find(&w, 100)->task_clock_ns, want_web);
 	CHECK_EQ_U(find(&w, 300)->task_clock_ns, want_batch);
 	CHECK_EQ_U(find(&w, -1)->task_clock_ns, want_unattributed);
+	CHECK_EQ_U(w.split.unattributed_ns, want_unattributed);
+	/* the whole is the intervals' CPUs x length: 2 x 10 s each */
+	CHECK_EQ_U(w.split.cpu_ns, N_INTERVALS * 2 * 10 * SEC);
+	CHECK_EQ_U(w.split.switches, N_INTERVALS);   /* one sample each */
 	/* group 0's counts: web's v0 on even k */
 	CHECK(find(&w, 100)->sums[0].present);
 	CHECK_EQ_U(w.groups[0].enabled_ns, N_INTERVALS * 10 * SEC);
@@ -88,9 +92,18 @@ static void check_sums(const char *path, unsigned want_resolution)
 	n = query_series(db, WHO_COMM, "web", -1, (T0 - 3600) * SEC, (T0 + 4 * 3600) * SEC,
 			 3600 * SEC, b, 16, &m, err, sizeof(err));
 	CHECK(n > 0);
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		total += b[i].task_clock_ns;
+		host_cpu += b[i].host.cpu_ns;
+		host_unattributed += b[i].host.unattributed_ns;
+		/* 7 ns a 20 CPU-s interval: never flagged low */
+		CHECK(!cpu_split_low(&b[i].host));
+	}
 	CHECK_EQ_U(total, want_web);
+	/* each bucket carries the host's split, read from every tier once;
+	 * web runs in every interval, so every bucket with data is listed */
+	CHECK_EQ_U(host_cpu, N_INTERVALS * 2 * 10 * SEC);
+	CHECK_EQ_U(host_unattributed, want_unattributed);
 
 	db_close(db);
 }

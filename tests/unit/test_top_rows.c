@@ -129,15 +129,20 @@ static void test_attributed_shares(void)
 	struct window w;
 
 	memset(&w, 0, sizeof(w));
-	CHECK(window_attributed_cpu(&w) == 1.0);
-	CHECK(window_attributed_switches(&w) == 1.0);
-	w.cpu_ns = 10000;
-	w.idle_ns = 6000;
-	w.unattributed_ns = 1000;
-	CHECK(fabs(window_attributed_cpu(&w) - 0.75) < 1e-12);   /* 3000 of 4000 busy */
-	w.switches = 100;
-	w.unattributed_switches = 10;
-	CHECK(fabs(window_attributed_switches(&w) - 0.9) < 1e-12);
+	CHECK(cpu_split_attributed_cpu(&w.split) == 1.0);
+	CHECK(cpu_split_attributed_switches(&w.split) == 1.0);
+	w.split.cpu_ns = 10000;
+	w.split.idle_ns = 6000;
+	w.split.unattributed_ns = 1000;
+	CHECK(fabs(cpu_split_attributed_cpu(&w.split) - 0.75) < 1e-12);   /* 3000 of 4000 busy */
+	w.split.switches = 100;
+	w.split.unattributed_switches = 10;
+	CHECK(fabs(cpu_split_attributed_switches(&w.split) - 0.9) < 1e-12);
+	CHECK(cpu_split_low(&w.split));                      /* 75% of CPU */
+	w.split.unattributed_ns = 100;                       /* 97.5%, but 90% of switches */
+	CHECK(cpu_split_low(&w.split));
+	w.split.unattributed_switches = 5;                   /* 95%: not below */
+	CHECK(!cpu_split_low(&w.split));
 }
 
 int main(void)
