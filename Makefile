@@ -51,6 +51,8 @@ STACKD_SRCS := daemon/main.c daemon/run.c daemon/config.c daemon/log.c daemon/ht
 	daemon/store_rollup.c daemon/store_prune.c daemon/store_guard.c daemon/families.c daemon/exclude.c daemon/users.c \
 	daemon/preflight.c daemon/fdlimit.c daemon/writer.c daemon/replan.c
 STACKD_GEN := $(BUILD)/gen/schema_sql.c
+WEB_GEN := $(BUILD)/gen/web_files.c
+WEB_FILES := $(sort $(wildcard web/*.html web/*.js web/*.css web/*.svg))
 STACKD_LIBS := $(SQLITE_LIBS) $(PFM_LIBS) $(MHD_LIBS) -lpthread -lm
 
 STACKCTL_SRCS := cli/stackctl.c cli/cli.c cli/source.c cli/http_client.c cli/json_rowset.c cli/term.c \
@@ -63,9 +65,11 @@ SCHEMA := $(sort $(wildcard schema/*.sql))
 
 obj = $(patsubst %.c,$(BUILD)/$(1)/%.o,$(2))
 
-REL_STACKD   := $(call obj,rel,$(STACKD_SRCS) $(LIB_SRCS)) $(BUILD)/rel/gen/schema_sql.o
+REL_STACKD   := $(call obj,rel,$(STACKD_SRCS) $(LIB_SRCS)) $(BUILD)/rel/gen/schema_sql.o \
+	$(BUILD)/rel/gen/web_files.o
 REL_STACKCTL := $(call obj,rel,$(STACKCTL_SRCS) $(LIB_SRCS))
-ASAN_STACKD  := $(call obj,asan,$(STACKD_SRCS) $(LIB_SRCS)) $(BUILD)/asan/gen/schema_sql.o
+ASAN_STACKD  := $(call obj,asan,$(STACKD_SRCS) $(LIB_SRCS)) $(BUILD)/asan/gen/schema_sql.o \
+	$(BUILD)/asan/gen/web_files.o
 ASAN_STACKCTL:= $(call obj,asan,$(STACKCTL_SRCS) $(LIB_SRCS))
 
 # Unit tests: tests/unit/test_X.c, linked with every daemon and lib object
@@ -123,6 +127,10 @@ $(BUILD)/asan/gen/%.o: $(BUILD)/gen/%.c
 $(STACKD_GEN): daemon/gen-schema.sh $(SCHEMA)
 	@mkdir -p $(dir $@)
 	sh daemon/gen-schema.sh $@ $(SCHEMA)
+
+$(WEB_GEN): daemon/gen-web.sh $(WEB_FILES)
+	@mkdir -p $(dir $@)
+	sh daemon/gen-web.sh $@ $(WEB_FILES)
 
 # The generated file must exist before anything that includes its header.
 $(call obj,rel,daemon/store.c) $(call obj,asan,daemon/store.c): $(STACKD_GEN)

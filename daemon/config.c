@@ -78,9 +78,10 @@ static int check_anonymous(const char *value, char *err, size_t errlen)
 
 static int check_web_dir(const char *value, char *err, size_t errlen)
 {
-	if (strcmp(value, "none") == 0 || value[0] == '/')
+	if (strcmp(value, "none") == 0 || strcmp(value, "builtin") == 0 || value[0] == '/')
 		return 0;
-	snprintf(err, errlen, "invalid directory '%s' (expected an absolute path, or none)", value);
+	snprintf(err, errlen, "invalid directory '%s' (expected builtin, an absolute path, or none)",
+		 value);
 	return -EINVAL;
 }
 
@@ -180,7 +181,7 @@ static const struct config_key keys[] = {
 	  sizeof(((struct config *)0)->listen), check_listen },
 	{ "user", TEXT(user), "started as root: the user to run as, keeping only CAP_PERFMON "
 	  "(root: stay root)", sizeof(((struct config *)0)->user), NULL },
-	{ "web_dir", TEXT(web_dir), "directory of the web dashboard's files, or none",
+	{ "web_dir", TEXT(web_dir), "the web dashboard: builtin (the copy built into stackd), a directory of its files, or none",
 	  sizeof(((struct config *)0)->web_dir), check_web_dir },
 	{ "http_full_access", TEXT(http_full_access),
 	  "users (names or uids, comma-separated) whose API requests see every process; "

@@ -40,7 +40,7 @@ struct config {
 	char exclude_user[1024];
 	/* HTTP (http_server.h) */
 	char listen[1024];               /* comma-separated addresses, or "none" */
-	char web_dir[PATH_MAX];          /* the dashboard's files; "none": no page */
+	char web_dir[PATH_MAX];          /* the dashboard's files; "builtin": stackd's own copy; "none": no page */
 	char user[64];                   /* started as root: become this user ("root": stay) */
 	char http_full_access[1024];     /* users (names or uids) who see every process */
 	char http_anonymous[8];          /* "none" or "all": peers that cannot be identified */
@@ -50,7 +50,7 @@ struct config {
 };
 
 #define STACKD_DEFAULT_LISTEN STACKD_DEFAULT_TCP ",unix:" STACKD_DEFAULT_SOCKET
-#define STACKD_DEFAULT_WEB_DIR "/usr/share/stackd/web"
+#define STACKD_DEFAULT_WEB_DIR "builtin"
 
 /* Keys that only take effect at start (SIGHUP cannot change them). */
 #define CONFIG_RESTART_KEYS "database, model, ring_pages, switch_event, listen, user, web_dir, http_*, prometheus_*"

@@ -2,6 +2,7 @@
  * http_server.c - see http_server.h.
  */
 #include "http_server.h"
+#include "web_files.h"
 #include "http_guard.h"
 #include "lib/http_query.h"
 #include "log.h"
@@ -414,8 +415,28 @@ static const char *type_of(const char *name)
 	return NULL;
 }
 
+/* A file of the dashboard built into stackd, by its plain name. */
+static enum MHD_Result serve_builtin(struct MHD_Connection *conn, const char *name,
+				     const char *type)
+{
+	unsigned i;
+
+	for (i = 0; i < n_web_files; i++)
+		if (strcmp(web_files[i].name, name) == 0) {
+			char *copy = malloc(web_files[i].len + 1);
+
+			if (copy == NULL)
+				return send_text(conn, 500, "{\"error\": \"out of memory\"}\n");
+			memcpy(copy, web_files[i].data, web_files[i].len);
+			return respond(conn, 200, type, copy, web_files[i].len,
+				       strstr(type, "html") != NULL);
+		}
+	return send_text(conn, 404, "{\"error\": \"not found\"}\n");
+}
+
 /* The dashboard's files: plain names of regular files in web_dir only (no
- * '/', no leading dot, no symbolic link), so no path can leave it. */
+ * '/', no leading dot, no symbolic link), so no path can leave it; or the
+ * copy built into stackd. */
 static enum MHD_Result serve_file(struct http_server *s, struct MHD_Connection *conn,
 				  const char *method, const char *path)
 {
@@ -432,6 +453,8 @@ static enum MHD_Result serve_file(struct http_server *s, struct MHD_Connection *
 	    strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") !=
 	    strlen(name))
 		return send_text(conn, 404, "{\"error\": \"not found\"}\n");
+	if (strcmp(s->web_dir, "builtin") == 0)
+		return serve_builtin(conn, name, type);
 	snprintf(file, sizeof(file), "%s/%s", s->web_dir, name);
 	/* A link inside web_dir is not served: it could lead anywhere the
 	 * daemon can read (O_NONBLOCK: nor does a FIFO hold the thread). */

@@ -25,7 +25,9 @@
 
 struct http_config {
 	const char *listen;          /* "127.0.0.1:9466,unix:/run/stackd/stackd.sock"; "" or "none": off */
-	const char *web_dir;         /* the dashboard's files; "" serves none */
+	/* the dashboard's files: a directory, "builtin" (the copy built into
+	 * stackd, web_files.h) or "" (none) */
+	const char *web_dir;
 	unsigned max_connections;
 	uid_t full_uids[HTTP_MAX_USERS];   /* see every process (root always does) */
 	size_t n_full_uids;

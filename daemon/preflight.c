@@ -106,7 +106,8 @@ int preflight_web_dir(const struct config *c, char *err, size_t errlen)
 {
 	int fd;
 
-	if (strcmp(c->web_dir, "none") == 0 || strcmp(c->listen, "none") == 0)
+	if (strcmp(c->web_dir, "none") == 0 || strcmp(c->web_dir, "builtin") == 0 ||
+	    strcmp(c->listen, "none") == 0)
 		return 0;
 	fd = open(c->web_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0) {

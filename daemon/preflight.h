@@ -18,8 +18,8 @@
  * open-file limit (fdlimit.h). */
 int preflight_check(const struct config *c, char *err, size_t errlen);
 
-/* web_dir is "none" or a readable directory (not needed with listen =
- * none).  Only -n asks: the start goes on without it (the API works, the
+/* web_dir is "none", "builtin" or a readable directory (not needed with
+ * listen = none).  Only -n asks: the start goes on without it (the API works, the
  * dashboard's pages answer 404), so that a failed start still prints one
  * line alone. */
 int preflight_web_dir(const struct config *c, char *err, size_t errlen);

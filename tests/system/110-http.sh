@@ -120,4 +120,24 @@ sleep 0.3
 kill "$SPIN" 2>/dev/null
 stop_daemon
 [ ! -e "$SOCK" ] || fail "Unix socket left behind"
+
+# Without --web-dir stackd serves the dashboard built into it: the very
+# bytes of web/, whatever directory it runs from; web_dir = none serves no page.
+here=$PWD
+cd /
+start_daemon "$TMP/db" --listen "127.0.0.1:$PORT"
+cd "$here"
+wait_more_intervals "$TMP/db" 1 || fail "no interval after the restart"
+for f in index.html app.js style.css; do
+	curl -sf "$URL/$f" -o "$TMP/builtin-$f" || fail "builtin $f not served"
+	cmp -s "$TMP/builtin-$f" "$WEB/$f" || fail "builtin $f differs from web/$f"
+done
+curl -sf "$URL/" | cmp -s - "$WEB/index.html" || fail "/ is not the builtin index.html"
+[ "$(http_status "$URL/README.md")" = 404 ] || fail "builtin serves a file it should not"
+stop_daemon
+start_daemon "$TMP/db" --listen "127.0.0.1:$PORT" --web-dir none
+wait_more_intervals "$TMP/db" 1 || fail "no interval after the second restart"
+[ "$(http_status "$URL/")" = 404 ] || fail "web_dir = none still serves a page"
+[ "$(http_status "$URL/api/v1/system")" = 200 ] || fail "web_dir = none stopped the API"
+stop_daemon
 exit 0
