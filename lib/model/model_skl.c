@@ -94,7 +94,10 @@
 	{ "td_l2_ret", skl_td_l2_ret, N(skl_td_l2_ret), false },                             \
 	{ "fe_uops", skl_fe_uops, N(skl_fe_uops), false },                                   \
 	{ "fe_stalls", skl_fe_stalls, N(skl_fe_stalls), false },                             \
-	{ "flops_a", skl_flops_a, N(skl_flops_a), false },                                   \
+	{ "flops_a", skl_flops_a, N(skl_flops_a), false }
+
+/* After flops_b: the families before keep their places. */
+#define SKL_FE_L3_GROUPS                                                                  \
 	{ "fe_l3_lat", skl_fe_l3_lat, N(skl_fe_l3_lat), false },                             \
 	{ "fe_l3_bw", skl_fe_l3_bw, N(skl_fe_l3_bw), false }
 
@@ -187,11 +190,13 @@ static const struct model_event skl_fe_l3_bw[] = {
 static const struct model_group skl_groups[] = {
 	SKL_TD_GROUPS,
 	{ "flops_b", model_intel_flops_wide, INTEL_FLOPS_WIDE_AVX2, false },
+	SKL_FE_L3_GROUPS,
 };
 
 static const struct model_group skx_groups[] = {
 	SKL_TD_GROUPS,
 	{ "flops_b", model_intel_flops_wide, INTEL_FLOPS_WIDE_ALL, false },
+	SKL_FE_L3_GROUPS,
 };
 
 /*
