@@ -13,18 +13,41 @@
 #include <string.h>
 #include <time.h>
 
-/* "l2": the Top-Down level-2 nodes; the others are stacks by name; "all":
- * every metric (the software model has no stacks); "none". */
-const char *const top_view_families[] = { "l2", "frontend", "flops", "cpi", "all", "none", NULL };
+/* "l2": the Top-Down level-2 nodes; "fe_l3": level 3 under the frontend
+ * with its level-2 parents; the others are stacks by name; "all": every
+ * metric (the software model has no stacks); "none". */
+const char *const top_view_families[] = { "l2", "fe_l3", "frontend", "flops", "cpi", "all",
+					  "none", NULL };
 
-static bool in_family(const struct rs_column *c, const char *family)
+/* The Top-Down level of a node: 1 without a parent, 2 under a level-1
+ * node, ... (the parents are columns of the same rowset). */
+static int td_level(const struct rowset *rs, const struct rs_column *c)
+{
+	int level = 1, p;
+
+	while (c->parent[0] != '\0' && level < 8 && (p = rowset_find_column(rs, c->parent)) >= 0) {
+		c = &rs->cols[p];
+		level++;
+	}
+	return level;
+}
+
+static bool is_fetch_node(const char *name)
+{
+	return strcmp(name, "fetch_latency") == 0 || strcmp(name, "fetch_bandwidth") == 0;
+}
+
+static bool in_family(const struct rowset *rs, const struct rs_column *c, const char *family)
 {
 	if (!c->metric || strcmp(family, "none") == 0)
 		return false;
 	if (strcmp(family, "all") == 0)
 		return true;
 	if (strcmp(family, "l2") == 0)
-		return strcmp(c->stack, "topdown") == 0 && c->parent[0] != '\0';
+		return strcmp(c->stack, "topdown") == 0 && td_level(rs, c) == 2;
+	if (strcmp(family, "fe_l3") == 0)
+		return strcmp(c->stack, "topdown") == 0 &&
+		       (is_fetch_node(c->name) || is_fetch_node(c->parent));
 	/* achieved GFLOP/s and share of peak belong with the FLOPS stack */
 	if (strcmp(family, "flops") == 0 &&
 	    (strcmp(c->name, "gflops") == 0 || strcmp(c->name, "flop_peak_fraction") == 0))
@@ -37,7 +60,7 @@ static bool has_family(const struct rowset *rs, const char *family)
 	size_t c;
 
 	for (c = 0; c < rs->n_cols; c++)
-		if (in_family(&rs->cols[c], family))
+		if (in_family(rs, &rs->cols[c], family))
 			return true;
 	return strcmp(family, "none") == 0;
 }
@@ -60,7 +83,7 @@ static void choose_columns(struct top_view *v)
 		have_l1 |= is_l1(&rs->cols[c]);
 	for (c = 0; c < rs->n_cols; c++) {
 		struct rs_column *col = &rs->cols[c];
-		bool show = is_l1(col) || in_family(col, v->family) ||
+		bool show = is_l1(col) || in_family(rs, col, v->family) ||
 			    strcmp(col->name, v->sort) == 0 || strcmp(col->name, "cmdline") == 0;
 
 		for (i = 0; !show && i < sizeof(always) / sizeof(always[0]); i++)

@@ -22,6 +22,26 @@
  * frontend at the scheduler = RS_EVENTS.EMPTY_CYCLES / cycles, backend at
  * execution = (CYCLE_ACTIVITY.STALLS_TOTAL - RS_EVENTS.EMPTY_CYCLES) / cycles.
  * Ice Lake counts per thread: nothing is core-scoped.
+ *
+ * Top-Down level 3 under the frontend, perf 6.1's tma_* nodes for Ice Lake
+ * client and server (PERF_CPUID=GenuineIntel-6-7E-5 and GenuineIntel-6-6A-6,
+ * the same formulas), fractions of cycles as perf defines them, not of
+ * slots; CLKS = cycles, CORE_CLKS = CPU_CLK_UNHALTED.DISTRIBUTED:
+ *   icache_misses   = ICACHE_16B.IFDATA_STALL / CLKS
+ *   itlb_misses     = ICACHE_64B.IFTAG_STALL / CLKS
+ *   branch_resteers = INT_MISC.CLEAR_RESTEER_CYCLES / CLKS + 10 * BACLEARS.ANY / CLKS
+ *   ms_switches     = 3 * IDQ.MS_SWITCHES / CLKS
+ *   dsb_switches    = DSB2MITE_SWITCHES.PENALTY_CYCLES / CLKS
+ *   lcp             = ILD_STALL.LCP / CLKS
+ *   mite = (IDQ.MITE_CYCLES_ANY - IDQ.MITE_CYCLES_OK) / CORE_CLKS / 2
+ *   dsb  = (IDQ.DSB_CYCLES_ANY - IDQ.DSB_CYCLES_OK) / CORE_CLKS / 2
+ *   lsd  = (LSD.CYCLES_ACTIVE - LSD.CYCLES_OK) / CORE_CLKS / 2
+ * (perf has no tma_ms here).  icache_misses, itlb_misses and dsb_switches
+ * come from fe_stalls_flops, which counts those events already; the rest
+ * from the new families fe_l3_lat and fe_l3_bw (no stored family changed
+ * meaning: the formula version stays 1).  mite, dsb and lsd divide two
+ * per-cycle rates (the difference, and CORE_CLKS per cycle), so a split
+ * family still gives perf's value; each difference shares a part.
  */
 #include "model_intel.h"
 
@@ -66,6 +86,30 @@ static const struct model_event icl_fe_stalls_flops[] = {
 	INTEL_FP_NARROW_EVENTS,
 };
 
+/* Level 3 under fetch_latency (the events fe_stalls_flops lacks). */
+static const struct model_event icl_fe_l3_lat[] = {
+	INTEL_BASE_EVENTS,
+	{ "INT_MISC:CLEAR_RESTEER_CYCLES", "clear_resteer_cycles", "INT_MISC.CLEAR_RESTEER_CYCLES",
+	  false, false },
+	{ "BACLEARS:ANY", "baclears", "BACLEARS.ANY", false, false },
+	{ "IDQ:MS_SWITCHES", "idq_ms_switches", "IDQ.MS_SWITCHES", false, false },
+	{ "ILD_STALL:LCP", "lcp_cycles", "ILD_STALL.LCP", false, false },
+};
+
+/* Level 3 under fetch_bandwidth: cycles each source delivered any uop and
+ * its optimal number (5), and CORE_CLKS. */
+static const struct model_event icl_fe_l3_bw[] = {
+	INTEL_BASE_EVENTS,
+	{ "IDQ:MITE_CYCLES_ANY", "mite_any_cycles", "IDQ.MITE_CYCLES_ANY", false, false },
+	{ "IDQ:MITE_CYCLES_OK", "mite_ok_cycles", "IDQ.MITE_CYCLES_OK", false, false },
+	{ "IDQ:DSB_CYCLES_ANY", "dsb_any_cycles", "IDQ.DSB_CYCLES_ANY", false, false },
+	{ "IDQ:DSB_CYCLES_OK", "dsb_ok_cycles", "IDQ.DSB_CYCLES_OK", false, false },
+	{ "LSD:CYCLES_ACTIVE", "lsd_active_cycles", "LSD.CYCLES_ACTIVE", false, false },
+	{ "LSD:CYCLES_OK", "lsd_ok_cycles", "LSD.CYCLES_OK", false, false },
+	{ "CPU_CLK_UNHALTED:DISTRIBUTED", "core_clks", "CPU_CLK_UNHALTED.DISTRIBUTED",
+	  false, false },
+};
+
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
 /* Ratio sets (each at most 3 general counters, see model_skl.c). */
@@ -80,6 +124,10 @@ static const struct model_ratio_set icl_ratio_sets[] = {
 	/* dsb_coverage, mite_share, ms_share over the sum of the sources (the
 	 * LSD's, the fourth, may come from another part: a set holds 3) */
 	{ "fe_uops", "dsb_uops,mite_uops,ms_uops" },
+	/* tma_mite, tma_dsb, tma_lsd: cycles with any uop minus optimal ones */
+	{ "fe_l3_bw", "mite_any_cycles,mite_ok_cycles" },
+	{ "fe_l3_bw", "dsb_any_cycles,dsb_ok_cycles" },
+	{ "fe_l3_bw", "lsd_active_cycles,lsd_ok_cycles" },
 };
 
 /* General counter restrictions, from Intel's perfmon ICL/events/
@@ -97,6 +145,13 @@ static const struct model_event_rule icl_event_rules[] = {
 	{ "dsb2mite_penalty_cycles", EVENT_ALWAYS, 0xf, 0xf },  /* DSB2MITE_SWITCHES.PENALTY_CYCLES */
 	{ "icache_stall_cycles", EVENT_ALWAYS, 0xf, 0xf },      /* ICACHE_16B.IFDATA_STALL */
 	{ "itlb_stall_cycles", EVENT_ALWAYS, 0xf, 0xf },        /* ICACHE_64B.IFTAG_STALL */
+	{ "idq_ms_switches", EVENT_ALWAYS, 0xf, 0xf },          /* IDQ.MS_SWITCHES */
+	{ "mite_any_cycles", EVENT_ALWAYS, 0xf, 0xf },          /* IDQ.MITE_CYCLES_ANY */
+	{ "mite_ok_cycles", EVENT_ALWAYS, 0xf, 0xf },           /* IDQ.MITE_CYCLES_OK */
+	{ "dsb_any_cycles", EVENT_ALWAYS, 0xf, 0xf },           /* IDQ.DSB_CYCLES_ANY */
+	{ "dsb_ok_cycles", EVENT_ALWAYS, 0xf, 0xf },            /* IDQ.DSB_CYCLES_OK */
+	{ "lsd_active_cycles", EVENT_ALWAYS, 0xf, 0xf },        /* LSD.CYCLES_ACTIVE */
+	{ "lsd_ok_cycles", EVENT_ALWAYS, 0xf, 0xf },            /* LSD.CYCLES_OK */
 };
 
 static const struct model_group icl_groups[] = {
@@ -105,7 +160,36 @@ static const struct model_group icl_groups[] = {
 	{ "fe_uops", model_intel_fe_uops_lsd, INTEL_FE_UOPS_LSD, false },
 	{ "fe_stalls_flops", icl_fe_stalls_flops, N(icl_fe_stalls_flops), false },
 	{ "flops_b", model_intel_flops_wide, INTEL_FLOPS_WIDE_ALL, false },
+	{ "fe_l3_lat", icl_fe_l3_lat, N(icl_fe_l3_lat), false },
+	{ "fe_l3_bw", icl_fe_l3_bw, N(icl_fe_l3_bw), false },
 };
+
+/* perf's level-3 frontend nodes (the formulas at the top). */
+static void icl_fe_l3(const struct model *m, const struct group_sums *sums, struct topdown *td)
+{
+	struct gview lat = model_gview_get(m, sums, "fe_l3_lat");
+	struct gview bw = model_gview_get(m, sums, "fe_l3_bw");
+
+	model_intel_fe_l3_common(m, sums, "fe_stalls_flops", td);
+	td->fe_l3[INTEL_FE_L3_AT(IM_BRANCH_RESTEERS)] =
+		model_ratio(model_gv(&lat, "clear_resteer_cycles"), lat.cycles) +
+		model_ratio(10.0 * model_gv(&lat, "baclears"), lat.cycles);
+	td->fe_l3[INTEL_FE_L3_AT(IM_MS_SWITCHES)] =
+		model_ratio(3.0 * model_gv(&lat, "idq_ms_switches"), lat.cycles);
+	td->fe_l3[INTEL_FE_L3_AT(IM_LCP)] = model_ratio(model_gv(&lat, "lcp_cycles"), lat.cycles);
+	td->fe_l3[INTEL_FE_L3_AT(IM_MITE)] =
+		model_intel_fe_source_limited(&bw, "mite_any_cycles", "mite_ok_cycles");
+	td->fe_l3[INTEL_FE_L3_AT(IM_DSB)] =
+		model_intel_fe_source_limited(&bw, "dsb_any_cycles", "dsb_ok_cycles");
+	td->fe_l3[INTEL_FE_L3_AT(IM_LSD)] =
+		model_intel_fe_source_limited(&bw, "lsd_active_cycles", "lsd_ok_cycles");
+	td->fe_l3_cov[INTEL_FE_L3_AT(IM_BRANCH_RESTEERS)] = lat.coverage;
+	td->fe_l3_cov[INTEL_FE_L3_AT(IM_MS_SWITCHES)] = lat.coverage;
+	td->fe_l3_cov[INTEL_FE_L3_AT(IM_LCP)] = lat.coverage;
+	td->fe_l3_cov[INTEL_FE_L3_AT(IM_MITE)] = bw.coverage;
+	td->fe_l3_cov[INTEL_FE_L3_AT(IM_DSB)] = bw.coverage;
+	td->fe_l3_cov[INTEL_FE_L3_AT(IM_LSD)] = bw.coverage;
+}
 
 /* Level 1 of one group from its perf metrics and corrections. */
 static void icl_level1(const struct gview *v, double out[4])
@@ -159,6 +243,7 @@ static void icl_compute(const struct model *m, const struct group_sums *sums,
 	td.be_exec_stage =
 		model_ratio(model_gv(&mem, "stalls_total"), mem.cycles) - td.fe_issue_stage;
 	td.stage_cov = mem.coverage;
+	icl_fe_l3(m, sums, &td);
 	model_intel_compute(m, sums, &td, out);
 }
 

@@ -84,6 +84,31 @@ const struct model_metric model_intel_metrics[_IM_MAX] = {
 		"backend loss, lower of two stages (allocation, execution)", NULL },
 	[IM_BE_HIGH] = { "backend_bound_high", NULL, METRIC_FRACTION,
 		"backend loss, higher of two stages (allocation, execution)", NULL },
+	/* Level 3: perf defines these as fractions of cycles, not of slots */
+	[IM_ICACHE_MISSES] = { "icache_misses", "fetch_latency", METRIC_FRACTION,
+		"cycles stalled on i-cache misses (perf tma_icache_misses; share of cycles)", TD },
+	[IM_ITLB_MISSES] = { "itlb_misses", "fetch_latency", METRIC_FRACTION,
+		"cycles stalled on i-TLB misses (perf tma_itlb_misses; share of cycles)", TD },
+	[IM_BRANCH_RESTEERS] = { "branch_resteers", "fetch_latency", METRIC_FRACTION,
+		"cycles stalled on branch resteers (perf tma_branch_resteers; share of cycles)",
+		TD },
+	[IM_MS_SWITCHES] = { "ms_switches", "fetch_latency", METRIC_FRACTION,
+		"cycles lost switching to the microcode sequencer (perf tma_ms_switches; "
+		"share of cycles)", TD },
+	[IM_DSB_SWITCHES] = { "dsb_switches", "fetch_latency", METRIC_FRACTION,
+		"cycles lost switching from the DSB to MITE (perf tma_dsb_switches; "
+		"share of cycles)", TD },
+	[IM_LCP] = { "lcp", "fetch_latency", METRIC_FRACTION,
+		"cycles stalled on length-changing prefixes (perf tma_lcp; share of cycles)", TD },
+	[IM_MITE] = { "mite", "fetch_bandwidth", METRIC_FRACTION,
+		"core cycles the legacy decoders (MITE) limited delivery (perf tma_mite; "
+		"share of core cycles)", TD },
+	[IM_DSB] = { "dsb", "fetch_bandwidth", METRIC_FRACTION,
+		"core cycles the DSB (uop cache) limited delivery (perf tma_dsb; "
+		"share of core cycles)", TD },
+	[IM_LSD] = { "lsd", "fetch_bandwidth", METRIC_FRACTION,
+		"core cycles the loop stream detector limited delivery (perf tma_lsd; "
+		"share of core cycles)", TD },
 };
 
 const struct model_event model_intel_flops_wide[INTEL_FLOPS_WIDE_ALL] = {
@@ -107,6 +132,29 @@ const struct model_event model_intel_fe_uops_lsd[INTEL_FE_UOPS_LSD] = {
 	{ "IDQ:DSB_UOPS:c=1", "dsb_cycles", "IDQ.DSB_CYCLES_ANY", false, false },
 	{ "IDQ:MITE_UOPS:c=1", "mite_cycles", "IDQ.MITE_CYCLES_ANY", false, false },
 };
+
+void model_intel_fe_l3_common(const struct model *m, const struct group_sums *sums,
+			      const char *stalls, struct topdown *td)
+{
+	struct gview v = model_gview_get(m, sums, stalls);
+	unsigned i;
+
+	for (i = 0; i < INTEL_FE_L3; i++) {
+		td->fe_l3[i] = NAN;
+		td->fe_l3_cov[i] = v.coverage;
+	}
+	td->fe_l3[INTEL_FE_L3_AT(IM_ICACHE_MISSES)] =
+		model_ratio(model_gv(&v, "icache_stall_cycles"), v.cycles);
+	td->fe_l3[INTEL_FE_L3_AT(IM_ITLB_MISSES)] =
+		model_ratio(model_gv(&v, "itlb_stall_cycles"), v.cycles);
+	td->fe_l3[INTEL_FE_L3_AT(IM_DSB_SWITCHES)] =
+		model_ratio(model_gv(&v, "dsb2mite_penalty_cycles"), v.cycles);
+}
+
+double model_intel_fe_source_limited(const struct gview *bw, const char *any, const char *ok)
+{
+	return model_ratio(model_gv(bw, any) - model_gv(bw, ok), model_gv(bw, "core_clks")) / 2.0;
+}
 
 void model_intel_compute(const struct model *m, const struct group_sums *sums,
 			 const struct topdown *td, struct metric_value *out)
@@ -132,6 +180,9 @@ void model_intel_compute(const struct model *m, const struct group_sums *sums,
 			      td->fe_issue_stage, td->stage_cov);
 	model_put_stage_range(&out[IM_BE_LOW], &out[IM_BE_HIGH], &out[IM_BACKEND_BOUND],
 			      td->be_exec_stage, td->stage_cov);
+
+	for (i = 0; i < INTEL_FE_L3; i++)
+		model_put(&out[IM_ICACHE_MISSES + i], td->fe_l3[i], td->fe_l3_cov[i], false);
 
 	model_frontend_delivery(m, sums, &fe);
 	out[IM_DSB_COVERAGE] = fe.dsb_coverage;

@@ -20,10 +20,17 @@ enum intel_metric {
 	IM_FLOPS_PER_CYCLE, IM_GFLOPS, IM_FLOP_PEAK, IM_SCALAR, IM_V128, IM_V256, IM_V512, IM_DP,
 	IM_FLOPS_BASE, IM_FLOPS_WIDTH, IM_FLOPS_OTHER,
 	IM_FE_LOW, IM_FE_HIGH, IM_BE_LOW, IM_BE_HIGH,
+	/* Top-Down level 3 under the frontend (perf's tma_* nodes, fractions of
+	 * cycles); appended so the indices above stay put. */
+	IM_ICACHE_MISSES, IM_ITLB_MISSES, IM_BRANCH_RESTEERS, IM_MS_SWITCHES, IM_DSB_SWITCHES,
+	IM_LCP, IM_MITE, IM_DSB, IM_LSD,
 	_IM_MAX,
 };
 
 extern const struct model_metric model_intel_metrics[_IM_MAX];
+
+#define INTEL_FE_L3 (IM_LSD - IM_ICACHE_MISSES + 1)
+#define INTEL_FE_L3_AT(im) ((im) - IM_ICACHE_MISSES)  /* index in topdown.fe_l3 */
 
 /* Top-Down level 1 and 2 as fractions of slots, from the model's formulas. */
 struct topdown {
@@ -37,9 +44,26 @@ struct topdown {
 	 * when the model does not measure them): the frontend where the
 	 * scheduler ran dry, the backend where nothing executed. */
 	double fe_issue_stage, be_exec_stage, stage_cov;
+	/* Level 3 under fetch_latency and fetch_bandwidth, IM_ICACHE_MISSES
+	 * .. IM_LSD in order: perf's formulas, fractions of cycles (CLKS or
+	 * CORE_CLKS), NaN where the model has no such node. */
+	double fe_l3[INTEL_FE_L3], fe_l3_cov[INTEL_FE_L3];
 };
 
 /* Fill every Intel metric: Top-Down from td, the rest from the groups. */
+/* The level-3 nodes every Intel model computes alike from the frontend
+ * stall family (columns icache_stall_cycles, itlb_stall_cycles,
+ * dsb2mite_penalty_cycles of `stalls`): perf's tma_icache_misses (the
+ * plain form; Skylake adds an edge count), tma_itlb_misses and
+ * tma_dsb_switches, each that event / CLKS.  The others are set NaN. */
+void model_intel_fe_l3_common(const struct model *m, const struct group_sums *sums,
+			      const char *stalls, struct topdown *td);
+
+/* (any - ok) / core_clks / 2 in family view bw: perf's tma_mite, tma_dsb
+ * and tma_lsd from Ice Lake on (CORE_CLKS = CPU_CLK_UNHALTED.DISTRIBUTED,
+ * column core_clks). */
+double model_intel_fe_source_limited(const struct gview *bw, const char *any, const char *ok);
+
 void model_intel_compute(const struct model *m, const struct group_sums *sums,
 			 const struct topdown *td, struct metric_value *out);
 

@@ -51,6 +51,28 @@
  * SMT-only events are appended to their families (stored columns keep
  * their places); the planner counts each only in the SMT state its rule
  * names, and readers mark the others missing.
+ *
+ * Top-Down level 3 under the frontend, perf 6.1's tma_* nodes for Skylake
+ * and Skylake-SP (PERF_CPUID=GenuineIntel-6-5E-3 and GenuineIntel-6-55-4,
+ * the same formulas), fractions of cycles as perf defines them, not of
+ * slots (CLKS = cycles, CORE_CLKS as above):
+ *   icache_misses   = (ICACHE_16B.IFDATA_STALL
+ *                      + 2 * cpu@ICACHE_16B.IFDATA_STALL,cmask=1,edge@) / CLKS
+ *   itlb_misses     = ICACHE_64B.IFTAG_STALL / CLKS
+ *   branch_resteers = INT_MISC.CLEAR_RESTEER_CYCLES / CLKS + 9 * BACLEARS.ANY / CLKS
+ *   ms_switches     = 2 * IDQ.MS_SWITCHES / CLKS
+ *   dsb_switches    = DSB2MITE_SWITCHES.PENALTY_CYCLES / CLKS
+ *   lcp             = ILD_STALL.LCP / CLKS
+ *   mite = (IDQ.ALL_MITE_CYCLES_ANY_UOPS - IDQ.ALL_MITE_CYCLES_4_UOPS) / CORE_CLKS / 2
+ *   dsb  = (IDQ.ALL_DSB_CYCLES_ANY_UOPS - IDQ.ALL_DSB_CYCLES_4_UOPS) / CORE_CLKS / 2
+ * perf 6.1 has no tma_lsd for Skylake (its LSD is off on most parts) and no
+ * tma_ms: neither is offered.  itlb_misses, dsb_switches and the first term
+ * of icache_misses come from fe_stalls, which counts those events already;
+ * the rest from the families fe_l3_lat and fe_l3_bw (new families: no
+ * stored family changed meaning, so the formula version stays 2).  Each figure
+ * is a sum of per-cycle rates, so a family split over parts reads them
+ * from the parts that counted them; the two terms of mite and of dsb
+ * share a part (ratio sets).
  */
 #include "model_intel.h"
 
@@ -73,6 +95,11 @@
 	{ "fe_uops", skl_fe_uops, N(skl_fe_uops), false },                                   \
 	{ "fe_stalls", skl_fe_stalls, N(skl_fe_stalls), false },                             \
 	{ "flops_a", skl_flops_a, N(skl_flops_a), false }
+
+/* After flops_b: the families before keep their places. */
+#define SKL_FE_L3_GROUPS                                                                  \
+	{ "fe_l3_lat", skl_fe_l3_lat, N(skl_fe_l3_lat), false },                             \
+	{ "fe_l3_bw", skl_fe_l3_bw, N(skl_fe_l3_bw), false }
 
 static const struct model_event skl_td_l1[] = {
 	INTEL_BASE_EVENTS,
@@ -134,14 +161,42 @@ static const struct model_event skl_flops_a[] = {
 	INTEL_FP_NARROW_EVENTS,
 };
 
+/* Level 3 under fetch_latency.  ICACHE_16B.IFDATA_STALL counted from
+ * stall to stall (cmask=1, edge): the number of i-cache miss stalls. */
+static const struct model_event skl_fe_l3_lat[] = {
+	INTEL_BASE_EVENTS,
+	{ "ICACHE_16B:IFDATA_STALL:c=1:e=1", "icache_stall_edges",
+	  "cpu/event=0x80,umask=0x4,cmask=1,edge/", false, false },
+	{ "INT_MISC:CLEAR_RESTEER_CYCLES", "clear_resteer_cycles", "INT_MISC.CLEAR_RESTEER_CYCLES",
+	  false, false },
+	{ "BACLEARS:ANY", "baclears", "BACLEARS.ANY", false, false },
+	{ "IDQ:MS_SWITCHES", "idq_ms_switches", "IDQ.MS_SWITCHES", false, false },
+	{ "ILD_STALL:LCP", "lcp_cycles", "ILD_STALL.LCP", false, false },
+};
+
+/* Level 3 under fetch_bandwidth: cycles MITE / the DSB delivered any and
+ * 4 uops, and with SMT on CORE_CLKS' two events. */
+static const struct model_event skl_fe_l3_bw[] = {
+	INTEL_BASE_EVENTS,
+	{ "IDQ:ALL_MITE_CYCLES_ANY_UOPS", "mite_any_cycles", "IDQ.ALL_MITE_CYCLES_ANY_UOPS",
+	  false, false },
+	{ "IDQ:ALL_MITE_CYCLES_4_UOPS", "mite_4_cycles", "IDQ.ALL_MITE_CYCLES_4_UOPS", false, false },
+	{ "IDQ:ALL_DSB_CYCLES_ANY_UOPS", "dsb_any_cycles", "IDQ.ALL_DSB_CYCLES_ANY_UOPS",
+	  false, false },
+	{ "IDQ:ALL_DSB_CYCLES_4_UOPS", "dsb_4_cycles", "IDQ.ALL_DSB_CYCLES_4_UOPS", false, false },
+	SKL_CORE_CLKS_EVENTS,
+};
+
 static const struct model_group skl_groups[] = {
 	SKL_TD_GROUPS,
 	{ "flops_b", model_intel_flops_wide, INTEL_FLOPS_WIDE_AVX2, false },
+	SKL_FE_L3_GROUPS,
 };
 
 static const struct model_group skx_groups[] = {
 	SKL_TD_GROUPS,
 	{ "flops_b", model_intel_flops_wide, INTEL_FLOPS_WIDE_ALL, false },
+	SKL_FE_L3_GROUPS,
 };
 
 /*
@@ -167,6 +222,11 @@ static const struct model_ratio_set skl_ratio_sets[] = {
 	{ "td_l2_ret", "one_thread_active,ref_xclk" },
 	/* dsb_coverage, mite_share, ms_share: each over DSB + MITE + MS */
 	{ "fe_uops", "dsb_uops,mite_uops,ms_uops" },
+	/* tma_mite and tma_dsb: cycles with any uop minus cycles with 4 */
+	{ "fe_l3_bw", "mite_any_cycles,mite_4_cycles" },
+	{ "fe_l3_bw", "dsb_any_cycles,dsb_4_cycles" },
+	/* SMT on: their CORE_CLKS */
+	{ "fe_l3_bw", "one_thread_active,ref_xclk" },
 };
 
 /* When each SMT-dependent event is counted (perf's #SMT_on branches), and
@@ -209,6 +269,38 @@ static void skl_level1(const struct gview *l1, bool smt_on, struct topdown *td)
 	td->l1_cov = l1->coverage;
 }
 
+/* perf's level-3 frontend nodes (the formulas at the top). */
+static void skl_fe_l3(const struct model *m, const struct group_sums *sums, bool smt_on,
+		      struct topdown *td)
+{
+	struct gview st = model_gview_get(m, sums, "fe_stalls");
+	struct gview lat = model_gview_get(m, sums, "fe_l3_lat");
+	struct gview bw = model_gview_get(m, sums, "fe_l3_bw");
+	double core = skl_core_clks(&bw, smt_on);
+
+	model_intel_fe_l3_common(m, sums, "fe_stalls", td);
+	td->fe_l3[INTEL_FE_L3_AT(IM_ICACHE_MISSES)] +=
+		model_ratio(2.0 * model_gv(&lat, "icache_stall_edges"), lat.cycles);
+	td->fe_l3_cov[INTEL_FE_L3_AT(IM_ICACHE_MISSES)] = model_cov2(st.coverage, lat.coverage);
+	td->fe_l3[INTEL_FE_L3_AT(IM_BRANCH_RESTEERS)] =
+		model_ratio(model_gv(&lat, "clear_resteer_cycles"), lat.cycles) +
+		model_ratio(9.0 * model_gv(&lat, "baclears"), lat.cycles);
+	td->fe_l3[INTEL_FE_L3_AT(IM_MS_SWITCHES)] =
+		model_ratio(2.0 * model_gv(&lat, "idq_ms_switches"), lat.cycles);
+	td->fe_l3[INTEL_FE_L3_AT(IM_LCP)] = model_ratio(model_gv(&lat, "lcp_cycles"), lat.cycles);
+	td->fe_l3[INTEL_FE_L3_AT(IM_MITE)] =
+		model_ratio(model_gv(&bw, "mite_any_cycles") - model_gv(&bw, "mite_4_cycles"),
+			    core) / 2.0;
+	td->fe_l3[INTEL_FE_L3_AT(IM_DSB)] =
+		model_ratio(model_gv(&bw, "dsb_any_cycles") - model_gv(&bw, "dsb_4_cycles"),
+			    core) / 2.0;
+	td->fe_l3_cov[INTEL_FE_L3_AT(IM_BRANCH_RESTEERS)] = lat.coverage;
+	td->fe_l3_cov[INTEL_FE_L3_AT(IM_MS_SWITCHES)] = lat.coverage;
+	td->fe_l3_cov[INTEL_FE_L3_AT(IM_LCP)] = lat.coverage;
+	td->fe_l3_cov[INTEL_FE_L3_AT(IM_MITE)] = bw.coverage;
+	td->fe_l3_cov[INTEL_FE_L3_AT(IM_DSB)] = bw.coverage;
+}
+
 static void skl_compute(const struct model *m, const struct group_sums *sums,
 			const struct model_context *ctx, struct metric_value *out)
 {
@@ -245,6 +337,7 @@ static void skl_compute(const struct model *m, const struct group_sums *sums,
 	td.fe_issue_stage = model_ratio(model_gv(&ret, "rs_empty_cycles"), ret.cycles);
 	td.be_exec_stage = tot - td.fe_issue_stage;
 	td.stage_cov = model_cov2(be.coverage, ret.coverage);
+	skl_fe_l3(m, sums, smt_on, &td);
 	model_intel_compute(m, sums, &td, out);
 }
 

@@ -16,6 +16,27 @@
  * Multi-stage bounds as on Skylake (model_skl.c), from the same group:
  * frontend at the scheduler = RS.EMPTY / cycles, backend at execution =
  * (CYCLE_ACTIVITY.STALLS_TOTAL - RS.EMPTY) / cycles.
+ *
+ * Top-Down level 3 under the frontend, perf 6.1's tma_* nodes for Sapphire
+ * Rapids (PERF_CPUID=GenuineIntel-6-8F-8), fractions of cycles as perf
+ * defines them, not of slots; CLKS = cycles, CORE_CLKS =
+ * CPU_CLK_UNHALTED.DISTRIBUTED:
+ *   icache_misses = ICACHE_DATA.STALLS / CLKS
+ *   itlb_misses   = ICACHE_TAG.STALLS / CLKS
+ *   ms_switches   = 3 * IDQ.MS_SWITCHES / CLKS
+ *   dsb_switches  = DSB2MITE_SWITCHES.PENALTY_CYCLES / CLKS
+ *   lcp           = DECODE.LCP / CLKS
+ *   mite = (IDQ.MITE_CYCLES_ANY - IDQ.MITE_CYCLES_OK) / CORE_CLKS / 2
+ *   dsb  = (IDQ.DSB_CYCLES_ANY - IDQ.DSB_CYCLES_OK) / CORE_CLKS / 2
+ * perf 6.1 has no tma_lsd and no tma_ms for this model: not offered.
+ * branch_resteers (INT_MISC.CLEAR_RESTEER_CYCLES / CLKS +
+ * INT_MISC.UNKNOWN_BRANCH_CYCLES / CLKS) is not offered either: its second
+ * event needs the frontend MSR (perf's JSON: event 0xad, umask 0x40,
+ * MSR 0x3F7 = 0x7), which our encodings cannot set and libpfm4 4.13
+ * encodes otherwise (umask 0x7, no MSR).  icache_misses, itlb_misses and
+ * dsb_switches come from fe_stalls_flops; the rest from the new families
+ * fe_l3_lat and fe_l3_bw (no stored family changed meaning: the formula
+ * version stays 1).
  */
 #include "model_intel.h"
 
@@ -46,6 +67,25 @@ static const struct model_event spr_fe_stalls_flops[] = {
 	INTEL_FP_NARROW_EVENTS,
 };
 
+/* Level 3 under fetch_latency (the events fe_stalls_flops lacks). */
+static const struct model_event spr_fe_l3_lat[] = {
+	INTEL_BASE_EVENTS,
+	{ "IDQ:MS_SWITCHES", "idq_ms_switches", "IDQ.MS_SWITCHES", false, false },
+	{ "DECODE:LCP", "lcp_cycles", "DECODE.LCP", false, false },
+};
+
+/* Level 3 under fetch_bandwidth: cycles each source delivered any uop and
+ * its optimal number (6), and CORE_CLKS. */
+static const struct model_event spr_fe_l3_bw[] = {
+	INTEL_BASE_EVENTS,
+	{ "IDQ:MITE_CYCLES_ANY", "mite_any_cycles", "IDQ.MITE_CYCLES_ANY", false, false },
+	{ "IDQ:MITE_CYCLES_OK", "mite_ok_cycles", "IDQ.MITE_CYCLES_OK", false, false },
+	{ "IDQ:DSB_CYCLES_ANY", "dsb_any_cycles", "IDQ.DSB_CYCLES_ANY", false, false },
+	{ "IDQ:DSB_CYCLES_OK", "dsb_ok_cycles", "IDQ.DSB_CYCLES_OK", false, false },
+	{ "CPU_CLK_UNHALTED:DISTRIBUTED", "core_clks", "CPU_CLK_UNHALTED.DISTRIBUTED",
+	  false, false },
+};
+
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
 /* Ratio sets (each at most 3 general counters, see model_skl.c). */
@@ -55,6 +95,9 @@ static const struct model_ratio_set spr_ratio_sets[] = {
 	/* dsb_coverage, mite_share, ms_share over the sum of the sources (the
 	 * LSD's, the fourth, may come from another part: a set holds 3) */
 	{ "fe_uops", "dsb_uops,mite_uops,ms_uops" },
+	/* tma_mite, tma_dsb: cycles with any uop minus optimal ones */
+	{ "fe_l3_bw", "mite_any_cycles,mite_ok_cycles" },
+	{ "fe_l3_bw", "dsb_any_cycles,dsb_ok_cycles" },
 };
 
 /* General counter restrictions, from Intel's perfmon SPR/events/
@@ -70,6 +113,11 @@ static const struct model_event_rule spr_event_rules[] = {
 	{ "dsb2mite_penalty_cycles", EVENT_ALWAYS, 0xf, 0xf },  /* DSB2MITE_SWITCHES.PENALTY_CYCLES */
 	{ "icache_stall_cycles", EVENT_ALWAYS, 0xf, 0xf },      /* ICACHE_DATA.STALLS */
 	{ "itlb_stall_cycles", EVENT_ALWAYS, 0xf, 0xf },        /* ICACHE_TAG.STALLS */
+	{ "idq_ms_switches", EVENT_ALWAYS, 0xf, 0xf },          /* IDQ.MS_SWITCHES */
+	{ "mite_any_cycles", EVENT_ALWAYS, 0xf, 0xf },          /* IDQ.MITE_CYCLES_ANY */
+	{ "mite_ok_cycles", EVENT_ALWAYS, 0xf, 0xf },           /* IDQ.MITE_CYCLES_OK */
+	{ "dsb_any_cycles", EVENT_ALWAYS, 0xf, 0xf },           /* IDQ.DSB_CYCLES_ANY */
+	{ "dsb_ok_cycles", EVENT_ALWAYS, 0xf, 0xf },            /* IDQ.DSB_CYCLES_OK */
 };
 
 static const struct model_group spr_groups[] = {
@@ -77,7 +125,29 @@ static const struct model_group spr_groups[] = {
 	{ "fe_uops", model_intel_fe_uops_lsd, INTEL_FE_UOPS_LSD, false },
 	{ "fe_stalls_flops", spr_fe_stalls_flops, N(spr_fe_stalls_flops), false },
 	{ "flops_b", model_intel_flops_wide, INTEL_FLOPS_WIDE_ALL, false },
+	{ "fe_l3_lat", spr_fe_l3_lat, N(spr_fe_l3_lat), false },
+	{ "fe_l3_bw", spr_fe_l3_bw, N(spr_fe_l3_bw), false },
 };
+
+/* perf's level-3 frontend nodes (the formulas at the top). */
+static void spr_fe_l3(const struct model *m, const struct group_sums *sums, struct topdown *td)
+{
+	struct gview lat = model_gview_get(m, sums, "fe_l3_lat");
+	struct gview bw = model_gview_get(m, sums, "fe_l3_bw");
+
+	model_intel_fe_l3_common(m, sums, "fe_stalls_flops", td);
+	td->fe_l3[INTEL_FE_L3_AT(IM_MS_SWITCHES)] =
+		model_ratio(3.0 * model_gv(&lat, "idq_ms_switches"), lat.cycles);
+	td->fe_l3[INTEL_FE_L3_AT(IM_LCP)] = model_ratio(model_gv(&lat, "lcp_cycles"), lat.cycles);
+	td->fe_l3[INTEL_FE_L3_AT(IM_MITE)] =
+		model_intel_fe_source_limited(&bw, "mite_any_cycles", "mite_ok_cycles");
+	td->fe_l3[INTEL_FE_L3_AT(IM_DSB)] =
+		model_intel_fe_source_limited(&bw, "dsb_any_cycles", "dsb_ok_cycles");
+	td->fe_l3_cov[INTEL_FE_L3_AT(IM_MS_SWITCHES)] = lat.coverage;
+	td->fe_l3_cov[INTEL_FE_L3_AT(IM_LCP)] = lat.coverage;
+	td->fe_l3_cov[INTEL_FE_L3_AT(IM_MITE)] = bw.coverage;
+	td->fe_l3_cov[INTEL_FE_L3_AT(IM_DSB)] = bw.coverage;
+}
 
 static void spr_compute(const struct model *m, const struct group_sums *sums,
 			const struct model_context *ctx, struct metric_value *out)
@@ -107,6 +177,7 @@ static void spr_compute(const struct model *m, const struct group_sums *sums,
 	td.fe_issue_stage = model_ratio(model_gv(&v, "rs_empty_cycles"), v.cycles);
 	td.be_exec_stage = model_ratio(model_gv(&v, "stalls_total"), v.cycles) - td.fe_issue_stage;
 	td.stage_cov = v.coverage;
+	spr_fe_l3(m, sums, &td);
 	model_intel_compute(m, sums, &td, out);
 }
 

@@ -101,6 +101,19 @@ static void counts(const struct profile *p, unsigned g, uint64_t tc, uint64_t *v
 	case 7:   /* fp_256_dp fp_256_sp */
 		v[2] = (uint64_t)(0.85 * p->flops_per_cycle * cycles / 4.0);
 		break;
+	case 8:   /* icache_stall_edges clear_resteer_cycles baclears idq_ms_switches lcp_cycles */
+		v[2] = (uint64_t)(0.02 * p->fe * cycles);
+		v[3] = (uint64_t)(0.1 * p->bs * cycles);
+		v[4] = (uint64_t)(0.002 * p->fe * cycles);
+		v[5] = (uint64_t)(0.005 * p->fe * cycles);
+		v[6] = (uint64_t)(0.01 * p->fe * cycles);
+		break;
+	case 9:   /* mite_any_cycles mite_4_cycles dsb_any_cycles dsb_4_cycles (SMT off) */
+		v[2] = (uint64_t)(0.3 * cycles);
+		v[3] = (uint64_t)(0.1 * cycles);
+		v[4] = (uint64_t)(0.5 * cycles);
+		v[5] = (uint64_t)(0.3 * cycles);
+		break;
 	}
 }
 

@@ -111,6 +111,38 @@ static const struct golden goldens[] = {
 	{ "icl", "RS_EVENTS:EMPTY_CYCLES", 0x15e, "RS_EVENTS.EMPTY_CYCLES" },
 	{ "spr", "RS:EMPTY", 0x7a5, "RS.EMPTY" },
 	{ "spr", "CYCLE_ACTIVITY:STALLS_TOTAL", 0x40004a3, "CYCLE_ACTIVITY.STALLS_TOTAL" },
+	/* level 3 under the frontend: skylake/frontend.json, pipeline.json */
+	{ "skl", "ICACHE_16B:IFDATA_STALL:c=1:e=1", 0x1040480,
+	  "ICACHE_16B.IFDATA_STALL,cmask=1,edge (perf tma_icache_misses)" },
+	{ "skl", "INT_MISC:CLEAR_RESTEER_CYCLES", 0x800d, "INT_MISC.CLEAR_RESTEER_CYCLES" },
+	{ "skl", "BACLEARS:ANY", 0x1e6, "BACLEARS.ANY" },
+	{ "skl", "IDQ:MS_SWITCHES", 0x1043079, "IDQ.MS_SWITCHES" },
+	{ "skl", "ILD_STALL:LCP", 0x187, "ILD_STALL.LCP" },
+	{ "skl", "IDQ:ALL_MITE_CYCLES_ANY_UOPS", 0x1002479, "IDQ.ALL_MITE_CYCLES_ANY_UOPS" },
+	{ "skl", "IDQ:ALL_MITE_CYCLES_4_UOPS", 0x4002479, "IDQ.ALL_MITE_CYCLES_4_UOPS" },
+	{ "skl", "IDQ:ALL_DSB_CYCLES_ANY_UOPS", 0x1001879, "IDQ.ALL_DSB_CYCLES_ANY_UOPS" },
+	{ "skl", "IDQ:ALL_DSB_CYCLES_4_UOPS", 0x4001879, "IDQ.ALL_DSB_CYCLES_4_UOPS" },
+	{ "skx", "IDQ:ALL_MITE_CYCLES_4_UOPS", 0x4002479, "IDQ.ALL_MITE_CYCLES_4_UOPS" },
+	/* icelake/frontend.json, pipeline.json */
+	{ "icl", "INT_MISC:CLEAR_RESTEER_CYCLES", 0x800d, "INT_MISC.CLEAR_RESTEER_CYCLES" },
+	{ "icl", "BACLEARS:ANY", 0x1e6, "BACLEARS.ANY" },
+	{ "icl", "IDQ:MS_SWITCHES", 0x1043079, "IDQ.MS_SWITCHES" },
+	{ "icl", "ILD_STALL:LCP", 0x187, "ILD_STALL.LCP" },
+	{ "icl", "IDQ:MITE_CYCLES_ANY", 0x1000479, "IDQ.MITE_CYCLES_ANY" },
+	{ "icl", "IDQ:MITE_CYCLES_OK", 0x5000479, "IDQ.MITE_CYCLES_OK" },
+	{ "icl", "IDQ:DSB_CYCLES_ANY", 0x1000879, "IDQ.DSB_CYCLES_ANY" },
+	{ "icl", "IDQ:DSB_CYCLES_OK", 0x5000879, "IDQ.DSB_CYCLES_OK" },
+	{ "icl", "LSD:CYCLES_ACTIVE", 0x10001a8, "LSD.CYCLES_ACTIVE" },
+	{ "icl", "LSD:CYCLES_OK", 0x50001a8, "LSD.CYCLES_OK" },
+	{ "icl", "CPU_CLK_UNHALTED:DISTRIBUTED", 0x2ec, "CPU_CLK_UNHALTED.DISTRIBUTED" },
+	/* sapphirerapids/frontend.json, pipeline.json */
+	{ "spr", "IDQ:MS_SWITCHES", 0x1042079, "IDQ.MS_SWITCHES" },
+	{ "spr", "DECODE:LCP", 0x187, "DECODE.LCP" },
+	{ "spr", "IDQ:MITE_CYCLES_ANY", 0x1000479, "IDQ.MITE_CYCLES_ANY" },
+	{ "spr", "IDQ:MITE_CYCLES_OK", 0x6000479, "IDQ.MITE_CYCLES_OK" },
+	{ "spr", "IDQ:DSB_CYCLES_ANY", 0x1000879, "IDQ.DSB_CYCLES_ANY" },
+	{ "spr", "IDQ:DSB_CYCLES_OK", 0x6000879, "IDQ.DSB_CYCLES_OK" },
+	{ "spr", "CPU_CLK_UNHALTED:DISTRIBUTED", 0x2ec, "CPU_CLK_UNHALTED.DISTRIBUTED" },
 };
 
 /* Arm architected events (arm64/common-and-microarch.json EventCode), by
