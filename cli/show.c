@@ -152,7 +152,7 @@ static void print_children(const json_t *metrics, const char *parent, int depth,
 static const char *stack_title(const char *stack)
 {
 	if (streq(stack, "topdown"))
-		return "Top-Down: share of issue slots";
+		return "Top-Down: share of issue slots (level 3: of cycles)";
 	if (streq(stack, "frontend"))
 		return "Frontend delivery";
 	if (streq(stack, "flops"))
@@ -174,8 +174,9 @@ static void print_stack(const json_t *metrics, const char *stack, bool color)
 			total += json_number_value(json_object_get(m, "value"));
 			fractions &= streq(mstr(m, "unit"), "fraction");
 		}
-	printf("\n%s%-*s %-*s %8s  %s\n", "", NAME_WIDTH + 2, stack_title(stack), BAR_WIDTH, "",
-	       "value", "coverage");
+	/* the title may run into the bars' column: they start below it */
+	printf("\n%-*s %8s  %s\n", NAME_WIDTH + 3 + BAR_WIDTH, stack_title(stack), "value",
+	       "coverage");
 	json_array_foreach(metrics, i, m) {
 		const char *name = mstr(m, "name");
 
