@@ -16,6 +16,9 @@ TEST_PKGS="$TEST_PKGS curl iproute2 prometheus chromium clang wrk"
 # CLI tests: tmux (the live top view in a real terminal), groff (man page
 # lint), bash-completion (the completion script under bash's own helpers)
 TEST_PKGS="$TEST_PKGS tmux groff bash-completion"
+# formula tests: python3 runs the perf oracle (tests/oracle: perf's metric
+# formulas evaluated against stackctl analyze)
+TEST_PKGS="$TEST_PKGS python3"
 # package tests: build the .deb, lint it (make deb, make package-test)
 TEST_PKGS="$TEST_PKGS debhelper dpkg-dev fakeroot lintian git rpm"
 

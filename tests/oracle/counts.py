@@ -1,0 +1,191 @@
+"""counts.py - constructed, plausible counter vectors for the perf oracle.
+
+One vector is one physical run: every event has one count, however perf's
+formulas and stackd spell it (oracle.py's ALIASES).  Counts obey the
+hardware's identities (a part of a count is no more than the count; with
+SMT off a thread is alone on its core), so that no formula of either side
+is pushed into a clamp or a max(0, ...) that the other does not have: a
+disagreement then is a formula difference, not an artefact of the vector.
+"""
+
+# Events in a sum on one side only (perf 6.1's Sapphire Rapids FLOPs count
+# FP16 and AMX, which stackd does not record; stackd's uop-source sum counts
+# the LSD, which perf's Ice Lake-SP and Sapphire Rapids DSB_Coverage leave
+# out): vector 0 of each run leaves them at 0 (a workload without them),
+# the others count them, so a disagreement shows where they matter.
+UNRECORDED_TERMS = (
+    "FP_ARITH_INST_RETIRED2.SCALAR_HALF", "FP_ARITH_INST_RETIRED2.COMPLEX_SCALAR_HALF",
+    "FP_ARITH_INST_RETIRED2.128B_PACKED_HALF", "FP_ARITH_INST_RETIRED2.256B_PACKED_HALF",
+    "FP_ARITH_INST_RETIRED2.512B_PACKED_HALF", "AMX_OPS_RETIRED.BF16",
+    "LSD.UOPS",
+)
+
+
+def _u(rng, lo, hi):
+    return rng.uniform(lo, hi)
+
+
+def _base(rng, smt_on):
+    """Clocks, instructions and time; the SMT identities."""
+    v = {}
+    c = round(_u(rng, 1e9, 4e9))
+    v["cycles"] = c
+    secs = c / _u(rng, 1.5e9, 4e9)       # one busy thread: CPU time = wall time
+    v["task-clock"] = secs * 1e9        # ns
+    v["CPU_CLK_UNHALTED.REF_TSC"] = round(secs * 2.5e9)
+    ref_x = round(secs * 1e8 * _u(rng, 0.6, 1.0))
+    v["CPU_CLK_UNHALTED.REF_XCLK"] = ref_x
+    if smt_on:
+        v["CPU_CLK_UNHALTED.ONE_THREAD_ACTIVE"] = round(ref_x * _u(rng, 0.1, 0.9))
+        # the thread's share of the core's clocks (what CORE_CLKS estimates)
+        v["CPU_CLK_UNHALTED.DISTRIBUTED"] = round(c * _u(rng, 0.5, 0.95))
+    else:
+        # alone on its core: every active reference tick is a lone one, and
+        # the core's clocks are the thread's
+        v["CPU_CLK_UNHALTED.ONE_THREAD_ACTIVE"] = ref_x
+        v["CPU_CLK_UNHALTED.DISTRIBUTED"] = c
+    return v
+
+
+def _uop_sources(rng, v, issued):
+    total = issued * _u(rng, 0.9, 1.05)
+    shares = [_u(rng, 0.2, 1.0), _u(rng, 0.1, 0.6), _u(rng, 0.01, 0.1), _u(rng, 0.0, 0.4)]
+    s = sum(shares)
+    for name, sh in zip(("IDQ.DSB_UOPS", "IDQ.MITE_UOPS", "IDQ.MS_UOPS", "LSD.UOPS"), shares):
+        v[name] = round(total * sh / s)
+
+
+def _frontend_l3(rng, v):
+    c = v["cycles"]
+    for name, lo, hi in (("IDQ.DSB_CYCLES", 0.1, 0.6), ("IDQ.DSB_CYCLES_ANY", 0.1, 0.6),
+                         ("IDQ.MITE_CYCLES", 0.05, 0.4), ("IDQ.MITE_CYCLES_ANY", 0.05, 0.4),
+                         ("IDQ.ALL_DSB_CYCLES_ANY_UOPS", 0.1, 0.6),
+                         ("IDQ.ALL_MITE_CYCLES_ANY_UOPS", 0.05, 0.4),
+                         ("LSD.CYCLES_ACTIVE", 0.0, 0.3),
+                         ("DSB2MITE_SWITCHES.PENALTY_CYCLES", 0.001, 0.05),
+                         ("DSB2MITE_SWITCHES.COUNT", 0.0005, 0.01),
+                         ("ICACHE_16B.IFDATA_STALL", 0.001, 0.05),
+                         ("ICACHE_64B.IFTAG_STALL", 0.001, 0.05),
+                         ("ICACHE_DATA.STALLS", 0.001, 0.05), ("ICACHE_TAG.STALLS", 0.001, 0.05),
+                         ("INT_MISC.CLEAR_RESTEER_CYCLES", 0.005, 0.05),
+                         ("INT_MISC.UNKNOWN_BRANCH_CYCLES", 0.001, 0.02),
+                         ("BACLEARS.ANY", 0.0001, 0.002), ("IDQ.MS_SWITCHES", 0.0005, 0.01),
+                         ("ILD_STALL.LCP", 0.0, 0.01), ("DECODE.LCP", 0.0, 0.01)):
+        v[name] = round(c * _u(rng, lo, hi))
+    # parts of a count: no more than the count
+    v["cpu@ICACHE_16B.IFDATA_STALL,cmask=1,edge@"] = round(v["ICACHE_16B.IFDATA_STALL"] *
+                                                           _u(rng, 0.01, 0.2))
+    for whole, part in (("IDQ.ALL_DSB_CYCLES_ANY_UOPS", "IDQ.ALL_DSB_CYCLES_4_UOPS"),
+                        ("IDQ.ALL_MITE_CYCLES_ANY_UOPS", "IDQ.ALL_MITE_CYCLES_4_UOPS"),
+                        ("IDQ.DSB_CYCLES_ANY", "IDQ.DSB_CYCLES_OK"),
+                        ("IDQ.MITE_CYCLES_ANY", "IDQ.MITE_CYCLES_OK"),
+                        ("LSD.CYCLES_ACTIVE", "LSD.CYCLES_OK")):
+        v[part] = round(v[whole] * _u(rng, 0.2, 0.9))
+
+
+def _flops(rng, v):
+    ins = v["instructions"]
+    for name in ("FP_ARITH_INST_RETIRED.SCALAR_DOUBLE", "FP_ARITH_INST_RETIRED.SCALAR_SINGLE",
+                 "FP_ARITH_INST_RETIRED.128B_PACKED_DOUBLE",
+                 "FP_ARITH_INST_RETIRED.128B_PACKED_SINGLE",
+                 "FP_ARITH_INST_RETIRED.256B_PACKED_DOUBLE",
+                 "FP_ARITH_INST_RETIRED.256B_PACKED_SINGLE",
+                 "FP_ARITH_INST_RETIRED.512B_PACKED_DOUBLE",
+                 "FP_ARITH_INST_RETIRED.512B_PACKED_SINGLE",
+                 "FP_ARITH_INST_RETIRED2.SCALAR_HALF",
+                 "FP_ARITH_INST_RETIRED2.COMPLEX_SCALAR_HALF",
+                 "FP_ARITH_INST_RETIRED2.128B_PACKED_HALF",
+                 "FP_ARITH_INST_RETIRED2.256B_PACKED_HALF",
+                 "FP_ARITH_INST_RETIRED2.512B_PACKED_HALF", "AMX_OPS_RETIRED.BF16"):
+        v[name] = round(ins * _u(rng, 0.0, 0.05))
+
+
+def _backend(rng, v):
+    c = v["cycles"]
+    v["CYCLE_ACTIVITY.STALLS_TOTAL"] = round(c * _u(rng, 0.1, 0.5))
+    v["CYCLE_ACTIVITY.STALLS_MEM_ANY"] = round(v["CYCLE_ACTIVITY.STALLS_TOTAL"] * _u(rng, 0.1, 0.9))
+    v["EXE_ACTIVITY.BOUND_ON_STORES"] = round(c * _u(rng, 0.0, 0.08))
+    v["EXE_ACTIVITY.1_PORTS_UTIL"] = round(c * _u(rng, 0.05, 0.3))
+    v["EXE_ACTIVITY.2_PORTS_UTIL"] = round(c * _u(rng, 0.05, 0.3))
+    v["RS_EVENTS.EMPTY_CYCLES"] = round(c * _u(rng, 0.01, 0.2))
+    v["RS.EMPTY"] = v["RS_EVENTS.EMPTY_CYCLES"]
+
+
+def skylake(rng, smt_on):
+    """Skylake-class: level 1 from uop counts over SLOTS = 4 * CORE_CLKS."""
+    v = _base(rng, smt_on)
+    c = v["cycles"]
+    core = c / 2 * (1 + v["CPU_CLK_UNHALTED.ONE_THREAD_ACTIVE"] / v["CPU_CLK_UNHALTED.REF_XCLK"])
+    slots = 4 * core
+    ret, fe, bs = _u(rng, 0.15, 0.55), _u(rng, 0.05, 0.3), _u(rng, 0.03, 0.15)
+    rec = slots * _u(rng, 0.002, 0.02) / 4          # this thread's recovery cycles
+    v["UOPS_RETIRED.RETIRE_SLOTS"] = round(ret * slots)
+    v["IDQ_UOPS_NOT_DELIVERED.CORE"] = round(fe * slots)
+    v["INT_MISC.RECOVERY_CYCLES"] = round(rec)
+    # any thread: with SMT off this thread's own; with SMT on the sibling's too
+    v["INT_MISC.RECOVERY_CYCLES_ANY"] = round(2 * rec) if smt_on else round(rec)
+    v["UOPS_ISSUED.ANY"] = round(v["UOPS_RETIRED.RETIRE_SLOTS"] + bs * slots - 4 * rec)
+    v["IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE"] = round(fe * slots / 4 * _u(rng, 0.2, 0.9))
+    mf = v["UOPS_RETIRED.RETIRE_SLOTS"] * _u(rng, 0.02, 0.1)
+    v["UOPS_RETIRED.MACRO_FUSED"] = round(mf)
+    v["instructions"] = round((v["UOPS_RETIRED.RETIRE_SLOTS"] + mf) * _u(rng, 0.75, 0.97))
+    v["BR_MISP_RETIRED.ALL_BRANCHES"] = round(v["instructions"] * _u(rng, 0.001, 0.02))
+    v["MACHINE_CLEARS.COUNT"] = round(v["instructions"] * _u(rng, 1e-5, 1e-3))
+    _uop_sources(rng, v, v["UOPS_ISSUED.ANY"])
+    _backend(rng, v)
+    _frontend_l3(rng, v)
+    _flops(rng, v)
+    v["INT_MISC.CLEARS_COUNT"] = round(c * _u(rng, 1e-4, 1e-3))
+    return v
+
+
+def perf_metrics_cores(width):
+    """Ice Lake and later: level 1 (and on Sapphire Rapids level 2) from the
+    topdown-* perf-metrics counts, whose sum is near but not exactly SLOTS."""
+    def gen(rng, smt_on):
+        v = _base(rng, smt_on)
+        c = v["cycles"]
+        slots = width * c
+        v["slots"] = round(slots)
+        ret, fe, bs = _u(rng, 0.15, 0.55), _u(rng, 0.08, 0.3), _u(rng, 0.04, 0.15)
+        be = 1 - ret - fe - bs
+        for name, share in (("topdown-retiring", ret), ("topdown-fe-bound", fe),
+                            ("topdown-bad-spec", bs), ("topdown-be-bound", be)):
+            v[name] = round(share * slots * _u(rng, 0.98, 1.02))
+        v["topdown-heavy-ops"] = round(v["topdown-retiring"] * _u(rng, 0.05, 0.3))
+        v["topdown-br-mispredict"] = round(v["topdown-bad-spec"] * _u(rng, 0.3, 0.9))
+        v["topdown-mem-bound"] = round(v["topdown-be-bound"] * _u(rng, 0.2, 0.8))
+        drop = slots * _u(rng, 0.001, 0.01)
+        v["INT_MISC.UOP_DROPPING"] = round(drop)
+        v["topdown-fetch-lat"] = round(v["topdown-fe-bound"] * _u(rng, 0.3, 0.8))
+        v["IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE"] = round(
+            (fe * slots * _u(rng, 0.3, 0.8)) / width)
+        # clears: 5 * count / SLOTS well under bad speculation
+        v["INT_MISC.CLEARS_COUNT"] = round(slots * _u(rng, 0.0005, 0.003) / width)
+        v["instructions"] = round(ret * slots * _u(rng, 0.7, 0.95))
+        v["UOPS_ISSUED.ANY"] = round((ret + bs) * slots)
+        v["BR_MISP_RETIRED.ALL_BRANCHES"] = round(v["instructions"] * _u(rng, 0.001, 0.02))
+        v["MACHINE_CLEARS.COUNT"] = round(v["instructions"] * _u(rng, 1e-5, 1e-3))
+        v["UOPS_RETIRED.MS"] = round(v["topdown-heavy-ops"] * _u(rng, 0.1, 0.6))
+        v["UOPS_DECODED.DEC0"] = round(c * _u(rng, 0.05, 0.3))
+        v["cpu@UOPS_DECODED.DEC0,cmask=1@"] = round(v["UOPS_DECODED.DEC0"] * _u(rng, 0.5, 0.95))
+        _uop_sources(rng, v, v["UOPS_ISSUED.ANY"])
+        _backend(rng, v)
+        _frontend_l3(rng, v)
+        _flops(rng, v)
+        return v
+    return gen
+
+
+GENERATORS = {
+    "skl": skylake, "skx": skylake,
+    "icl": perf_metrics_cores(5), "icx": perf_metrics_cores(5), "spr": perf_metrics_cores(6),
+}
+
+
+def vector(model, smt_on, rng, index):
+    v = GENERATORS[model](rng, smt_on)
+    if index == 0:
+        for name in UNRECORDED_TERMS:
+            v[name] = 0
+    return v

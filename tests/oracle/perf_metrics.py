@@ -1,0 +1,274 @@
+"""perf_metrics.py - Linux perf's own metric formulas, as the local perf
+prints them (`PERF_CPUID=... perf list --details metric`), evaluated for
+given event counts: the oracle stackd's models are checked against.
+
+The expression language is perf's tools/perf/util/expr.y (6.1): numbers,
+event and metric names (backslash escapes any character: topdown\\-fe\\-bound,
+cpu@EVENT\\,cmask\\=1\\,edge@), #literals (#SMT_on, #core_wide, #num_cores),
++ - * / %, unary -, < >, | & ^, min(), max(), d_ratio(), source_count(), and
+`A if COND else B` whose else part may be another if (right-nested, the
+6.1 grammar's `if_expr: expr IF expr ELSE if_expr`).  A name that is a
+metric of the table is that metric, evaluated recursively; any other name
+is an event whose count must be given.
+"""
+import os
+import re
+import subprocess
+
+_NUMBER = re.compile(r"([0-9]+\.?[0-9]*|[0-9]*\.?[0-9]+)(e-?[0-9]+)?")
+# expr.l: sym [0-9a-zA-Z_\.:@?]+ and spec \\. , a symbol is a run of both
+_SYMBOL = re.compile(r"(?:\\.|[0-9a-zA-Z_.:@?])+")
+_LITERAL = re.compile(r"#(?:\\.|[0-9a-zA-Z_.:@?])+")
+_KEYWORDS = ("if", "else", "min", "max", "d_ratio", "source_count")
+
+
+class ExprError(Exception):
+    pass
+
+
+def unescape(name):
+    """perf's name without its backslash escapes: topdown-fe-bound."""
+    return re.sub(r"\\(.)", r"\1", name)
+
+
+def tokenize(text):
+    toks, i = [], 0
+    while i < len(text):
+        c = text[i]
+        if c.isspace():
+            i += 1
+            continue
+        if c in "+-*/%()<>,|&^":
+            toks.append(("op", c))
+            i += 1
+            continue
+        if c == "#":
+            m = _LITERAL.match(text, i)
+            if not m:
+                raise ExprError("bad literal at %r" % text[i:])
+            toks.append(("lit", unescape(m.group(0))))
+            i = m.end()
+            continue
+        m = _NUMBER.match(text, i)
+        # a number only when no symbol character follows (2_PORTS_UTIL is a name)
+        if m and m.end() > i and not _SYMBOL.match(text, m.end()):
+            toks.append(("num", float(m.group(0))))
+            i = m.end()
+            continue
+        m = _SYMBOL.match(text, i)
+        if not m:
+            raise ExprError("unexpected %r in %r" % (c, text))
+        word = m.group(0)
+        toks.append(("kw", word) if word in _KEYWORDS else ("id", unescape(word)))
+        i = m.end()
+    return toks
+
+
+class _Parser:
+    """Recursive descent, perf's precedence (lowest first): if/else, |, ^,
+    &, < >, + -, * / %, unary -.  Builds nested tuples."""
+
+    def __init__(self, toks):
+        self.t, self.i = toks, 0
+
+    def peek(self):
+        return self.t[self.i] if self.i < len(self.t) else (None, None)
+
+    def take(self, kind=None, val=None):
+        tok = self.peek()
+        if (kind and tok[0] != kind) or (val is not None and tok[1] != val):
+            raise ExprError("expected %s %s, got %r" % (kind, val, tok))
+        self.i += 1
+        return tok
+
+    def if_expr(self):
+        e = self.binary(0)
+        if self.peek() == ("kw", "if"):
+            self.take()
+            cond = self.binary(0)
+            self.take("kw", "else")
+            return ("if", e, cond, self.if_expr())
+        return e
+
+    _LEVELS = (("|",), ("^",), ("&",), ("<", ">"), ("+", "-"), ("*", "/", "%"))
+
+    def binary(self, level):
+        if level == len(self._LEVELS):
+            return self.unary()
+        e = self.binary(level + 1)
+        while self.peek()[0] == "op" and self.peek()[1] in self._LEVELS[level]:
+            op = self.take()[1]
+            e = (op, e, self.binary(level + 1))
+        return e
+
+    def unary(self):
+        if self.peek() == ("op", "-"):
+            self.take()
+            return ("neg", self.unary())
+        return self.primary()
+
+    def primary(self):
+        kind, val = self.take()
+        if kind == "num":
+            return ("num", val)
+        if kind in ("id", "lit"):
+            return (kind, val)
+        if kind == "op" and val == "(":
+            e = self.if_expr()
+            self.take("op", ")")
+            return e
+        if kind == "kw" and val in ("min", "max", "d_ratio"):
+            self.take("op", "(")
+            a = self.if_expr()
+            self.take("op", ",")
+            b = self.if_expr()
+            self.take("op", ")")
+            return (val, a, b)
+        if kind == "kw" and val == "source_count":
+            # how many PMUs counted the event (uncore): an input like a count
+            self.take("op", "(")
+            name = self.take("id")[1]
+            self.take("op", ")")
+            return ("id", "source_count(%s)" % name)
+        raise ExprError("unexpected %r" % ((kind, val),))
+
+
+def parse(text):
+    p = _Parser(tokenize(text))
+    e = p.if_expr()
+    if p.i != len(p.t):
+        raise ExprError("trailing %r in %r" % (p.t[p.i:], text))
+    return e
+
+
+def read_metric_list(text):
+    """{metric name: expression text} from `perf list --details metric`:
+    a name indented 2 spaces, then [description] and [expression] lines."""
+    metrics, name, brackets = {}, None, []
+    for line in text.splitlines():
+        if re.match(r"^  \S", line):
+            if name and brackets:
+                metrics[name] = brackets[-1]
+            name, brackets = line.strip(), []
+        elif name and line.strip().startswith("[") and line.strip().endswith("]"):
+            brackets.append(line.strip()[1:-1])
+        elif not line.strip():
+            continue
+        elif name and brackets and not line.startswith("  "):
+            name = None  # a new section (none follows metrics today)
+        elif name and brackets:
+            brackets[-1] += " " + line.strip()  # a wrapped line
+    if name and brackets:
+        metrics[name] = brackets[-1]
+    return metrics
+
+
+def perf_metrics(cpuid, perf="perf"):
+    """The metric table the local perf holds for CPUID (GenuineIntel-6-5E-3)."""
+    env = dict(os.environ, PERF_CPUID=cpuid, PAGER="cat")
+    out = subprocess.run([perf, "list", "--details", "metric"], env=env,
+                         capture_output=True, text=True, check=True).stdout
+    return MetricTable(read_metric_list(out))
+
+
+class MetricTable:
+    def __init__(self, exprs):
+        self.text = exprs
+        self._ast = {}
+
+    def ast(self, name):
+        if name not in self._ast:
+            self._ast[name] = parse(self.text[name])
+        return self._ast[name]
+
+    def events(self, name, literals=None):
+        """Every event the metric reads, through its metric references (both
+        branches of an if unless literals decide the condition)."""
+        found, seen = set(), set()
+
+        def walk(e):
+            kind = e[0]
+            if kind == "id":
+                if e[1] in self.text:
+                    if e[1] not in seen:
+                        seen.add(e[1])
+                        walk(self.ast(e[1]))
+                else:
+                    found.add(e[1])
+            elif kind in ("num", "lit"):
+                return
+            elif kind == "if" and literals is not None and _constant(e[2], literals) is not None:
+                walk(e[1] if _constant(e[2], literals) != 0 else e[3])
+            else:
+                for sub in e[1:]:
+                    walk(sub)
+        walk(self.ast(name))
+        return found
+
+    def evaluate(self, name, counts, literals):
+        """The metric's value, or None where perf would not print one (a
+        division by zero, as expr.y's YYABORT)."""
+        memo = {}
+
+        def ev(e):
+            kind = e[0]
+            if kind == "num":
+                return e[1]
+            if kind == "lit":
+                if e[1].lower() not in literals:
+                    raise ExprError("literal %s not given" % e[1])
+                return literals[e[1].lower()]
+            if kind == "id":
+                if e[1] in self.text:
+                    if e[1] not in memo:
+                        memo[e[1]] = ev(self.ast(e[1]))
+                    return memo[e[1]]
+                if e[1] not in counts:
+                    raise ExprError("no count for event %s" % e[1])
+                return float(counts[e[1]])
+            if kind == "neg":
+                return -ev(e[1])
+            if kind == "if":
+                return ev(e[1]) if ev(e[2]) != 0 else ev(e[3])
+            if kind in ("min", "max"):
+                a, b = ev(e[1]), ev(e[2])
+                return min(a, b) if kind == "min" else max(a, b)
+            if kind == "d_ratio":
+                a, b = ev(e[1]), ev(e[2])
+                return 0.0 if b == 0 else a / b
+            a, b = ev(e[1]), ev(e[2])
+            if kind == "+":
+                return a + b
+            if kind == "-":
+                return a - b
+            if kind == "*":
+                return a * b
+            if kind in ("/", "%"):
+                if b == 0:
+                    raise ZeroDivisionError(name)
+                return a / b if kind == "/" else float(int(a) % int(b))
+            if kind == "<":
+                return 1.0 if a < b else 0.0
+            if kind == ">":
+                return 1.0 if a > b else 0.0
+            ia, ib = int(a), int(b)
+            return float(ia | ib if kind == "|" else ia & ib if kind == "&" else ia ^ ib)
+        try:
+            return ev(self.ast(name))
+        except ZeroDivisionError:
+            return None
+
+
+def _constant(e, literals):
+    """The value of a condition made of literals and numbers only, else None."""
+    kind = e[0]
+    if kind == "num":
+        return e[1]
+    if kind == "lit":
+        return literals.get(e[1].lower())
+    if kind == "<" or kind == ">":
+        a, b = _constant(e[1], literals), _constant(e[2], literals)
+        if a is None or b is None:
+            return None
+        return 1.0 if (a < b if kind == "<" else a > b) else 0.0
+    return None
