@@ -165,6 +165,9 @@ struct model {
 	/* Peak FLOP per cycle per core, double and single precision (0: no
 	 * FLOPS family). */
 	unsigned peak_flop_dp, peak_flop_sp;
+	/* Half precision (AVX512-FP16) and AMX BF16 FLOP per cycle per core,
+	 * where the PMU counts them (0: not counted). */
+	unsigned peak_flop_hp, peak_flop_amx;
 	const struct model_group *groups;
 	unsigned n_groups;
 	const struct model_metric *metrics;

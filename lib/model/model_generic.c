@@ -157,7 +157,7 @@ void model_generic_compute(const struct model *m, const struct group_sums *sums,
 					  rcov[k], false);
 			}
 	}
-	model_flops_family(m, sums, &fl);
+	model_flops_family(m, sums, 1.0, 1.0, &fl);
 	out[GM_FLOPS_PER_CYCLE] = fl.flops_per_cycle;
 	out[GM_GFLOPS] = fl.gflops;
 	out[GM_FLOP_PEAK] = fl.peak_fraction;

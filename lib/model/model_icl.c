@@ -218,7 +218,6 @@ static void icl_compute(const struct model *m, const struct group_sums *sums,
 	struct topdown td;
 	double slots = model_gv(&l2, "slots"), mem_l1[4], br, mc, fl;
 
-	(void)ctx;
 	icl_level1(&l2, td.l1);
 	td.l1_cov = l2.coverage;
 	fl = model_ratio(5.0 * model_gv(&l2, "idq_0_uops_cycles") - model_gv(&l2, "uop_dropping"),
@@ -244,6 +243,7 @@ static void icl_compute(const struct model *m, const struct group_sums *sums,
 		model_ratio(model_gv(&mem, "stalls_total"), mem.cycles) - td.fe_issue_stage;
 	td.stage_cov = mem.coverage;
 	icl_fe_l3(m, sums, &td);
+	model_intel_core_per_cycle(m, sums, ctx != NULL && ctx->smt_on, &td);
 	model_intel_compute(m, sums, &td, out);
 }
 

@@ -61,10 +61,11 @@ const struct model_metric model_intel_metrics[_IM_MAX] = {
 	[IM_ITLB_STALL] = { "itlb_stall_fraction", NULL, METRIC_FRACTION,
 		"cycles fetch waited on an i-TLB miss", NULL },
 	[IM_FLOPS_PER_CYCLE] = { "flops_per_cycle", NULL, METRIC_RATIO,
-		"floating-point operations per cycle (FMA counts two)", NULL },
+		"floating-point operations per core clock (FMA counts two; perf FLOPc)", NULL },
 	[IM_GFLOPS] = { "gflops", NULL, METRIC_RATE, "GFLOP per second of CPU time", NULL },
 	[IM_FLOP_PEAK] = { "flop_peak_fraction", NULL, METRIC_FRACTION,
-		"FLOP per cycle over the core's peak for the dominant precision", NULL },
+		"share of the core's peak FLOP rate: each precision's FLOPs per core clock "
+		"over its own peak, summed", NULL },
 	[IM_SCALAR] = { "flops_scalar_share", NULL, METRIC_FRACTION, "FLOPs from scalar", NULL },
 	[IM_V128] = { "flops_128b_share", NULL, METRIC_FRACTION, "FLOPs from 128-bit", NULL },
 	[IM_V256] = { "flops_256b_share", NULL, METRIC_FRACTION, "FLOPs from 256-bit", NULL },
@@ -109,6 +110,10 @@ const struct model_metric model_intel_metrics[_IM_MAX] = {
 	[IM_LSD] = { "lsd", "fetch_bandwidth", METRIC_FRACTION,
 		"core cycles the loop stream detector limited delivery (perf tma_lsd; "
 		"share of core cycles)", TD },
+	[IM_HP_SHARE] = { "flops_hp_share", NULL, METRIC_FRACTION,
+		"FLOPs in half precision (AVX512-FP16)", NULL },
+	[IM_AMX_SHARE] = { "flops_amx_share", NULL, METRIC_FRACTION,
+		"FLOPs from AMX (BF16 tile operations)", NULL },
 };
 
 const struct model_event model_intel_flops_wide[INTEL_FLOPS_WIDE_ALL] = {
@@ -149,6 +154,19 @@ void model_intel_fe_l3_common(const struct model *m, const struct group_sums *su
 		model_ratio(model_gv(&v, "itlb_stall_cycles"), v.cycles);
 	td->fe_l3[INTEL_FE_L3_AT(IM_DSB_SWITCHES)] =
 		model_ratio(model_gv(&v, "dsb2mite_penalty_cycles"), v.cycles);
+}
+
+/* perf's CORE_CLKS (CPU_CLK_UNHALTED.DISTRIBUTED) per cycle from the
+ * family that counts it; without it, 1 with SMT off (a thread alone has
+ * the core's clocks) and unknown with SMT on. */
+void model_intel_core_per_cycle(const struct model *m, const struct group_sums *sums,
+				bool smt_on, struct topdown *td)
+{
+	struct gview v = model_gview_get(m, sums, "fe_l3_bw");
+	double r = model_ratio(model_gv(&v, "core_clks"), v.cycles);
+
+	td->core_per_cycle = !isnan(r) ? r : smt_on ? NAN : 1.0;
+	td->core_cov = !isnan(r) ? v.coverage : 1.0;
 }
 
 double model_intel_fe_source_limited(const struct gview *bw, const char *any, const char *ok)
@@ -197,7 +215,7 @@ void model_intel_compute(const struct model *m, const struct group_sums *sums,
 	out[IM_ICACHE_STALL] = fe.icache_stall_fraction;
 	out[IM_ITLB_STALL] = fe.itlb_stall_fraction;
 
-	model_flops_family(m, sums, &fl);
+	model_flops_family(m, sums, td->core_per_cycle, td->core_cov, &fl);
 	out[IM_FLOPS_PER_CYCLE] = fl.flops_per_cycle;
 	out[IM_GFLOPS] = fl.gflops;
 	out[IM_FLOP_PEAK] = fl.peak_fraction;
@@ -206,6 +224,8 @@ void model_intel_compute(const struct model *m, const struct group_sums *sums,
 	out[IM_V256] = fl.v256_share;
 	out[IM_V512] = fl.v512_share;
 	out[IM_DP] = fl.dp_share;
+	out[IM_HP_SHARE] = fl.hp_share;
+	out[IM_AMX_SHARE] = fl.amx_share;
 	out[IM_FLOPS_BASE] = fl.stack_base;
 	out[IM_FLOPS_WIDTH] = fl.stack_width_loss;
 	out[IM_FLOPS_OTHER] = fl.stack_other;

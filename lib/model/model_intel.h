@@ -24,6 +24,7 @@ enum intel_metric {
 	 * cycles); appended so the indices above stay put. */
 	IM_ICACHE_MISSES, IM_ITLB_MISSES, IM_BRANCH_RESTEERS, IM_MS_SWITCHES, IM_DSB_SWITCHES,
 	IM_LCP, IM_MITE, IM_DSB, IM_LSD,
+	IM_HP_SHARE, IM_AMX_SHARE,
 	_IM_MAX,
 };
 
@@ -48,7 +49,16 @@ struct topdown {
 	 * .. IM_LSD in order: perf's formulas, fractions of cycles (CLKS or
 	 * CORE_CLKS), NaN where the model has no such node. */
 	double fe_l3[INTEL_FE_L3], fe_l3_cov[INTEL_FE_L3];
+	/* perf's CORE_CLKS / CLKS (the thread's share of the core's clocks;
+	 * 1 when they are the same, NaN when unknown), its coverage: FLOPs
+	 * per cycle are per core clock, as perf's FLOPc. */
+	double core_per_cycle, core_cov;
 };
+
+/* td's core_per_cycle for Ice Lake and later: CORE_CLKS is
+ * CPU_CLK_UNHALTED.DISTRIBUTED (column core_clks of fe_l3_bw). */
+void model_intel_core_per_cycle(const struct model *m, const struct group_sums *sums,
+				bool smt_on, struct topdown *td);
 
 /* Fill every Intel metric: Top-Down from td, the rest from the groups. */
 /* The level-3 nodes every Intel model computes alike from the frontend

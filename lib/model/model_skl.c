@@ -313,6 +313,9 @@ static void skl_compute(const struct model *m, const struct group_sums *sums,
 	double br, mc, mem, st, tot, p1, p2, r2;
 
 	skl_level1(&l1, smt_on, &td);
+	/* FLOPc's CORE_CLKS, from level 1's own clocks */
+	td.core_per_cycle = smt_on ? model_ratio(skl_core_clks(&l1, smt_on), l1.cycles) : 1.0;
+	td.core_cov = l1.coverage;
 	td.fetch_latency_share = model_ratio(4.0 * model_gv(&febs, "idq_0_uops_cycles"),
 					     model_gv(&febs, "idq_not_delivered"));
 	br = model_gv(&febs, "br_misp_retired");

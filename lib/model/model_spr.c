@@ -86,6 +86,27 @@ static const struct model_event spr_fe_l3_bw[] = {
 	  false, false },
 };
 
+/* Half-precision FP (AVX512-FP16: FP_ARITH_INST_RETIRED2, event 0xcf) and
+ * AMX BF16 (AMX_OPS_RETIRED.BF16, event 0xce umask 0x2), which perf 6.1's
+ * SPR FLOPc and GFLOPs count beside FP_ARITH_INST_RETIRED: weights 1
+ * (scalar), 2 (complex scalar), 8/16/32 (128/256/512-bit) and 4 (an AMX
+ * count).  Intel's perfmon JSON for SPR: FP_ARITH_INST_RETIRED2.* on
+ * counters 0-7; AMX_OPS_RETIRED names no restriction. */
+static const struct model_event spr_flops_hp[] = {
+	INTEL_BASE_EVENTS,
+	{ "FP_ARITH_INST_RETIRED2:SCALAR_HALF", "fp_scalar_hp",
+	  "FP_ARITH_INST_RETIRED2.SCALAR_HALF", false, false },
+	{ "FP_ARITH_INST_RETIRED2:COMPLEX_SCALAR_HALF", "fp_complex_hp",
+	  "FP_ARITH_INST_RETIRED2.COMPLEX_SCALAR_HALF", false, false },
+	{ "FP_ARITH_INST_RETIRED2:128B_PACKED_HALF", "fp_128_hp",
+	  "FP_ARITH_INST_RETIRED2.128B_PACKED_HALF", false, false },
+	{ "FP_ARITH_INST_RETIRED2:256B_PACKED_HALF", "fp_256_hp",
+	  "FP_ARITH_INST_RETIRED2.256B_PACKED_HALF", false, false },
+	{ "FP_ARITH_INST_RETIRED2:512B_PACKED_HALF", "fp_512_hp",
+	  "FP_ARITH_INST_RETIRED2.512B_PACKED_HALF", false, false },
+	{ "AMX_OPS_RETIRED:BF16", "amx_bf16", "AMX_OPS_RETIRED.BF16", false, false },
+};
+
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
 /* Ratio sets (each at most 3 general counters, see model_skl.c). */
@@ -127,6 +148,7 @@ static const struct model_group spr_groups[] = {
 	{ "flops_b", model_intel_flops_wide, INTEL_FLOPS_WIDE_ALL, false },
 	{ "fe_l3_lat", spr_fe_l3_lat, N(spr_fe_l3_lat), false },
 	{ "fe_l3_bw", spr_fe_l3_bw, N(spr_fe_l3_bw), false },
+	{ "flops_hp", spr_flops_hp, N(spr_flops_hp), false },
 };
 
 /* perf's level-3 frontend nodes (the formulas at the top). */
@@ -159,7 +181,6 @@ static void spr_compute(const struct model *m, const struct group_sums *sums,
 	double sum4 = model_gv(&v, "td_retiring") + model_gv(&v, "td_bad_spec") +
 		      model_gv(&v, "td_fe_bound") + model_gv(&v, "td_be_bound");
 
-	(void)ctx;
 	td.l1[0] = model_ratio(model_gv(&v, "td_retiring"), sum4);
 	td.l1[2] = model_ratio(model_gv(&v, "td_fe_bound"), sum4) - drop;
 	td.l1[3] = model_ratio(model_gv(&v, "td_be_bound"), sum4);
@@ -178,13 +199,14 @@ static void spr_compute(const struct model *m, const struct group_sums *sums,
 	td.be_exec_stage = model_ratio(model_gv(&v, "stalls_total"), v.cycles) - td.fe_issue_stage;
 	td.stage_cov = v.coverage;
 	spr_fe_l3(m, sums, &td);
+	model_intel_core_per_cycle(m, sums, ctx != NULL && ctx->smt_on, &td);
 	model_intel_compute(m, sums, &td, out);
 }
 
 const struct model model_spr = {
 	.name = "spr",
 	.description = "Intel Sapphire Rapids class: Top-Down L1 and L2 from perf metrics, "
-		       "frontend delivery with LSD, FLOPS (AVX-512)",
+		       "frontend delivery with LSD, Top-Down L3 frontend, FLOPS (AVX-512, FP16, AMX BF16)",
 	.formula_version = 1,
 	.pmus = (const char *const[]){ "spr", "emr", NULL },
 	.pipeline_width = 6,
@@ -198,6 +220,8 @@ const struct model model_spr = {
 	.n_event_rules = N(spr_event_rules),
 	.peak_flop_dp = 32,
 	.peak_flop_sp = 64,
+	.peak_flop_hp = 128,   /* AVX512-FP16: 2 FMA units x 32 lanes x 2 */
+	.peak_flop_amx = 1024, /* AMX BF16: 1,024 FLOP per cycle per core (Intel) */
 	.groups = spr_groups,
 	.n_groups = N(spr_groups),
 	.metrics = model_intel_metrics,

@@ -228,64 +228,119 @@ void model_frontend_delivery(const struct model *m, const struct group_sums *sum
 }
 
 struct fp_width {
-	const char *dp, *sp;
-	double lanes_dp, lanes_sp;
+	const char *dp, *sp, *hp;
+	double lanes_dp, lanes_sp, lanes_hp;
 };
 
+/* FLOPs per instruction of each width and precision, as perf's FLOPc
+ * weighs them (an FMA counts twice in the event itself).  Half precision
+ * is Sapphire Rapids' FP_ARITH_INST_RETIRED2 (its complex scalar form,
+ * fp_complex_hp, is 2 FLOPs and is added to the scalar width). */
 static const struct fp_width widths[] = {
-	{ "fp_scalar_dp", "fp_scalar_sp", 1, 1 },
-	{ "fp_128_dp", "fp_128_sp", 2, 4 },
-	{ "fp_256_dp", "fp_256_sp", 4, 8 },
-	{ "fp_512_dp", "fp_512_sp", 8, 16 },
+	{ "fp_scalar_dp", "fp_scalar_sp", "fp_scalar_hp", 1, 1, 1 },
+	{ "fp_128_dp", "fp_128_sp", "fp_128_hp", 2, 4, 8 },
+	{ "fp_256_dp", "fp_256_sp", "fp_256_hp", 4, 8, 16 },
+	{ "fp_512_dp", "fp_512_sp", "fp_512_hp", 8, 16, 32 },
 };
 
-void model_flops_family(const struct model *m, const struct group_sums *sums, struct flops_out *out)
-{
-	double flop[4] = { 0 }, dp = 0, sp = 0, n_dp = 0, n_sp = 0, loss, total, fpc, peak;
-	double max_dp = 0, max_sp = 0, rate, c, cov = 1.0, secs, cycles_per_s = NAN;
-	bool any = false;
-	unsigned w, g;
+/* perf's weight of AMX_OPS_RETIRED.BF16 ("SW to use operation multiplier
+ * of 4", Intel's event description; perf 6.1's SPR FLOPc). */
+#define AMX_FLOP_PER_COUNT 4.0
 
-	memset(out, 0, sizeof(*out));
-	if (m->peak_flop_dp == 0)
-		return;
+/* FLOPs per cycle by width and precision, and instructions per cycle by
+ * precision (for the width loss). */
+struct fp_rates {
+	double flop[4], dp, sp, hp, amx, n_dp, n_sp, max_dp, max_sp, cov;
+	bool any;
+};
+
+/* Add column's rate (instructions per cycle) times lanes into *flop and
+ * *prec; true when the target has it. */
+static bool add_rate(const struct model *m, const struct group_sums *sums, const char *column,
+		     double lanes, double *flop, double *prec, struct fp_rates *r)
+{
+	double v, c;
+
+	if (!find_rate(m, sums, column, &v, &c))
+		return false;
+	*flop += v * lanes;
+	*prec += v * lanes;
+	r->cov = model_cov2(r->cov, c);
+	r->any = true;
+	return true;
+}
+
+static void read_fp_rates(const struct model *m, const struct group_sums *sums,
+			  struct fp_rates *r)
+{
+	double v, c;
+	unsigned w;
+
+	memset(r, 0, sizeof(*r));
+	r->cov = 1.0;
 	for (w = 0; w < 4; w++) {
-		double d, s, cd, cs;
+		double before_dp = r->dp, before_sp = r->sp;
 
 		/* The widest vector the model counts sets the width loss, whether
 		 * or not that group measured this target. */
 		if (model_has_column(m, widths[w].dp))
-			max_dp = widths[w].lanes_dp;
+			r->max_dp = widths[w].lanes_dp;
 		if (model_has_column(m, widths[w].sp))
-			max_sp = widths[w].lanes_sp;
-		if (find_rate(m, sums, widths[w].dp, &d, &cd)) {
-			flop[w] += d * widths[w].lanes_dp;
-			dp += d * widths[w].lanes_dp;
-			n_dp += d;
-			cov = model_cov2(cov, cd);
-			any = true;
-		}
-		if (find_rate(m, sums, widths[w].sp, &s, &cs)) {
-			flop[w] += s * widths[w].lanes_sp;
-			sp += s * widths[w].lanes_sp;
-			n_sp += s;
-			cov = model_cov2(cov, cs);
-			any = true;
-		}
+			r->max_sp = widths[w].lanes_sp;
+		if (add_rate(m, sums, widths[w].dp, widths[w].lanes_dp, &r->flop[w], &r->dp, r))
+			r->n_dp += (r->dp - before_dp) / widths[w].lanes_dp;
+		if (add_rate(m, sums, widths[w].sp, widths[w].lanes_sp, &r->flop[w], &r->sp, r))
+			r->n_sp += (r->sp - before_sp) / widths[w].lanes_sp;
+		(void)add_rate(m, sums, widths[w].hp, widths[w].lanes_hp, &r->flop[w], &r->hp, r);
 	}
-	/* Lanes the FP instructions left empty against the widest vector. */
-	loss = max_dp * n_dp - dp + max_sp * n_sp - sp;
-	if (!any && find_rate(m, sums, "flops", &rate, &c)) {
+	(void)add_rate(m, sums, "fp_complex_hp", 2.0, &r->flop[0], &r->hp, r);
+	if (find_rate(m, sums, "amx_bf16", &v, &c)) {
+		r->amx = v * AMX_FLOP_PER_COUNT;
+		r->cov = model_cov2(r->cov, c);
+		r->any = true;
+	}
+	if (!r->any && find_rate(m, sums, "flops", &v, &c)) {
 		/* One FLOP counter (AMD): no width or precision split. */
-		flop[0] = rate;
-		dp = rate;
-		cov = c;
-		any = true;
+		r->flop[0] = v;
+		r->dp = v;
+		r->cov = c;
+		r->any = true;
 	}
-	if (!any)
+}
+
+/* The share of the core's peak the FLOPs per core clock fpc_* reach: each
+ * precision against its own peak (a single-precision kernel at the
+ * single-precision peak is 100%, not 200%), summed. */
+static double peak_share(const struct model *m, const struct fp_rates *r, double per_core)
+{
+	double share = model_ratio(r->dp * per_core, (double)m->peak_flop_dp) +
+		       model_ratio(r->sp * per_core, (double)m->peak_flop_sp);
+
+	if (m->peak_flop_hp > 0)
+		share += model_ratio(r->hp * per_core, (double)m->peak_flop_hp);
+	if (m->peak_flop_amx > 0)
+		share += model_ratio(r->amx * per_core, (double)m->peak_flop_amx);
+	return share;
+}
+
+void model_flops_family(const struct model *m, const struct group_sums *sums,
+			double core_per_cycle, double core_cov, struct flops_out *out)
+{
+	double total, fpc, loss, peak, per_core, secs, cycles_per_s = NAN, cov, share;
+	struct fp_rates r;
+	unsigned g;
+
+	memset(out, 0, sizeof(*out));
+	if (m->peak_flop_dp == 0)
 		return;
-	total = flop[0] + flop[1] + flop[2] + flop[3];
-	fpc = total;  /* every rate above is per cycle */
+	read_fp_rates(m, sums, &r);
+	if (!r.any)
+		return;
+	total = r.flop[0] + r.flop[1] + r.flop[2] + r.flop[3] + r.amx;   /* per cycle */
+	/* per core clock: 1 / (CORE_CLKS / cycles) */
+	per_core = core_per_cycle > 0 ? 1.0 / core_per_cycle : NAN;
+	cov = core_per_cycle == 1.0 ? r.cov : model_cov2(r.cov, core_cov);
+	fpc = total * per_core;
 	model_put(&out->flops_per_cycle, fpc, cov, false);
 	/* GFLOP/s of the target's CPU time: cycles per ns of the group that
 	 * counted them (task_clock_ns is that group's time on the target). */
@@ -299,20 +354,27 @@ void model_flops_family(const struct model *m, const struct group_sums *sums, st
 			cycles_per_s = v.cycles / secs;
 		}
 	}
-	model_put(&out->gflops, fpc * cycles_per_s / 1e9, cov, false);
-	/* Peak for the precision that dominates. */
-	peak = dp >= sp ? m->peak_flop_dp : m->peak_flop_sp;
-	model_put(&out->peak_fraction, fpc / peak, cov, false);
+	model_put(&out->gflops, total * cycles_per_s / 1e9, r.cov, false);
+	share = peak_share(m, &r, per_core);
+	model_put(&out->peak_fraction, share, cov, false);
 	if (total > 0) {
-		model_put(&out->scalar_share, flop[0] / total, cov, false);
-		model_put(&out->v128_share, flop[1] / total, cov, false);
-		model_put(&out->v256_share, flop[2] / total, cov, false);
-		model_put(&out->v512_share, flop[3] / total, cov, false);
-		model_put(&out->dp_share, dp / total, cov, false);
+		model_put(&out->scalar_share, r.flop[0] / total, r.cov, false);
+		model_put(&out->v128_share, r.flop[1] / total, r.cov, false);
+		model_put(&out->v256_share, r.flop[2] / total, r.cov, false);
+		model_put(&out->v512_share, r.flop[3] / total, r.cov, false);
+		model_put(&out->dp_share, r.dp / total, r.cov, false);
+		if (m->peak_flop_hp > 0)
+			model_put(&out->hp_share, r.hp / total, r.cov, false);
+		if (m->peak_flop_amx > 0)
+			model_put(&out->amx_share, r.amx / total, r.cov, false);
 	}
-	model_put(&out->stack_base, model_clamp01(fpc / peak), cov, false);
+	/* Lanes the FP instructions left empty against the widest vector,
+	 * against the peak of the precision that dominates. */
+	loss = (r.max_dp * r.n_dp - r.dp + r.max_sp * r.n_sp - r.sp) * per_core;
+	peak = r.dp >= r.sp ? m->peak_flop_dp : m->peak_flop_sp;
+	model_put(&out->stack_base, model_clamp01(share), cov, false);
 	model_put(&out->stack_width_loss, model_clamp01(loss / peak), cov, false);
 	model_put(&out->stack_other,
-		  model_clamp01(1.0 - model_clamp01(fpc / peak) - model_clamp01(loss / peak)), cov,
+		  model_clamp01(1.0 - model_clamp01(share) - model_clamp01(loss / peak)), cov,
 		  false);
 }

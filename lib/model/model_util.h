@@ -94,9 +94,15 @@ void model_frontend_delivery(const struct model *m, const struct group_sums *sum
 struct flops_out {
 	struct metric_value flops_per_cycle, gflops, peak_fraction;
 	struct metric_value scalar_share, v128_share, v256_share, v512_share, dp_share;
+	struct metric_value hp_share, amx_share;
 	struct metric_value stack_base, stack_width_loss, stack_other;
 };
+/* The FLOPS figures from the model's FP counts (columns fp_<width>_dp/sp,
+ * Sapphire Rapids' fp_<width>_hp and amx_bf16, or AMD's one "flops").
+ * Per cycle means per core clock as perf's FLOPc has it: core_per_cycle is
+ * CORE_CLKS / cycles (1 where they are the same; NaN: unknown, then no
+ * per-cycle figure), measured with coverage core_cov. */
 void model_flops_family(const struct model *m, const struct group_sums *sums,
-			struct flops_out *out);
+			double core_per_cycle, double core_cov, struct flops_out *out);
 
 #endif

@@ -204,7 +204,7 @@ static void zen4_compute(const struct model *m, const struct group_sums *sums,
 		  model_ratio(model_gv(&fe, "opcache_ops"),
 			      model_gv(&fe, "opcache_ops") + model_gv(&fe, "decoder_ops")),
 		  fe.coverage, false);
-	model_flops_family(m, sums, &fl);
+	model_flops_family(m, sums, 1.0, 1.0, &fl);
 	out[ZM_FLOPS_PER_CYCLE] = fl.flops_per_cycle;
 	out[ZM_GFLOPS] = fl.gflops;
 	out[ZM_FLOP_PEAK] = fl.peak_fraction;
