@@ -36,6 +36,7 @@ LIB_SRCS := lib/duration.c lib/model/models.c lib/model/model_software.c \
 	lib/model/model_util.c lib/model/model_intel.c lib/model/model_skl.c \
 	lib/model/model_icl.c lib/model/model_spr.c lib/model/model_zen4.c \
 	lib/model/model_generic.c lib/model/model_neoverse.c lib/nnls.c lib/perfstat.c \
+	lib/perfstat_match.c lib/event_id.c \
 	lib/paths.c lib/rowset.c lib/query.c lib/query_export.c \
 	lib/top_rows.c lib/http_query.c lib/http_chunked.c lib/api.c lib/api_top.c \
 	lib/api_target.c lib/api_series.c lib/api_export.c \
@@ -59,7 +60,7 @@ STACKCTL_SRCS := cli/stackctl.c cli/cli.c cli/source.c cli/http_client.c cli/jso
 	cli/target.c cli/top.c cli/top_view.c cli/top_live.c cli/show.c cli/history.c \
 	cli/status.c cli/export.c cli/analyze.c
 JANSSON_LIBS := $(shell pkg-config --libs jansson 2>/dev/null || echo -ljansson)
-STACKCTL_LIBS := $(SQLITE_LIBS) $(JANSSON_LIBS) -lm
+STACKCTL_LIBS := $(SQLITE_LIBS) $(JANSSON_LIBS) $(PFM_LIBS) -lm
 
 SCHEMA := $(sort $(wildcard schema/*.sql))
 

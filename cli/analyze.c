@@ -26,10 +26,17 @@ static void help(void)
 	printf("Usage: stackctl analyze [OPTIONS] FILE\n"
 	       "       stackctl analyze --perf-command --model NAME\n"
 	       "\n"
-	       "Top-Down, frontend, FLOPS and CPI stacks of a `perf stat -x,` recording\n"
-	       "(plain, -I interval or -A per-CPU), computed with stackd's own formulas.\n"
-	       "Events may be named as perf prints them (UOPS_ISSUED.ANY, topdown-fe-bound,\n"
-	       "cpu/topdown-fe-bound/, cycles) or as libpfm4 does (UOPS_ISSUED:ANY).\n"
+	       "Top-Down, frontend, FLOPS and CPI stacks of a `perf stat -x,` recording,\n"
+	       "computed with stackd's own formulas.  The file is read as perf writes it:\n"
+	       "plain or -I interval, per CPU (-A), --per-core, --per-die, --per-socket,\n"
+	       "--per-node or --per-thread (rows of one interval are summed), with\n"
+	       "<not counted> events, comments and duration_time (the run's seconds when\n"
+	       "there is no task-clock).  Events are matched by what they count, in any\n"
+	       "spelling: perf's (UOPS_ISSUED.ANY, cpu/INT_MISC.RECOVERY_CYCLES,cmask=1,edge/,\n"
+	       "cpu@EV\\,cmask\\=1@, cpu/event=0x1a0,umask=0x1/, r1a0, :u/:k modifiers),\n"
+	       "libpfm4's (UOPS_ISSUED:ANY) or generic (cycles, topdown-fe-bound), encoded\n"
+	       "through the model's libpfm4 PMU table.  Events the model does not read are\n"
+	       "named once on stderr (\"not used: ...\").\n"
 	       "\n"
 	       "  --model NAME     the model to use (default: the one whose events the\n"
 	       "                   recording has, stated on stderr)\n"
@@ -45,18 +52,19 @@ static void help(void)
 	       "a malformed recording (the message names the line).\n");
 }
 
-static void print_perf_command(const struct model *m)
+/* How many of m's distinct events rec has (found), of how many. */
+static unsigned events_found(const struct ps_recording *rec, const struct model *m,
+			     unsigned *n_events)
 {
-	unsigned g, e;
+	struct ps_match mt;
 
-	printf("perf stat -x, -I 1000 -o stackd-recording.csv");
-	for (g = 0; g < m->n_groups; g++) {
-		printf(" -e '{");
-		for (e = 0; e < m->groups[g].n_events; e++)
-			printf("%s%s", e ? "," : "", model_event_perf_name(&m->groups[g].events[e]));
-		printf("}'");
+	if (perfstat_match(rec, m, &mt) < 0) {
+		*n_events = 0;
+		return 0;
 	}
-	printf(" -- COMMAND\n");
+	perfstat_match_free(&mt);
+	*n_events = mt.n_events;
+	return mt.found;
 }
 
 /* The model whose events the recording holds the largest share of (more
@@ -77,7 +85,7 @@ static const struct model *guess_model(const struct ps_recording *rec, char *amb
 
 		if (all[i]->vendor == VENDOR_NONE)
 			continue;
-		found = perfstat_events_found(rec, all[i], &n_events);
+		found = events_found(rec, all[i], &n_events);
 		share = n_events ? (double)found / n_events : 0;
 		if (found > 2 && (share > best_share || (share == best_share && found > best_found))) {
 			best = all[i];
@@ -91,7 +99,7 @@ static const struct model *guess_model(const struct ps_recording *rec, char *amb
 
 		if (all[i]->vendor == VENDOR_NONE)
 			continue;
-		found = perfstat_events_found(rec, all[i], &n_events);
+		found = events_found(rec, all[i], &n_events);
 		share = n_events ? (double)found / n_events : 0;
 		if (all[i] != best && share == best_share && found == best_found) {
 			if (at == 0)
@@ -103,7 +111,7 @@ static const struct model *guess_model(const struct ps_recording *rec, char *amb
 	if (ambiguous[0] != '\0')
 		return NULL;
 	if (best != NULL) {
-		found = perfstat_events_found(rec, best, &n_events);
+		found = events_found(rec, best, &n_events);
 		fprintf(stderr, "stackctl: analyze: model %s (guessed: the recording has %u of its "
 			"%u events; --model chooses)\n", best->name, found, n_events);
 	}
@@ -269,11 +277,30 @@ static const struct model *pick_model(const struct model *m, const struct ps_rec
 	return m;
 }
 
+/* Say once what the recording has that m does not read, and whether it
+ * mixes privilege modifiers (cycles:u beside cycles:k counts as one event). */
+static void report_unused(const struct ps_recording *rec, const struct ps_match *mt)
+{
+	char list[1024];
+	unsigned i;
+
+	if (perfstat_unused(rec, mt, list, sizeof(list)) > 0)
+		fprintf(stderr, "stackctl: analyze: not used: %s\n", list);
+	if (rec->n_modifiers < 2)
+		return;
+	fprintf(stderr, "stackctl: analyze: the recording mixes modifiers (");
+	for (i = 0; i < rec->n_modifiers; i++)
+		fprintf(stderr, "%s%s", i ? ", " : "",
+			rec->modifiers[i][0] ? rec->modifiers[i] : "none");
+	fprintf(stderr, "); each event is matched whatever its modifier\n");
+}
+
 /* Every interval of rec through m's formulas into out[]; -ENOMEM. */
 static int compute_all(const struct model *m, const struct ps_recording *rec, bool smt,
 		       struct metric_value (*out)[MODEL_MAX_METRICS])
 {
 	struct group_sums (*sums)[MODEL_MAX_GROUPS] = calloc(rec->n, sizeof(*sums));
+	struct ps_match mt = { .used = NULL };
 	const struct group_sums **ptr = calloc(rec->n, sizeof(*ptr));
 	double *secs = calloc(rec->n, sizeof(*secs));
 	struct model_context ctx = { smt, NULL };
@@ -282,10 +309,11 @@ static int compute_all(const struct model *m, const struct ps_recording *rec, bo
 	size_t i;
 	int r = -ENOMEM;
 
-	if (sums == NULL || ptr == NULL || secs == NULL)
+	if (sums == NULL || ptr == NULL || secs == NULL || perfstat_match(rec, m, &mt) < 0)
 		goto out;
+	report_unused(rec, &mt);
 	for (i = 0; i < rec->n; i++) {
-		perfstat_group_sums(rec, i, m, sums[i], &secs[i]);
+		perfstat_group_sums(rec, &mt, i, m, sums[i], &secs[i]);
 		ptr[i] = sums[i];
 	}
 	/* The regression stack needs many intervals of one run. */
@@ -304,6 +332,7 @@ static int compute_all(const struct model *m, const struct ps_recording *rec, bo
 	}
 	r = 0;
 out:
+	perfstat_match_free(&mt);
 	free(sums);
 	free(ptr);
 	free(secs);
@@ -336,7 +365,7 @@ int verb_analyze(int argc, char **argv)
 			cli_error("analyze", "--perf-command needs --model NAME");
 			return EXIT_USAGE;
 		}
-		print_perf_command(a.m);
+		perfstat_perf_command(a.m, stdout);
 		return EXIT_SUCCESS;
 	}
 	if (optind + 1 != argc) {

@@ -1,12 +1,18 @@
 /*
- * perfstat.c - `perf stat -x,` recordings (see perfstat.h).
+ * perfstat.c - reading `perf stat -x,` recordings (see perfstat.h).
  *
- * Line shapes: value,unit,event,run_time,running%,... ; with -I the time
- * comes first; with -A a CPU name (CPU3) comes before the value.  perf has
- * already scaled multiplexed counts; running% says how much was measured.
+ * Line shapes: value,unit,event,run_time,running%,metric,metric unit; with
+ * -I the time comes first; then an aggregation id may come before the
+ * value: CPU3 (-A), S0-D0-C1 / S0-D0 / S0 / N0 followed by the number of
+ * CPUs (--per-core, --per-die, --per-socket, --per-node), comm-pid
+ * (--per-thread).  perf prints an event name with terms as given, commas
+ * and all ("cpu/event=0x1a0,umask=0x1/"), so a name whose '/' or '@' is
+ * unbalanced continues in the next field.  perf has already scaled
+ * multiplexed counts; running% says how much was measured.
  */
 #include "perfstat.h"
 #include "clock.h"
+#include "event_id.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -14,56 +20,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_FIELDS 16
-
-/* Names that mean the same count across vendors and tools. */
-static const char *const synonyms[][2] = {
-	{ "cpu-cycles", "cycles" },
-	{ "cpu_clk_unhalted.thread", "cycles" },
-	{ "cpu_clk_unhalted.thread_p", "cycles" },
-	{ "cpu_clk_unhalted.core", "cycles" },
-	{ "ls_not_halted_cyc", "cycles" },
-	{ "cycles_not_in_halt", "cycles" },
-	{ "inst_retired.any", "instructions" },
-	{ "inst_retired.any_p", "instructions" },
-	{ "ex_ret_instr", "instructions" },
-	{ "retired_instructions", "instructions" },
-	{ "topdown.slots", "slots" },
-	{ "cpu_cycles", "cycles" },        /* Arm */
-	{ "inst_retired", "instructions" },
-};
-
-void perfstat_normalise(const char *in, char *out, size_t len)
-{
-	const char *p = in, *slash, *colon;
-	size_t n = 0, i;
-
-	/* "cpu/topdown-fe-bound/", "cpu_core/cycles/": the PMU prefix goes,
-	 * unless the inside has terms (raw "cpu/event=0x1a0,.../"). */
-	slash = strchr(p, '/');
-	if (slash != NULL && strchr(slash + 1, '=') == NULL) {
-		p = slash + 1;
-	}
-	for (; *p != '\0' && n + 1 < len; p++) {
-		if (*p == '/' && p[1] == '\0' && p != in && strchr(in, '=') == NULL)
-			break;
-		out[n++] = (char)tolower((unsigned char)*p);
-	}
-	out[n] = '\0';
-	/* Trailing perf modifiers ":u", ":k", ":ukp" go. */
-	colon = strrchr(out, ':');
-	if (colon != NULL && colon[1] != '\0' && strspn(colon + 1, "ukhpgs") == strlen(colon + 1))
-		out[colon - out] = '\0';
-	/* libpfm4's ':' between event and umask is perf's '.' */
-	for (i = 0; out[i] != '\0'; i++)
-		if (out[i] == ':')
-			out[i] = '.';
-	for (i = 0; i < sizeof(synonyms) / sizeof(synonyms[0]); i++)
-		if (strcmp(out, synonyms[i][0]) == 0) {
-			snprintf(out, len, "%s", synonyms[i][1]);
-			break;
-		}
-}
+/* Fields of one line: time, aggregation id, CPUs, value, unit, an event
+ * name split at each of its commas, run time, running %, metric, unit. */
+#define MAX_FIELDS 48
 
 static bool is_number(const char *s, double *v)
 {
@@ -119,20 +78,28 @@ static struct ps_interval *interval_for(struct ps_recording *rec, double t)
 	return iv;
 }
 
-/* Add a count; per-CPU lines of the same (name, occurrence) are summed. */
-static int add_count(struct ps_interval *iv, const char *name, unsigned occ, bool counted,
-		     double value, double running)
+/* Add a count; the lines of one (name, occurrence) from each CPU, core,
+ * socket or thread are summed, but the run's duration_time, which is one
+ * wall time however many rows show it. */
+static int add_count(struct ps_interval *iv, unsigned name, bool is_duration, unsigned occ,
+		     bool counted, double value, double running)
 {
+	struct ps_count *c;
 	size_t i;
 
-	for (i = 0; i < iv->n; i++)
-		if (iv->counts[i].occurrence == occ && strcmp(iv->counts[i].name, name) == 0) {
-			iv->counts[i].value += value;
-			iv->counts[i].counted = iv->counts[i].counted && counted;
-			if (running < iv->counts[i].running)
-				iv->counts[i].running = running;
-			return 0;
-		}
+	for (i = 0; i < iv->n; i++) {
+		c = &iv->counts[i];
+		if (c->occurrence != occ || c->name != name)
+			continue;
+		if (!is_duration)
+			c->value += value;
+		else if (value > c->value)
+			c->value = value;
+		c->counted = c->counted && counted;
+		if (running < c->running)
+			c->running = running;
+		return 0;
+	}
 	if (iv->n == iv->cap) {
 		size_t cap = iv->cap ? iv->cap * 2 : 32;
 		void *p = realloc(iv->counts, cap * sizeof(*iv->counts));
@@ -142,18 +109,53 @@ static int add_count(struct ps_interval *iv, const char *name, unsigned occ, boo
 		iv->counts = p;
 		iv->cap = cap;
 	}
-	memset(&iv->counts[iv->n], 0, sizeof(iv->counts[0]));
-	snprintf(iv->counts[iv->n].name, sizeof(iv->counts[0].name), "%s", name);
-	iv->counts[iv->n].occurrence = occ;
-	iv->counts[iv->n].value = value;
-	iv->counts[iv->n].counted = counted;
-	iv->counts[iv->n].running = running;
-	iv->n++;
+	iv->counts[iv->n++] = (struct ps_count){ .name = name, .occurrence = occ, .value = value,
+						 .counted = counted, .running = running };
 	return 0;
 }
 
-/* How often each "cpu|event" key was seen in the current interval: the nth
- * line of an event for one CPU is the nth group's copy of it.  A hash
+/* The index of the name spelled so in rec->names, added if new; -ENOMEM. */
+static int name_index(struct ps_recording *rec, const char *spelling)
+{
+	char key[sizeof(rec->names[0].key)];
+	size_t i;
+
+	event_id_normalise(spelling, key, sizeof(key));
+	for (i = 0; i < rec->n_names; i++)
+		if (strcmp(rec->names[i].key, key) == 0)
+			return (int)i;
+	if (rec->n_names == rec->cap_names) {
+		size_t cap = rec->cap_names ? rec->cap_names * 2 : 32;
+		void *p = realloc(rec->names, cap * sizeof(*rec->names));
+
+		if (p == NULL)
+			return -ENOMEM;
+		rec->names = p;
+		rec->cap_names = cap;
+	}
+	snprintf(rec->names[i].key, sizeof(rec->names[i].key), "%s", key);
+	snprintf(rec->names[i].spelling, sizeof(rec->names[i].spelling), "%s", spelling);
+	rec->n_names++;
+	return (int)i;
+}
+
+/* Note the privilege modifiers of an event ("u" of "cycles:u"). */
+static void note_modifiers(struct ps_recording *rec, const char *spelling)
+{
+	char mods[sizeof(rec->modifiers[0])];
+	unsigned i;
+
+	event_id_modifiers(spelling, mods, sizeof(mods));
+	for (i = 0; i < rec->n_modifiers; i++)
+		if (strcmp(rec->modifiers[i], mods) == 0)
+			return;
+	if (rec->n_modifiers < PS_MAX_MODIFIER_SETS)
+		snprintf(rec->modifiers[rec->n_modifiers++], sizeof(mods), "%s", mods);
+}
+
+/* How often each "row|event" key was seen in the current interval: the nth
+ * line of an event for one CPU (core, socket, thread) is the nth group's
+ * copy of it.  A hash
  * table: a -A recording of a big host has tens of thousands of lines per
  * interval. */
 struct seen_key {
@@ -236,8 +238,8 @@ struct reader {
 /* One count line, parsed. */
 struct ps_line {
 	double t;           /* NaN without -I */
-	const char *cpu;    /* "CPU3" with -A, else NULL */
-	char name[128];     /* normalised event name */
+	const char *row;    /* "CPU3", "S0-D0-C1", "comm-pid"; NULL: the whole run */
+	const char *event;  /* as perf printed it */
 	double v, running;
 	bool counted;
 };
@@ -269,22 +271,98 @@ static int check_text(struct reader *rd, FILE *f, const char *line, size_t size)
 	return 0;
 }
 
-/* The n fields of a count line into pl; the first line decides whether
- * this is an -I recording.  0 or -EINVAL. */
+/* What perf puts before the value to say whose count a line is. */
+enum row_kind {
+	ROW_NONE,
+	ROW_CPU,      /* CPU3 (-A) */
+	ROW_GROUP,    /* S0-D0-C1, S0-D0, S0, N0: then the number of CPUs */
+	ROW_THREAD,   /* comm-pid (--per-thread) */
+};
+
+/* "S0", "S0-D1", "S0-D0-C3", "S0-D0-L3-ID2", "N1": socket, die, core,
+ * cache, node.  A thread "S0-123" is not one. */
+static bool is_group_id(const char *s)
+{
+	const char *p = s;
+
+	if (*p != 'S' && *p != 'N')
+		return false;
+	for (;;) {
+		size_t n = strspn(p, "SDCNLI");
+
+		if (n == 0 || n > 2 || !isdigit((unsigned char)p[n]))
+			return false;
+		p += n + strspn(p + n, "0123456789");
+		if (*p == '\0')
+			return true;
+		if (*p++ != '-')
+			return false;
+	}
+}
+
+static enum row_kind row_kind(const char *s)
+{
+	const char *dash;
+	double v;
+
+	if (s[0] == '\0' || s[0] == '<' || is_number(s, &v))
+		return ROW_NONE;
+	if (strncmp(s, "CPU", 3) == 0 && isdigit((unsigned char)s[3]))
+		return ROW_CPU;
+	if (is_group_id(s))
+		return ROW_GROUP;
+	dash = strrchr(s, '-');
+	if (dash != NULL && dash[1] != '\0' && strspn(dash + 1, "0123456789") == strlen(dash + 1))
+		return ROW_THREAD;
+	return ROW_NONE;
+}
+
+/* Whether a name's '/' or '@' pair (or a "\," escape) is still open. */
+static bool name_open(const char *s)
+{
+	size_t slashes = 0, ats = 0, len = strlen(s), i;
+
+	for (i = 0; i < len; i++) {
+		slashes += s[i] == '/';
+		ats += s[i] == '@';
+	}
+	return slashes % 2 == 1 || ats % 2 == 1 || (len > 0 && s[len - 1] == '\\');
+}
+
+/* Join fields at..: an event name perf printed with its commas.  split()
+ * cut the line in place, so the fields are contiguous: put the commas
+ * back.  Returns the new number of fields. */
+static size_t join_name(char **fld, size_t n, size_t at)
+{
+	while (at + 1 < n && name_open(fld[at])) {
+		fld[at][strlen(fld[at])] = ',';
+		memmove(&fld[at + 1], &fld[at + 2], (n - at - 2) * sizeof(*fld));
+		n--;
+	}
+	return n;
+}
+
+/* The first line decides whether this is an -I recording: then a time
+ * comes first and the 2nd field is a value or a row id, not a unit. */
+static void decide_interval(struct reader *rd, char **fld, size_t n)
+{
+	double probe;
+
+	rd->rec->interval_mode = n >= 4 && is_number(fld[0], &probe) &&
+				 (is_number(fld[1], &probe) || fld[1][0] == '<' ||
+				  row_kind(fld[1]) != ROW_NONE);
+	rd->decided = true;
+}
+
+/* The n fields of a count line into pl.  0 or -EINVAL. */
 static int parse_fields(struct reader *rd, char **fld, size_t n, struct ps_line *pl)
 {
 	size_t at = 0;
-	double pct;
+	enum row_kind kind;
+	double pct, cpus;
 
-	if (!rd->decided) {
-		double probe;
-
-		/* -I puts a time first: then the 2nd field is a value or a CPU. */
-		rd->rec->interval_mode = n >= 4 && is_number(fld[0], &probe) &&
-					 (is_number(fld[1], &probe) || fld[1][0] == '<' ||
-					  strncmp(fld[1], "CPU", 3) == 0);
-		rd->decided = true;
-	}
+	if (!rd->decided)
+		decide_interval(rd, fld, n);
 	*pl = (struct ps_line){ .t = NAN, .running = 1.0, .counted = true };
 	if (rd->rec->interval_mode) {
 		if (!is_number(fld[0], &pl->t)) {
@@ -294,8 +372,11 @@ static int parse_fields(struct reader *rd, char **fld, size_t n, struct ps_line 
 		}
 		at = 1;
 	}
-	if (at < n && strncmp(fld[at], "CPU", 3) == 0)
-		pl->cpu = fld[at++];
+	kind = at < n ? row_kind(fld[at]) : ROW_NONE;
+	if (kind != ROW_NONE)
+		pl->row = fld[at++];
+	if (kind == ROW_GROUP && at < n && is_number(fld[at], &cpus))
+		at++;  /* how many CPUs the core, die or socket has */
 	if (n < at + 3) {
 		snprintf(rd->err, rd->errlen, "line %u: too short: expected value,unit,event,... "
 			 "(perf stat -x,), got %zu field%s", rd->lineno, n, n == 1 ? "" : "s");
@@ -308,13 +389,17 @@ static int parse_fields(struct reader *rd, char **fld, size_t n, struct ps_line 
 			 fld[at]);
 		return -EINVAL;
 	}
+	n = join_name(fld, n, at + 2);
 	if (fld[at + 2][0] == '\0') {
 		snprintf(rd->err, rd->errlen, "line %u: no event name", rd->lineno);
 		return -EINVAL;
 	}
-	perfstat_normalise(fld[at + 2], pl->name, sizeof(pl->name));
-	if (strcmp(pl->name, "task-clock") == 0 && strcmp(fld[at + 1], "msec") == 0)
-		pl->v *= (double)NS_PER_MSEC;  /* perf prints task-clock in msec: store ns */
+	pl->event = fld[at + 2];
+	if (strcmp(fld[at + 1], "msec") == 0)
+		pl->v *= (double)NS_PER_MSEC;  /* task-clock, cpu-clock: store ns */
+	/* -r N puts the variance ("3.25%") before run time and running %. */
+	if (n > at + 3 && fld[at + 3][0] != '\0' && fld[at + 3][strlen(fld[at + 3]) - 1] == '%')
+		at++;
 	if (n > at + 4 && is_number(fld[at + 4], &pct))
 		pl->running = pct / 100.0;
 	return 0;
@@ -326,19 +411,22 @@ static int add_line(struct reader *rd, const struct ps_line *pl)
 {
 	struct ps_interval *iv;
 	char key[160];
-	int occ;
+	int occ, name;
 
 	if (!isnan(pl->t) && (isnan(rd->last_time) || pl->t != rd->last_time)) {
 		seen_clear(&rd->seen);
 		rd->last_time = pl->t;
 	}
 	iv = interval_for(rd->rec, pl->t);
-	if (iv == NULL)
+	name = name_index(rd->rec, pl->event);
+	if (iv == NULL || name < 0)
 		goto oom;
-	snprintf(key, sizeof(key), "%s|%s", pl->cpu ? pl->cpu : "", pl->name);
+	note_modifiers(rd->rec, pl->event);
+	snprintf(key, sizeof(key), "%s|%d", pl->row ? pl->row : "", name);
 	occ = occurrence(&rd->seen, key);
-	if (occ < 0 || add_count(iv, pl->name, (unsigned)occ, pl->counted, pl->v,
-				 pl->running) < 0)
+	if (occ < 0 || add_count(iv, (unsigned)name,
+				 strcmp(rd->rec->names[name].key, "duration_time") == 0,
+				 (unsigned)occ, pl->counted, pl->v, pl->running) < 0)
 		goto oom;
 	return 0;
 oom:
@@ -362,6 +450,10 @@ int perfstat_read(FILE *f, struct ps_recording *rec, char *err, size_t errlen)
 		line[strcspn(line, "\r\n")] = '\0';
 		if (line[0] == '#' || line[strspn(line, " \t")] == '\0')
 			continue;
+		/* -I --summary repeats the whole run's totals: the intervals
+		 * already hold them. */
+		if (strncmp(line + strspn(line, " "), "summary,", 8) == 0)
+			continue;
 		r = parse_fields(&rd, fld, split(line, fld), &pl);
 		if (r == 0)
 			r = add_line(&rd, &pl);
@@ -384,100 +476,6 @@ void perfstat_free(struct ps_recording *rec)
 	for (i = 0; i < rec->n; i++)
 		free(rec->iv[i].counts);
 	free(rec->iv);
+	free(rec->names);
 	memset(rec, 0, sizeof(*rec));
-}
-
-static void event_key(const struct model_event *e, char *out, size_t len)
-{
-	perfstat_normalise(model_event_perf_name(e), out, len);
-}
-
-static const struct ps_count *find(const struct ps_interval *iv, const char *name, unsigned occ)
-{
-	const struct ps_count *any = NULL;
-	size_t i;
-
-	for (i = 0; i < iv->n; i++)
-		if (strcmp(iv->counts[i].name, name) == 0) {
-			if (iv->counts[i].occurrence == occ)
-				return &iv->counts[i];
-			if (any == NULL)
-				any = &iv->counts[i];
-		}
-	return any;  /* one recording of an event serves every group */
-}
-
-unsigned perfstat_events_found(const struct ps_recording *rec, const struct model *m,
-			       unsigned *n_events)
-{
-	char key[128], seen[MODEL_MAX_GROUPS * MODEL_MAX_EVENTS][128];
-	unsigned g, e, i, n = 0, found = 0;
-
-	for (g = 0; g < m->n_groups; g++)
-		for (e = 0; e < m->groups[g].n_events; e++) {
-			event_key(&m->groups[g].events[e], key, sizeof(key));
-			for (i = 0; i < n && strcmp(seen[i], key) != 0; i++)
-				;
-			if (i < n)
-				continue;
-			snprintf(seen[n++], sizeof(seen[0]), "%s", key);
-			if (find(&rec->iv[0], key, 0) != NULL)
-				found++;
-		}
-	*n_events = n;
-	return found;
-}
-
-void perfstat_group_sums(const struct ps_recording *rec, size_t interval, const struct model *m,
-			 struct group_sums *sums, double *seconds)
-{
-	const struct ps_interval *iv = &rec->iv[interval];
-	const struct ps_count *tc = find(iv, "task-clock", 0);
-	unsigned occ[MODEL_MAX_GROUPS * MODEL_MAX_EVENTS] = { 0 };
-	char keys[MODEL_MAX_GROUPS * MODEL_MAX_EVENTS][128], key[128];
-	unsigned n_keys = 0, g, e, k;
-	double secs = 0;
-
-	if (tc != NULL && tc->counted)
-		secs = tc->value / (double)NS_PER_SEC;
-	else if (rec->interval_mode)
-		secs = interval == 0 ? iv->time : iv->time - rec->iv[interval - 1].time;
-	*seconds = secs;
-	memset(sums, 0, sizeof(*sums) * m->n_groups);
-	for (g = 0; g < m->n_groups; g++) {
-		double running = 1.0;
-		unsigned counted = 0;
-
-		for (e = 0; e < m->groups[g].n_events; e++) {
-			const struct ps_count *c;
-
-			event_key(&m->groups[g].events[e], key, sizeof(key));
-			/* The nth group naming an event takes its nth recording
-			 * (perf stat -e '{...}' -e '{...}' prints them in order). */
-			for (k = 0; k < n_keys && strcmp(keys[k], key) != 0; k++)
-				;
-			if (k == n_keys)
-				snprintf(keys[n_keys++], sizeof(keys[0]), "%s", key);
-			c = find(iv, key, occ[k]++);
-			if (c == NULL || !c->counted) {
-				/* A recording may hold part of a group (made by
-				 * hand, or before the model grew): what needs the
-				 * event is missing, the rest still computes. */
-				sums[g].missing |= 1u << e;
-				continue;
-			}
-			sums[g].v[e] = (uint64_t)llround(c->value);
-			counted++;
-			if (c->running < running)
-				running = c->running;
-		}
-		if (counted == 0)
-			continue;
-		sums[g].present = true;
-		/* Time this group measured: the recording's time x the share
-		 * perf says its events were running (1 s when unknown, so
-		 * coverage still reads as a share). */
-		sums[g].task_clock_ns =
-			(uint64_t)llround((secs > 0 ? secs : 1.0) * (double)NS_PER_SEC * running);
-	}
 }

@@ -1,7 +1,9 @@
 /*
- * perfstat.h - read `perf stat -x,` output (plain, -I interval, -A per CPU)
- * and turn it into a model's group sums, so `stackctl analyze` runs the very
- * formulas stackd runs.
+ * perfstat.h - read `perf stat -x,` output as perf writes it (plain, -I
+ * interval, -A per CPU, --per-core/-die/-socket/-node, --per-thread) and
+ * turn it into a model's group sums, so `stackctl analyze` runs the very
+ * formulas stackd runs.  Events are matched by what they count
+ * (event_id.h), not by how they are spelled.
  */
 #ifndef STACKD_PERFSTAT_H
 #define STACKD_PERFSTAT_H
@@ -10,10 +12,16 @@
 
 #include <stdio.h>
 
+/* One event name of the recording (spellings that normalise alike are one). */
+struct ps_name {
+	char key[160];       /* event_id_normalise()d */
+	char spelling[160];  /* as perf first printed it */
+};
+
 struct ps_count {
-	char name[128];      /* normalised: lower case, '.' separators, no cpu/ */
+	unsigned name;       /* index in ps_recording.names */
 	unsigned occurrence; /* nth time this name appears in the interval */
-	double value;
+	double value;        /* summed over CPUs, cores, sockets, threads */
 	bool counted;        /* false: <not counted> / <not supported> */
 	double running;      /* share of the time it counted, 0..1 (perf scaled it) */
 };
@@ -24,26 +32,51 @@ struct ps_interval {
 	size_t n, cap;
 };
 
+#define PS_MAX_MODIFIER_SETS 4
+
 struct ps_recording {
 	bool interval_mode;
 	struct ps_interval *iv;
 	size_t n, cap;
+	struct ps_name *names;
+	size_t n_names, cap_names;
+	/* The distinct privilege modifiers on its events ("" none, "u",
+	 * "k"...): more than one means it mixes them. */
+	char modifiers[PS_MAX_MODIFIER_SETS][8];
+	unsigned n_modifiers;
+};
+
+/* Which recorded name serves each of a model's events. */
+struct ps_match {
+	int name_of[MODEL_MAX_GROUPS][MODEL_MAX_EVENTS];  /* -1: not recorded */
+	unsigned n_events;   /* the model's distinct events */
+	unsigned found;      /* of those, how many the recording has */
+	bool *used;          /* per recording name: a model event reads it */
 };
 
 /* Parse; on error returns -EINVAL with "line N: what" in err. */
 int perfstat_read(FILE *f, struct ps_recording *rec, char *err, size_t errlen);
 void perfstat_free(struct ps_recording *rec);
 
-/* Normalise an event name as perf prints it, or as a model names it. */
-void perfstat_normalise(const char *in, char *out, size_t len);
+/* Bind m's events to rec's names by identity (libpfm4 with m's PMU, raw
+ * terms, else names).  0 or -ENOMEM; perfstat_match_free() after. */
+int perfstat_match(const struct ps_recording *rec, const struct model *m, struct ps_match *mt);
+void perfstat_match_free(struct ps_match *mt);
 
-/* How many of the model's distinct events the recording has. */
-unsigned perfstat_events_found(const struct ps_recording *rec, const struct model *m,
-			       unsigned *n_events);
+/* The recorded names no model event reads (but the time: task-clock,
+ * duration_time), ", "-separated into buf; how many. */
+unsigned perfstat_unused(const struct ps_recording *rec, const struct ps_match *mt, char *buf,
+			 size_t len);
 
 /* Group sums of one interval for m.  seconds is the time the interval
- * covers (task-clock when recorded, else the -I step; 0 if unknown). */
-void perfstat_group_sums(const struct ps_recording *rec, size_t interval, const struct model *m,
-			 struct group_sums *sums, double *seconds);
+ * covers: task-clock when recorded, else duration_time, else the -I step;
+ * 0 if unknown. */
+void perfstat_group_sums(const struct ps_recording *rec, const struct ps_match *mt,
+			 size_t interval, const struct model *m, struct group_sums *sums,
+			 double *seconds);
+
+/* The perf stat command line that records what m needs, one -e group per
+ * model group, in the spellings perfstat_match() reads back. */
+void perfstat_perf_command(const struct model *m, FILE *out);
 
 #endif

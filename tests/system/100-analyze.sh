@@ -1,7 +1,10 @@
 #!/bin/sh
 # stackctl analyze on perf stat -x, recordings (plain, -I with -A per CPU,
-# scaled and unsupported events, perf-metrics names) gives the stacks of
-# perf's formulas; malformed input gives one line naming the problem, exit 2.
+# --per-core, --per-socket, scaled and unsupported events, perf-metrics
+# names, event names with terms and unquoted commas, duration_time) gives
+# the stacks of perf's formulas, matching events by what they count; events
+# no formula reads are named once; a real perf recording (software events)
+# reads; malformed input gives one line naming the problem, exit 2.
 . "$(dirname "$0")/lib.sh"
 D=$(cd "$(dirname "$0")/../data" && pwd)
 
@@ -22,7 +25,8 @@ grep -q "model skl (guessed" "$TMP/p.err" || fail "the guessed model is not stat
 [ "$(get "$TMP/i.json" '.intervals[1].time')" = 2.002 ] || fail "interval time"
 [ "$(get "$TMP/i.json" '.intervals[0].metrics.frontend_bound')" = 0.2 ] || fail "per-CPU sum, scaled"
 [ "$(get "$TMP/i.json" '.intervals[1].metrics.retiring')" = 0.8 ] || fail "second interval"
-"$STACKCTL" analyze --model skl "$D/skl-interval-percpu.csv" >"$TMP/i.txt" || fail "table failed"
+"$STACKCTL" analyze --model skl "$D/skl-interval-percpu.csv" >"$TMP/i.txt" 2>"$TMP/i.err" || fail "table failed"
+[ "$(grep -c "mixes modifiers (u, none)" "$TMP/i.err")" = 1 ] || fail ":u beside plain names not noted once"
 grep -q "frontend_bound .*20.0% .*10.0%" "$TMP/i.txt" || fail "table has one column per interval"
 
 "$STACKCTL" analyze --json "$D/spr-plain.csv" >"$TMP/s.json" 2>/dev/null || fail "spr recording failed"
@@ -42,6 +46,46 @@ rc=0
 [ "$(get "$TMP/a.json" '.intervals[1].metrics.gflops')" = null ] || fail "FLOPS from <not counted> events"
 [ "$(get "$TMP/a.json" '.intervals[1].metrics.dtlb_walk_pki')" = 1 ] || fail "the rest of a partly counted group"
 [ "$(get "$TMP/a.json" '.intervals[0].metrics.flops_per_cycle')" = 2 ] || fail "arm FLOPS (SVE 256: x2)"
+
+# Ice Lake, -I --per-core: perf's spelling of INT_MISC.CLEARS_COUNT is that
+# event (the same stacks as with stackd's name); without cmask and edge it
+# is another event, named as not used, and backend_bound cannot be formed.
+"$STACKCTL" analyze --json --model icl "$D/icl-interval-percore.csv" >"$TMP/c.json" 2>"$TMP/c.err" ||
+	fail "icl --per-core recording"
+[ ! -s "$TMP/c.err" ] || fail "icl: unexpected stderr: $(cat "$TMP/c.err")"
+# sum4 = 10e9: backend = 3e9 / 10e9 + 5 * 0.2e9 / 10e9 (icl: GenuineIntel-6-7E-5)
+[ "$(get "$TMP/c.json" '.intervals[0].metrics.backend_bound')" = 0.4 ] || fail "icl backend_bound"
+[ "$(get "$TMP/c.json" '.intervals[1].metrics.bad_speculation')" = 0.01 ] || fail "icl second interval"
+sed 's|cpu/INT_MISC.RECOVERY_CYCLES,cmask=1,edge/|INT_MISC.CLEARS_COUNT|' "$D/icl-interval-percore.csv" |
+	"$STACKCTL" analyze --json --model icl - >"$TMP/c2.json" || fail "icl, stackd's spelling"
+cmp -s "$TMP/c.json" "$TMP/c2.json" || fail "perf's and stackd's spellings of one event differ"
+sed 's|cpu/INT_MISC.RECOVERY_CYCLES,cmask=1,edge/|INT_MISC.RECOVERY_CYCLES|' "$D/icl-interval-percore.csv" |
+	"$STACKCTL" analyze --json --model icl - >"$TMP/c3.json" 2>"$TMP/c3.err" || fail "icl, other event"
+[ "$(get "$TMP/c3.json" '.intervals[0].metrics.backend_bound')" = null ] || fail "recovery cycles without cmask taken"
+[ "$(cat "$TMP/c3.err")" = "stackctl: analyze: not used: INT_MISC.RECOVERY_CYCLES" ] || fail "unused event not named"
+
+# Zen 4, --per-socket: the cmask=6 event under perf's symbolic name; the
+# run's seconds from duration_time give GFLOP/s (8e9 FLOP in 2 s).
+"$STACKCTL" analyze --json "$D/zen4-persocket-duration.csv" >"$TMP/z.json" 2>"$TMP/z.err" ||
+	fail "zen4 --per-socket recording"
+[ "$(get "$TMP/z.json" .model)" = amd64_fam19h_zen4 ] || fail "zen4 not guessed"
+[ "$(get "$TMP/z.json" '.intervals[0].metrics.gflops')" = 4 ] || fail "gflops from duration_time"
+# fetch_latency = 6 * 0.2e9 / (6 * 4e9): needs the cmask=6 count
+[ "$(get "$TMP/z.json" '.intervals[0].metrics.fetch_latency')" = 0.05 ] || fail "zen4 cmask event"
+[ "$(grep -c "not used: branch-misses$" "$TMP/z.err")" = 1 ] || fail "branch-misses not named once"
+
+# A recording as this host's perf writes it (software events: no PMU here).
+if command -v perf >/dev/null && perf stat -x, -o "$TMP/real.csv" -I 100 \
+	-e page-faults,cpu-migrations,task-clock,duration_time -- sh -c 'i=0; while [ $i -lt 300000 ]; do i=$((i + 1)); done' \
+	>/dev/null 2>&1; then
+	"$STACKCTL" analyze --json --model software "$TMP/real.csv" >"$TMP/r.json" 2>"$TMP/r.err" ||
+		fail "real perf recording: $(cat "$TMP/r.err")"
+	[ "$(get "$TMP/r.json" '.intervals | length')" -ge 1 ] || fail "real recording: no interval"
+	[ "$(get "$TMP/r.json" '.intervals[0].metrics.page_faults_per_cpu_s | type')" = number ] ||
+		fail "real recording: no page fault rate"
+else
+	skip_check "perf stat cannot run here: no real recording read"
+fi
 
 "$STACKCTL" analyze --perf-command --model skl >"$TMP/cmd" || fail "--perf-command failed"
 grep -q "^perf stat -x, .*-e '{cycles,instructions,UOPS_ISSUED.ANY," "$TMP/cmd" || fail "perf command"
