@@ -16,8 +16,13 @@
  *   branch_mispredicts = BR_MISP / (BR_MISP + MACHINE_CLEARS.COUNT) * bad_speculation
  *   memory_bound    = as on Skylake, times backend_bound
  * Level 1 and every split come from one group each (perf metrics ride
- * along for free); light/heavy ops are not offered (Ice Lake has no
- * topdown-heavy-ops and perf's formula needs more events than fit).
+ * along for free).  Ice Lake has no topdown-heavy-ops; perf 6.1's
+ * heavy_operations is tma_microcode_sequencer + retiring * (DEC0 - DEC0
+ * cycles) / MITE_UOPS with tma_microcode_sequencer = retiring *
+ * IDQ.MS_UOPS / UOPS_ISSUED.ANY, so its share of retiring,
+ *   heavy_ops / retiring = IDQ.MS_UOPS / UOPS_ISSUED.ANY
+ *                        + (UOPS_DECODED.DEC0 - UOPS_DECODED.DEC0:c1) / IDQ.MITE_UOPS,
+ * is measured in family td_l2_ret (light_ops = retiring - heavy_ops).
  * Multi-stage bounds as on Skylake (model_skl.c), from the memory group:
  * frontend at the scheduler = RS_EVENTS.EMPTY_CYCLES / cycles, backend at
  * execution = (CYCLE_ACTIVITY.STALLS_TOTAL - RS_EVENTS.EMPTY_CYCLES) / cycles.
@@ -63,6 +68,17 @@ static const struct model_event icl_td_l2[] = {
 	  "IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE", false, false },
 	{ "BR_MISP_RETIRED:ALL_BRANCHES", "br_misp_retired", "BR_MISP_RETIRED.ALL_BRANCHES", false, false },
 	{ "MACHINE_CLEARS:COUNT", "machine_clears_count", "MACHINE_CLEARS.COUNT", false, false },
+};
+
+/* heavy_ops' share of retiring (the formula above): each ratio in-group.
+ * UOPS_DECODED.DEC0 is event 0x56 umask 0x01 (libpfm4 4.13). */
+static const struct model_event icl_td_l2_ret[] = {
+	INTEL_BASE_EVENTS,
+	{ "UOPS_ISSUED:ANY", "uops_issued", "UOPS_ISSUED.ANY", false, false },
+	{ "IDQ:MS_UOPS", "ms_uops", "IDQ.MS_UOPS", false, false },
+	{ "IDQ:MITE_UOPS", "mite_uops", "IDQ.MITE_UOPS", false, false },
+	{ "UOPS_DECODED:DEC0", "dec0_uops", "UOPS_DECODED.DEC0", false, false },
+	{ "UOPS_DECODED:DEC0:c=1", "dec0_cycles", "cpu/event=0x56,umask=0x1,cmask=1/", false, false },
 };
 
 static const struct model_event icl_td_mem[] = {
@@ -128,6 +144,10 @@ static const struct model_ratio_set icl_ratio_sets[] = {
 	{ "fe_l3_bw", "mite_any_cycles,mite_ok_cycles" },
 	{ "fe_l3_bw", "dsb_any_cycles,dsb_ok_cycles" },
 	{ "fe_l3_bw", "lsd_active_cycles,lsd_ok_cycles" },
+	/* heavy_ops: IDQ.MS_UOPS / UOPS_ISSUED.ANY and (DEC0 - DEC0 cycles) /
+	 * IDQ.MITE_UOPS */
+	{ "td_l2_ret", "uops_issued,ms_uops" },
+	{ "td_l2_ret", "dec0_uops,dec0_cycles,mite_uops" },
 };
 
 /* General counter restrictions, from Intel's perfmon ICL/events/
@@ -152,6 +172,12 @@ static const struct model_event_rule icl_event_rules[] = {
 	{ "dsb_ok_cycles", EVENT_ALWAYS, 0xf, 0xf },            /* IDQ.DSB_CYCLES_OK */
 	{ "lsd_active_cycles", EVENT_ALWAYS, 0xf, 0xf },        /* LSD.CYCLES_ACTIVE */
 	{ "lsd_ok_cycles", EVENT_ALWAYS, 0xf, 0xf },            /* LSD.CYCLES_OK */
+	/* UOPS_DECODED.DEC0: counters 0-3 taken as for Sapphire Rapids'
+	 * UOPS_DECODED.DEC0_UOPS (Linux's sapphirerapids/pipeline.json); the
+	 * Ice Lake entry was not at hand, and a narrower mask can only make
+	 * the planner split more, never place an event where it cannot count */
+	{ "dec0_uops", EVENT_ALWAYS, 0xf, 0xf },
+	{ "dec0_cycles", EVENT_ALWAYS, 0xf, 0xf },
 };
 
 static const struct model_group icl_groups[] = {
@@ -162,6 +188,7 @@ static const struct model_group icl_groups[] = {
 	{ "flops_b", model_intel_flops_wide, INTEL_FLOPS_WIDE_ALL, false },
 	{ "fe_l3_lat", icl_fe_l3_lat, N(icl_fe_l3_lat), false },
 	{ "fe_l3_bw", icl_fe_l3_bw, N(icl_fe_l3_bw), false },
+	{ "td_l2_ret", icl_td_l2_ret, N(icl_td_l2_ret), false },
 };
 
 /* perf's level-3 frontend nodes (the formulas at the top). */
@@ -215,6 +242,7 @@ static void icl_compute(const struct model *m, const struct group_sums *sums,
 {
 	struct gview l2 = model_gview_get(m, sums, "td_l2");
 	struct gview mem = model_gview_get(m, sums, "td_mem");
+	struct gview ret;
 	struct topdown td;
 	double slots = model_gv(&l2, "slots"), mem_l1[4], br, mc, fl;
 
@@ -236,8 +264,11 @@ static void icl_compute(const struct model *m, const struct group_sums *sums,
 			    mem_l1[0] * model_gv(&mem, "ports_util_2") +
 			    model_gv(&mem, "bound_on_stores"));
 	td.be_cov = mem.coverage;
-	td.heavy_share = NAN;
-	td.ret_cov = 0;
+	ret = model_gview_get(m, sums, "td_l2_ret");
+	td.heavy_share = model_ratio(model_gv(&ret, "ms_uops"), model_gv(&ret, "uops_issued")) +
+			 model_ratio(model_gv(&ret, "dec0_uops") - model_gv(&ret, "dec0_cycles"),
+				     model_gv(&ret, "mite_uops"));
+	td.ret_cov = ret.coverage;
 	td.fe_issue_stage = model_ratio(model_gv(&mem, "rs_empty_cycles"), mem.cycles);
 	td.be_exec_stage =
 		model_ratio(model_gv(&mem, "stalls_total"), mem.cycles) - td.fe_issue_stage;

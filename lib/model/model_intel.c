@@ -165,8 +165,9 @@ void model_intel_core_per_cycle(const struct model *m, const struct group_sums *
 	struct gview v = model_gview_get(m, sums, "fe_l3_bw");
 	double r = model_ratio(model_gv(&v, "core_clks"), v.cycles);
 
-	td->core_per_cycle = !isnan(r) ? r : smt_on ? NAN : 1.0;
-	td->core_cov = !isnan(r) ? v.coverage : 1.0;
+	/* (none counted while cycles were: not a figure to divide by) */
+	td->core_per_cycle = r > 0 ? r : smt_on ? NAN : 1.0;
+	td->core_cov = r > 0 ? v.coverage : 1.0;
 }
 
 double model_intel_fe_source_limited(const struct gview *bw, const char *any, const char *ok)

@@ -57,7 +57,11 @@ MAPPING = [
     ("heavy_ops", "tma_heavy_operations", None),
     ("ipc", "IPC", None),
     ("cpi", "CPI", None),
-    ("dsb_coverage", "DSB_Coverage", None),
+    # perf 6.1's icx and spr DSB_Coverage leave the LSD's uops out of the
+    # sum (DSB / (DSB + MITE + MS)); stackd's dsb_coverage is the DSB's
+    # share of all delivered uops, the LSD's included, as perf's icl has
+    # it: the same quantity on skl/skx (no LSD) and icl only.
+    ("dsb_coverage", "DSB_Coverage", ("skl", "skx", "icl")),
     # FLOPs per cycle: both count an FMA twice and weigh each width by its
     # lanes; perf divides by CORE_CLKS (the core's clocks this thread had)
     ("flops_per_cycle", "FLOPc", None),
@@ -110,6 +114,12 @@ ALIASES = {
     # INT_MISC.CLEARS_COUNT is event 0x0d umask 0x01 cmask 1 edge: the
     # recovery periods, which perf's Ice Lake formulas spell raw
     "cpu@INT_MISC.RECOVERY_CYCLES,cmask=1,edge@": "INT_MISC.CLEARS_COUNT",
+    # Skylake's ICACHE_16B.IFDATA_STALL is event 0x80 umask 0x04: stackd
+    # records its miss episodes (cmask 1, edge) in raw terms
+    "cpu/event=0x80,umask=0x4,cmask=1,edge/": "cpu@ICACHE_16B.IFDATA_STALL,cmask=1,edge@",
+    # Ice Lake's UOPS_DECODED.DEC0 is event 0x56 umask 0x01: its cycles
+    # (cmask 1), likewise in raw terms
+    "cpu/event=0x56,umask=0x1,cmask=1/": "cpu@UOPS_DECODED.DEC0,cmask=1@",
 }
 
 
@@ -124,9 +134,24 @@ def stackd_events(stackctl, model):
                          capture_output=True, text=True, check=True).stdout
     names = []
     for group in re.findall(r"-e '\{([^}]*)\}'", out):
-        for n in group.split(","):
+        for n in split_events(group):
             if n not in names:
                 names.append(n)
+    return names
+
+
+def split_events(group):
+    """perf's event list: commas inside pmu/.../ terms do not split."""
+    names, cur, inside = [], "", False
+    for ch in group:
+        if ch == "," and not inside:
+            names.append(cur)
+            cur = ""
+            continue
+        if ch == "/":
+            inside = not inside
+        cur += ch
+    names.append(cur)
     return names
 
 

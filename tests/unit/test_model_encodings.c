@@ -11,7 +11,7 @@
  * tools/perf/pmu-events/arch/x86/:
  *   skylake/pipeline.json, frontend.json, floating-point.json, memory.json
  *   icelake/pipeline.json, frontend.json
- *   sapphirerapids/pipeline.json, frontend.json
+ *   sapphirerapids/pipeline.json, frontend.json, floating-point.json
  *   amdzen4/pipeline.json, core.json, floating-point.json (event names as
  *   de_no_dispatch_per_slot.*, de_src_op_disp.*, ex_ret_*, ex_no_retire.*)
  *   Arm: arm64/common-and-microarch.json (architected event numbers)
@@ -143,6 +143,19 @@ static const struct golden goldens[] = {
 	{ "spr", "IDQ:DSB_CYCLES_ANY", 0x1000879, "IDQ.DSB_CYCLES_ANY" },
 	{ "spr", "IDQ:DSB_CYCLES_OK", 0x6000879, "IDQ.DSB_CYCLES_OK" },
 	{ "spr", "CPU_CLK_UNHALTED:DISTRIBUTED", 0x2ec, "CPU_CLK_UNHALTED.DISTRIBUTED" },
+	/* sapphirerapids/floating-point.json (event 0xcf), pipeline.json (AMX
+	 * 0xce umask 0x2): the half precision and AMX FLOPs */
+	{ "spr", "FP_ARITH_INST_RETIRED2:SCALAR_HALF", 0x1cf, "FP_ARITH_INST_RETIRED2.SCALAR_HALF" },
+	{ "spr", "FP_ARITH_INST_RETIRED2:COMPLEX_SCALAR_HALF", 0x2cf, "...COMPLEX_SCALAR_HALF" },
+	{ "spr", "FP_ARITH_INST_RETIRED2:128B_PACKED_HALF", 0x4cf, "...128B_PACKED_HALF" },
+	{ "spr", "FP_ARITH_INST_RETIRED2:256B_PACKED_HALF", 0x8cf, "...256B_PACKED_HALF" },
+	{ "spr", "FP_ARITH_INST_RETIRED2:512B_PACKED_HALF", 0x10cf, "...512B_PACKED_HALF" },
+	{ "spr", "AMX_OPS_RETIRED:BF16", 0x2ce, "AMX_OPS_RETIRED.BF16" },
+	/* icelake/pipeline.json: UOPS_DECODED.DEC0 0x56 umask 0x1, and its
+	 * cycles (cmask 1) for heavy_ops */
+	{ "icl", "UOPS_DECODED:DEC0", 0x156, "UOPS_DECODED.DEC0" },
+	{ "icl", "UOPS_DECODED:DEC0:c=1", 0x1000156, "UOPS_DECODED.DEC0 cmask=1" },
+	{ "icl", "UOPS_ISSUED:ANY", 0x10e, "UOPS_ISSUED.ANY" },
 };
 
 /* Arm architected events (arm64/common-and-microarch.json EventCode), by

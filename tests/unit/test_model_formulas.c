@@ -386,6 +386,54 @@ static void test_spr(void)
 	check_tree(m, out);
 }
 
+/* FLOPS as perf counts them on Sapphire Rapids: FP16 and AMX BF16 count
+ * (perf 6.1's FLOPc weights), per core clock (CPU_CLK_UNHALTED.DISTRIBUTED
+ * with SMT on), and the peak share per precision: a kernel at the single-
+ * precision peak is 100%, one at half the FP16 peak and half the double
+ * peak is 100% too. */
+static void test_flops_precisions(void)
+{
+	const struct model *m = &model_spr;
+	struct group_sums s[MODEL_MAX_GROUPS];
+	struct metric_value out[MODEL_MAX_METRICS];
+	struct model_context smt = { true, NULL };
+	double c = 1e9, flop;
+
+	memset(s, 0, sizeof(s));
+	memset(out, 0, sizeof(out));
+	set(m, s, "cycles", c);
+	set(m, s, "instructions", 2e9);
+	set(m, s, "fp_512_sp", c * 64 / 16);          /* 64 SP FLOP per cycle: the peak */
+	m->compute(m, s, NULL, out);
+	NEAR(get(m, out, "flops_per_cycle"), 64.0);
+	NEAR(get(m, out, "flop_peak_fraction"), 1.0);  /* not 64 / 32 (the DP peak) */
+
+	memset(s, 0, sizeof(s));
+	set(m, s, "cycles", c);
+	set(m, s, "instructions", 2e9);
+	set(m, s, "fp_512_hp", c * 64 / 32);          /* half the FP16 peak of 128 */
+	set(m, s, "fp_256_dp", c * 16 / 4);           /* half the DP peak of 32 */
+	set(m, s, "fp_complex_hp", 1e6);
+	set(m, s, "amx_bf16", 1e6);
+	set(m, s, "core_clks", c / 2);                /* SMT on, both threads busy */
+	m->compute(m, s, NULL, out);
+	flop = 64 * c + 16 * c + 2 * 1e6 + 4 * 1e6;
+	/* SMT off: CORE_CLKS is still DISTRIBUTED, as perf's FLOPc has it */
+	NEAR(get(m, out, "flops_per_cycle"), flop / (c / 2));
+	m->compute(m, s, &smt, out);
+	NEAR(get(m, out, "flops_per_cycle"), flop / (c / 2));
+	NEAR(get(m, out, "gflops"), flop / 1e9);      /* per CPU second, not per core clock */
+	NEAR(get(m, out, "flop_peak_fraction"),
+	     (64 * c + 2e6) / (c / 2) / 128 + 16 * c / (c / 2) / 32 + 4e6 / (c / 2) / 1024);
+	NEAR(get(m, out, "flops_hp_share"), (64 * c + 2e6) / flop);
+	NEAR(get(m, out, "flops_amx_share"), 4e6 / flop);
+	/* the family with CORE_CLKS absent and SMT on: no per-cycle figure */
+	missing(m, s, "fe_l3_bw", "core_clks");
+	m->compute(m, s, &smt, out);
+	CHECK(!valid(m, out, "flops_per_cycle"));
+	CHECK(valid(m, out, "gflops"));
+}
+
 static void test_zen4(void)
 {
 	const struct model *m = &model_zen4;
@@ -616,6 +664,7 @@ int main(void)
 	test_missing();
 	test_icl();
 	test_spr();
+	test_flops_precisions();
 	test_zen4();
 	test_neoverse(&model_arm_n2, 5, 1);
 	test_neoverse(&model_arm_v1, 8, 2);
