@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "lib/model/model.h"
 #include "lib/model/model_generic.h"
+#include "lib/model/perf_names.h"
 #include "lib/perfstat.h"
 
 #include <errno.h>
@@ -42,7 +43,9 @@ static void help(void)
 	       "                   recording has, stated on stderr)\n"
 	       "  --smt on|off     the recorded host had SMT on (marks Skylake-class\n"
 	       "                   Top-Down as core-scoped; default off)\n"
-	       "  --json           one JSON object: {model, intervals: [{time, metrics}]}\n"
+	       "  --json           one JSON object: {model, perf_names, intervals: [{time,\n"
+	       "                   metrics}]}; perf_names gives Linux perf's name of each\n"
+	       "                   metric that is the same quantity (IPC, tma_retiring...)\n"
 	       "  --perf-command   print the perf stat command that records what --model needs\n"
 	       "  -h, --help       this help\n"
 	       "\nModels:");
@@ -135,14 +138,38 @@ static void report_cpi_fit_failure(int r)
 		fprintf(stderr, "%s\n", strerror(-r));
 }
 
+/* "perf_names": Linux perf's names of the metrics that are the same
+ * quantity (lib/model/perf_names.h), so output diffs against perf stat -M. */
+static void print_perf_names(const struct model *m)
+{
+	bool first = true;
+	unsigned k, i, n;
+
+	printf(" \"perf_names\": {");
+	for (k = 0; k < m->n_metrics; k++) {
+		const char *names[PERF_NAMES_MAX];
+
+		n = perf_names_of(m, m->metrics[k].name, names);
+		if (n == 0)
+			continue;
+		printf("%s\"%s\": [", first ? "" : ", ", m->metrics[k].name);
+		for (i = 0; i < n; i++)
+			printf("%s\"%s\"", i ? ", " : "", names[i]);
+		printf("]");
+		first = false;
+	}
+	printf("},");
+}
+
 static void print_json(const struct model *m, const struct ps_recording *rec,
 		       struct metric_value (*out)[MODEL_MAX_METRICS])
 {
 	size_t i;
 	unsigned k;
 
-	printf("{\"model\": \"%s\", \"formula_version\": %u, \"intervals\": [", m->name,
-	       m->formula_version);
+	printf("{\"model\": \"%s\", \"formula_version\": %u,", m->name, m->formula_version);
+	print_perf_names(m);
+	printf(" \"intervals\": [");
 	for (i = 0; i < rec->n; i++) {
 		bool first = true;
 

@@ -5,6 +5,7 @@
  */
 #include "api_out.h"
 #include "group_parts.h"
+#include "model/perf_names.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -134,6 +135,22 @@ static void print_groups(struct jsonw *j, const struct model *m, const struct ta
 	jsonw_array_end(j);
 }
 
+/* Linux perf's names of the metric, when it is the same quantity as one
+ * of perf's (lib/model/perf_names.h): none, or "perf_names": [...]. */
+static void print_perf_names(struct jsonw *j, const struct model *m, const char *metric)
+{
+	const char *names[PERF_NAMES_MAX];
+	unsigned i, n = perf_names_of(m, metric, names);
+
+	if (n == 0)
+		return;
+	jsonw_key(j, "perf_names");
+	jsonw_array_begin(j);
+	for (i = 0; i < n; i++)
+		jsonw_string(j, names[i]);
+	jsonw_array_end(j);
+}
+
 static void print_metrics(struct jsonw *j, const struct window *w, const struct target_sums *t)
 {
 	const struct model *m = w->model;
@@ -165,6 +182,7 @@ static void print_metrics(struct jsonw *j, const struct window *w, const struct 
 		jsonw_field_double(j, "coverage", mv[k].coverage);
 		jsonw_field_bool(j, "core_scoped", mv[k].core_scoped);
 		jsonw_field_string(j, "help", mm->help);
+		print_perf_names(j, m, mm->name);
 		jsonw_object_end(j);
 	}
 	jsonw_array_end(j);

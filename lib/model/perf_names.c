@@ -1,0 +1,92 @@
+/*
+ * perf_names.c - our metric -> Linux perf's metric, where the two are the
+ * same quantity (see perf_names.h).  Intel models only: the local perf 6.1
+ * has no metric tables for AMD Zen 4 or Arm Neoverse to check against.
+ *
+ * Left out on purpose (not the same quantity as any perf metric):
+ *   dsb_coverage on icx/spr - perf 6.1's DSB_Coverage there leaves the
+ *     LSD's uops out of the sum; ours is the DSB's share of all delivered
+ *     uops, as perf's icl has it;
+ *   icache_stall_fraction on skl/skx - perf's tma_icache_misses adds twice
+ *     the miss episodes there (our icache_misses is that node);
+ *   gflops - perf's GFLOPs is per second of wall time, ours per second of
+ *     the task's CPU time (the same for one thread busy all along only);
+ *   mite_share, ms_share, lsd_share, dsb/mite_p_*, flop_peak_fraction, the
+ *     FLOPS stack and the two-stage ranges: perf has no such metric.
+ */
+#include "perf_names.h"
+
+#include <string.h>
+
+struct perf_name {
+	const char *metric;
+	const char *v61, *v66;    /* perf 6.1's name; perf 6.6's where it differs */
+	const char *models;       /* ",skl,icl," - NULL: every Intel model */
+};
+
+static const struct perf_name names[] = {
+	{ "retiring", "tma_retiring", NULL, NULL },
+	{ "bad_speculation", "tma_bad_speculation", NULL, NULL },
+	{ "frontend_bound", "tma_frontend_bound", NULL, NULL },
+	{ "backend_bound", "tma_backend_bound", NULL, NULL },
+	{ "fetch_latency", "tma_fetch_latency", NULL, NULL },
+	{ "fetch_bandwidth", "tma_fetch_bandwidth", NULL, NULL },
+	{ "branch_mispredicts", "tma_branch_mispredicts", NULL, NULL },
+	{ "machine_clears", "tma_machine_clears", NULL, NULL },
+	{ "memory_bound", "tma_memory_bound", NULL, NULL },
+	{ "core_bound", "tma_core_bound", NULL, NULL },
+	{ "light_ops", "tma_light_operations", NULL, NULL },
+	{ "heavy_ops", "tma_heavy_operations", NULL, NULL },
+	{ "icache_misses", "tma_icache_misses", NULL, NULL },
+	{ "itlb_misses", "tma_itlb_misses", NULL, NULL },
+	{ "branch_resteers", "tma_branch_resteers", NULL, NULL },
+	{ "ms_switches", "tma_ms_switches", NULL, NULL },
+	{ "dsb_switches", "tma_dsb_switches", NULL, NULL },
+	{ "lcp", "tma_lcp", NULL, NULL },
+	{ "mite", "tma_mite", NULL, NULL },
+	{ "dsb", "tma_dsb", NULL, NULL },
+	{ "lsd", "tma_lsd", NULL, NULL },
+	{ "ipc", "IPC", "tma_info_thread_ipc", NULL },
+	{ "cpi", "CPI", "tma_info_thread_cpi", NULL },
+	{ "dsb_coverage", "DSB_Coverage", "tma_info_frontend_dsb_coverage", ",skl,skx,icl," },
+	{ "flops_per_cycle", "FLOPc", "tma_info_core_flopc", NULL },
+	{ "itlb_stall_fraction", "tma_itlb_misses", NULL, NULL },
+	{ "dsb_switch_fraction", "tma_dsb_switches", NULL, NULL },
+	{ "icache_stall_fraction", "tma_icache_misses", NULL, ",icl,icx,spr," },
+};
+
+/* The model's name appears in the ",a,b," list. */
+static bool listed(const char *list, const char *model)
+{
+	const char *p = list;
+	size_t n = strlen(model);
+
+	while ((p = strstr(p, model)) != NULL) {
+		if (p > list && p[-1] == ',' && p[n] == ',')
+			return true;
+		p += n;
+	}
+	return false;
+}
+
+unsigned perf_names_of(const struct model *m, const char *metric,
+		       const char *out[PERF_NAMES_MAX])
+{
+	unsigned i, n = 0;
+
+	out[0] = out[1] = NULL;
+	if (m->vendor != VENDOR_INTEL)
+		return 0;
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		const struct perf_name *p = &names[i];
+
+		if (strcmp(p->metric, metric) != 0 ||
+		    (p->models != NULL && !listed(p->models, m->name)))
+			continue;
+		out[n++] = p->v61;
+		if (p->v66 != NULL)
+			out[n++] = p->v66;
+		break;
+	}
+	return n;
+}
