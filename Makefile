@@ -261,6 +261,10 @@ install: all $(BUILD)/stackd.conf
 	install -D -m 0755 $(BUILD)/stackctl $(DESTDIR)$(PREFIX)/bin/stackctl
 	install -d $(DESTDIR)$(PREFIX)/share/stackd/web
 	install -m 0644 web/index.html web/app.js web/style.css $(DESTDIR)$(PREFIX)/share/stackd/web/
+	install -D -m 0644 -t $(DESTDIR)$(PREFIX)/share/stackd/prometheus \
+		packaging/prometheus/stackd-rules.yml packaging/prometheus/stackd-alerts.yml
+	install -D -m 0644 -t $(DESTDIR)$(PREFIX)/share/stackd/grafana \
+		packaging/grafana/stackd-dashboard.json
 	install -D -m 0644 docs/man/stackctl.1 $(DESTDIR)$(PREFIX)/share/man/man1/stackctl.1
 	install -D -m 0644 docs/man/stackd.8 $(DESTDIR)$(PREFIX)/share/man/man8/stackd.8
 	install -D -m 0644 docs/man/stackd.conf.5 $(DESTDIR)$(PREFIX)/share/man/man5/stackd.conf.5
