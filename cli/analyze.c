@@ -143,13 +143,13 @@ static void report_cpi_fit_failure(int r)
 static void print_perf_names(const struct model *m)
 {
 	bool first = true;
-	unsigned k, i, n;
+	unsigned k, i;
 
 	printf(" \"perf_names\": {");
 	for (k = 0; k < m->n_metrics; k++) {
 		const char *names[PERF_NAMES_MAX];
+		unsigned n = perf_names_of(m, m->metrics[k].name, names);
 
-		n = perf_names_of(m, m->metrics[k].name, names);
 		if (n == 0)
 			continue;
 		printf("%s\"%s\": [", first ? "" : ", ", m->metrics[k].name);
