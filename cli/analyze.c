@@ -19,6 +19,16 @@
 
 enum { OPT_MODEL = 0x100, OPT_JSON, OPT_PERF_COMMAND, OPT_SMT };
 
+/* One interval's figures: the model's, and GFLOP/s per second of wall
+ * time (perf's GFLOPs: duration_time, or the -I step), which no model
+ * computes (the daemon knows only CPU time per target). */
+struct analyzed {
+	struct metric_value v[MODEL_MAX_METRICS];
+	struct metric_value gflops_wall;
+};
+
+#define GFLOPS_WALL "gflops_wall"
+
 static void help(void)
 {
 	size_t n, i;
@@ -158,11 +168,14 @@ static void print_perf_names(const struct model *m)
 		printf("]");
 		first = false;
 	}
+	if (m->vendor == VENDOR_INTEL && model_metric_index(m, "gflops") >= 0)
+		printf("%s\"%s\": [\"GFLOPs\", \"tma_info_system_gflops\"]", first ? "" : ", ",
+		       GFLOPS_WALL);
 	printf("},");
 }
 
 static void print_json(const struct model *m, const struct ps_recording *rec,
-		       struct metric_value (*out)[MODEL_MAX_METRICS])
+		       struct analyzed *out)
 {
 	size_t i;
 	unsigned k;
@@ -178,19 +191,42 @@ static void print_json(const struct model *m, const struct ps_recording *rec,
 		else
 			printf("%s\n {\"time\": %.6f, \"metrics\": {", i ? "," : "", rec->iv[i].time);
 		for (k = 0; k < m->n_metrics; k++) {
-			if (!out[i][k].valid)
+			if (!out[i].v[k].valid)
 				continue;
 			printf("%s\"%s\": %.9g", first ? "" : ", ", m->metrics[k].name,
-			       out[i][k].value);
+			       out[i].v[k].value);
 			first = false;
 		}
+		if (out[i].gflops_wall.valid)
+			printf("%s\"%s\": %.9g", first ? "" : ", ", GFLOPS_WALL,
+			       out[i].gflops_wall.value);
 		printf("}}");
 	}
 	printf("\n]}\n");
 }
 
+/* The table's gflops_wall row, when some interval has it. */
+static void print_gflops_wall(const struct ps_recording *rec, const struct analyzed *out)
+{
+	bool any = false;
+	size_t i;
+
+	for (i = 0; i < rec->n; i++)
+		any = any || out[i].gflops_wall.valid;
+	if (!any)
+		return;
+	printf("%-24s", GFLOPS_WALL);
+	for (i = 0; i < rec->n; i++) {
+		if (out[i].gflops_wall.valid)
+			printf(" %10.3f", out[i].gflops_wall.value);
+		else
+			printf(" %10s", "-");
+	}
+	printf("  (per second of wall time, as perf's GFLOPs)\n");
+}
+
 static void print_table(const struct model *m, const struct ps_recording *rec,
-			struct metric_value (*out)[MODEL_MAX_METRICS])
+			struct analyzed *out)
 {
 	size_t i;
 	unsigned k;
@@ -209,21 +245,22 @@ static void print_table(const struct model *m, const struct ps_recording *rec,
 		char label[64];
 
 		for (i = 0; i < rec->n; i++)
-			any = any || out[i][k].valid;
+			any = any || out[i].v[k].valid;
 		if (!any)
 			continue;
 		snprintf(label, sizeof(label), "%s%s", mm->parent ? "  " : "", mm->name);
 		printf("%-24s", label);
 		for (i = 0; i < rec->n; i++) {
-			if (!out[i][k].valid)
+			if (!out[i].v[k].valid)
 				printf(" %10s", "-");
 			else if (mm->unit == METRIC_FRACTION)
-				printf(" %9.1f%%", 100.0 * out[i][k].value);
+				printf(" %9.1f%%", 100.0 * out[i].v[k].value);
 			else
-				printf(" %10.3f", out[i][k].value);
+				printf(" %10.3f", out[i].v[k].value);
 		}
-		printf("%s\n", out[0][k].core_scoped ? "  (core-scoped: SMT on)" : "");
+		printf("%s\n", out[0].v[k].core_scoped ? "  (core-scoped: SMT on)" : "");
 	}
+	print_gflops_wall(rec, out);
 }
 
 /* What the command line asks for. */
@@ -324,7 +361,7 @@ static void report_unused(const struct ps_recording *rec, const struct ps_match 
 
 /* Every interval of rec through m's formulas into out[]; -ENOMEM. */
 static int compute_all(const struct model *m, const struct ps_recording *rec, bool smt,
-		       struct metric_value (*out)[MODEL_MAX_METRICS])
+		       struct analyzed *out)
 {
 	struct group_sums (*sums)[MODEL_MAX_GROUPS] = calloc(rec->n, sizeof(*sums));
 	struct ps_match mt = { .used = NULL };
@@ -353,9 +390,17 @@ static int compute_all(const struct model *m, const struct ps_recording *rec, bo
 			report_cpi_fit_failure(fit);
 	}
 	for (i = 0; i < rec->n; i++) {
-		m->compute(m, sums[i], &ctx, out[i]);
+		double wall = perfstat_wall_seconds(rec, i);
+
+		m->compute(m, sums[i], &ctx, out[i].v);
 		if (secs[i] <= 0 && gf >= 0)
-			out[i][gf].valid = false;  /* no time in the recording */
+			out[i].v[gf].valid = false;  /* no time in the recording */
+		/* the same FLOPs over the wall time: gflops counted them per
+		 * secs[i] (task-clock when recorded) */
+		if (gf >= 0 && out[i].v[gf].valid && wall > 0) {
+			out[i].gflops_wall = out[i].v[gf];
+			out[i].gflops_wall.value = out[i].v[gf].value * secs[i] / wall;
+		}
 	}
 	r = 0;
 out:
@@ -377,7 +422,7 @@ int verb_analyze(int argc, char **argv)
 	};
 	struct cli_getopt o = { .verb = "analyze", .options = options, .help = help };
 	struct analyze_args a = { NULL, false, false, false };
-	struct metric_value (*out)[MODEL_MAX_METRICS];
+	struct analyzed *out;
 	struct ps_recording rec;
 	const struct model *m;
 	int c, r;

@@ -68,6 +68,10 @@ void perfstat_match_free(struct ps_match *mt);
 unsigned perfstat_unused(const struct ps_recording *rec, const struct ps_match *mt, char *buf,
 			 size_t len);
 
+/* The wall time interval `interval` covers, as perf's GFLOPs divides by
+ * it: duration_time when recorded, else the -I step; 0 if unknown. */
+double perfstat_wall_seconds(const struct ps_recording *rec, size_t interval);
+
 /* Group sums of one interval for m.  seconds is the time the interval
  * covers: task-clock when recorded, else duration_time, else the -I step;
  * 0 if unknown. */

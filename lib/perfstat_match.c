@@ -168,6 +168,18 @@ static double interval_seconds(const struct ps_recording *rec, size_t interval)
 	return 0;
 }
 
+double perfstat_wall_seconds(const struct ps_recording *rec, size_t interval)
+{
+	const struct ps_interval *iv = &rec->iv[interval];
+	const struct ps_count *c = find_key(rec, iv, "duration_time");
+
+	if (c != NULL && c->counted)
+		return c->value / (double)NS_PER_SEC;
+	if (rec->interval_mode)
+		return interval == 0 ? iv->time : iv->time - rec->iv[interval - 1].time;
+	return 0;
+}
+
 void perfstat_group_sums(const struct ps_recording *rec, const struct ps_match *mt,
 			 size_t interval, const struct model *m, struct group_sums *sums,
 			 double *seconds)

@@ -11,6 +11,8 @@
  *     the miss episodes there (our icache_misses is that node);
  *   gflops - perf's GFLOPs is per second of wall time, ours per second of
  *     the task's CPU time (the same for one thread busy all along only);
+ *     `stackctl analyze` adds gflops_wall, which is perf's GFLOPs, and
+ *     names it itself (a recording has the wall time, the daemon not);
  *   mite_share, ms_share, lsd_share, dsb/mite_p_*, flop_peak_fraction, the
  *     FLOPS stack and the two-stage ranges: perf has no such metric.
  */
