@@ -359,6 +359,37 @@ static void report_unused(const struct ps_recording *rec, const struct ps_match 
 	fprintf(stderr, "); each event is matched whatever its modifier\n");
 }
 
+/* Names that count several FP events together (perfstat_combined.c): said
+ * once; true when there is one. */
+static bool report_combined(const struct ps_recording *rec, const struct ps_match *mt)
+{
+	bool any = false;
+	size_t i;
+
+	for (i = 0; i < rec->n_names; i++) {
+		if (!mt->combined[i])
+			continue;
+		fprintf(stderr, "%s%s", any ? ", " : "stackctl: analyze: ", rec->names[i].spelling);
+		any = true;
+	}
+	if (any)
+		fprintf(stderr, " count several FP events together: FLOPs per cycle and GFLOP/s "
+			"are exact, the split by width and precision (and the peak share, which "
+			"needs it) is not computed\n");
+	return any;
+}
+
+/* The FLOPS figures that need the FP events one by one. */
+static bool needs_fp_split(const char *metric)
+{
+	size_t n = strlen(metric);
+
+	return strcmp(metric, "flop_peak_fraction") == 0 ||
+	       strncmp(metric, "flops_base", 10) == 0 || strncmp(metric, "flops_width", 11) == 0 ||
+	       strncmp(metric, "flops_other", 11) == 0 ||
+	       (strncmp(metric, "flops_", 6) == 0 && n > 6 && strcmp(metric + n - 6, "_share") == 0);
+}
+
 /* Every interval of rec through m's formulas into out[]; -ENOMEM. */
 static int compute_all(const struct model *m, const struct ps_recording *rec, bool smt,
 		       struct analyzed *out)
@@ -370,12 +401,15 @@ static int compute_all(const struct model *m, const struct ps_recording *rec, bo
 	struct model_context ctx = { smt, NULL };
 	double weights[CPI_WEIGHTS];
 	int gf = model_metric_index(m, "gflops");
+	bool combined;
+	unsigned k;
 	size_t i;
 	int r = -ENOMEM;
 
 	if (sums == NULL || ptr == NULL || secs == NULL || perfstat_match(rec, m, &mt) < 0)
 		goto out;
 	report_unused(rec, &mt);
+	combined = report_combined(rec, &mt);
 	for (i = 0; i < rec->n; i++) {
 		perfstat_group_sums(rec, &mt, i, m, sums[i], &secs[i]);
 		ptr[i] = sums[i];
@@ -395,6 +429,9 @@ static int compute_all(const struct model *m, const struct ps_recording *rec, bo
 		m->compute(m, sums[i], &ctx, out[i].v);
 		if (secs[i] <= 0 && gf >= 0)
 			out[i].v[gf].valid = false;  /* no time in the recording */
+		for (k = 0; combined && k < m->n_metrics; k++)
+			if (needs_fp_split(m->metrics[k].name))
+				out[i].v[k].valid = false;
 		/* the same FLOPs over the wall time: gflops counted them per
 		 * secs[i] (task-clock when recorded) */
 		if (gf >= 0 && out[i].v[gf].valid && wall > 0) {

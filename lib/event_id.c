@@ -196,6 +196,30 @@ static bool pfm_encode(const char *name, struct event_id *id)
 
 /* A symbolic name (UOPS_ISSUED.ANY, UOPS_ISSUED:ANY, a model's alias);
  * true: encoded into id. */
+/* perf's combined FP events (Linux tools/perf/pmu-events/arch/x86/
+ * skylake/floating-point.json and later models: event 0xc7), which
+ * libpfm4 4.13 knows for Ice Lake and later but not for Skylake, whose
+ * recordings by newer perf (-M FLOPS) carry them too. */
+static bool resolve_combined_fp(const char *key, struct event_id *id)
+{
+	static const struct { const char *name; uint8_t umask; } fp[] = {
+		{ "fp_arith_inst_retired.scalar", 0x03 },
+		{ "fp_arith_inst_retired.4_flops", 0x18 },
+		{ "fp_arith_inst_retired.8_flops", 0x60 },
+		{ "fp_arith_inst_retired.vector", 0xfc },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(fp) / sizeof(fp[0]); i++)
+		if (strcmp(key, fp[i].name) == 0) {
+			id->kind = EVENT_ID_CORE;
+			id->event = 0xc7;
+			id->umask = fp[i].umask;
+			return true;
+		}
+	return false;
+}
+
 static bool resolve_symbol(const char *sym, const struct event_id_alias *aliases,
 			   size_t n_aliases, struct event_id *id)
 {
@@ -228,7 +252,9 @@ static bool resolve_symbol(const char *sym, const struct event_id_alias *aliases
 	for (i = 0; pfm[i] != '\0'; i++)
 		if (pfm[i] == '.')
 			pfm[i] = '_';
-	return pfm_encode(pfm, id);
+	if (pfm_encode(pfm, id))
+		return true;
+	return resolve_combined_fp(key, id);
 }
 
 /* One perf term ("cmask=0x6", "edge", "INT_MISC.RECOVERY_CYCLES") into id.

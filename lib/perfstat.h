@@ -47,12 +47,26 @@ struct ps_recording {
 };
 
 /* Which recorded name serves each of a model's events. */
+/* name_of: the model event's count is in a combined FP event another of
+ * its events reads (perfstat_combined.c): it reads 0. */
+#define PS_COMBINED_ZERO (-2)
+
 struct ps_match {
 	int name_of[MODEL_MAX_GROUPS][MODEL_MAX_EVENTS];  /* -1: not recorded */
 	unsigned n_events;   /* the model's distinct events */
 	unsigned found;      /* of those, how many the recording has */
 	bool *used;          /* per recording name: a model event reads it */
+	/* per recording name: it counts several of the model's FP events
+	 * together (FP_ARITH_INST_RETIRED.4_FLOPS): FLOPs are exact, their
+	 * width and precision split is not known */
+	bool *combined;
 };
+
+struct event_id;
+/* After the exact matches: FP events of m the recording has only inside a
+ * combined event of equal FLOP weights (perfstat_combined.c). */
+void perfstat_match_combined(const struct model *m, const struct event_id *ids, size_t n_ids,
+			     struct ps_match *mt);
 
 /* Parse; on error returns -EINVAL with "line N: what" in err. */
 int perfstat_read(FILE *f, struct ps_recording *rec, char *err, size_t errlen);

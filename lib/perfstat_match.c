@@ -60,7 +60,7 @@ static void count_found(const struct model *m, struct ps_match *mt)
 			if (i < n)
 				continue;
 			n++;
-			if (mt->name_of[g][e] >= 0)
+			if (mt->name_of[g][e] != -1)
 				mt->found++;
 		}
 	mt->n_events = n;
@@ -77,7 +77,8 @@ int perfstat_match(const struct ps_recording *rec, const struct model *m, struct
 	memset(mt, 0, sizeof(*mt));
 	ids = calloc(rec->n_names + 1, sizeof(*ids));
 	mt->used = calloc(rec->n_names + 1, sizeof(*mt->used));
-	if (ids == NULL || mt->used == NULL) {
+	mt->combined = calloc(rec->n_names + 1, sizeof(*mt->combined));
+	if (ids == NULL || mt->used == NULL || mt->combined == NULL) {
 		free(ids);
 		perfstat_match_free(mt);
 		return -ENOMEM;
@@ -97,6 +98,7 @@ int perfstat_match(const struct ps_recording *rec, const struct model *m, struct
 				mt->used[i] = true;
 			}
 		}
+	perfstat_match_combined(m, ids, rec->n_names, mt);
 	free(ids);
 	count_found(m, mt);
 	return 0;
@@ -105,7 +107,9 @@ int perfstat_match(const struct ps_recording *rec, const struct model *m, struct
 void perfstat_match_free(struct ps_match *mt)
 {
 	free(mt->used);
+	free(mt->combined);
 	mt->used = NULL;
+	mt->combined = NULL;
 }
 
 unsigned perfstat_unused(const struct ps_recording *rec, const struct ps_match *mt, char *buf,
@@ -199,6 +203,10 @@ void perfstat_group_sums(const struct ps_recording *rec, const struct ps_match *
 			const struct ps_count *c;
 			int name = mt->name_of[g][e];
 
+			if (name == PS_COMBINED_ZERO) {   /* counted inside another's */
+				counted++;
+				continue;
+			}
 			/* The nth group naming an event takes its nth recording
 			 * (perf stat -e '{...}' -e '{...}' prints them in order). */
 			for (k = 0; k < n_names && names[k] != name; k++)

@@ -247,6 +247,25 @@ static const struct fp_width widths[] = {
  * of 4", Intel's event description; perf 6.1's SPR FLOPc). */
 #define AMX_FLOP_PER_COUNT 4.0
 
+double model_flop_weight(const char *column)
+{
+	unsigned w;
+
+	for (w = 0; w < 4; w++) {
+		if (strcmp(column, widths[w].dp) == 0)
+			return widths[w].lanes_dp;
+		if (strcmp(column, widths[w].sp) == 0)
+			return widths[w].lanes_sp;
+		if (strcmp(column, widths[w].hp) == 0)
+			return widths[w].lanes_hp;
+	}
+	if (strcmp(column, "fp_complex_hp") == 0)
+		return 2.0;
+	if (strcmp(column, "amx_bf16") == 0)
+		return AMX_FLOP_PER_COUNT;
+	return 0;
+}
+
 /* FLOPs per cycle by width and precision, and instructions per cycle by
  * precision (for the width loss). */
 struct fp_rates {

@@ -97,6 +97,10 @@ struct flops_out {
 	struct metric_value hp_share, amx_share;
 	struct metric_value stack_base, stack_width_loss, stack_other;
 };
+/* FLOPs one count of an FP column stands for (fp_256_dp: 4), 0 for a
+ * column that counts no FLOPs. */
+double model_flop_weight(const char *column);
+
 /* The FLOPS figures from the model's FP counts (columns fp_<width>_dp/sp,
  * Sapphire Rapids' fp_<width>_hp and amx_bf16, or AMD's one "flops").
  * Per cycle means per core clock as perf's FLOPc has it: core_per_cycle is

@@ -74,6 +74,25 @@ sed 's|cpu/INT_MISC.RECOVERY_CYCLES,cmask=1,edge/|INT_MISC.RECOVERY_CYCLES|' "$D
 [ "$(get "$TMP/z.json" '.intervals[0].metrics.fetch_latency')" = 0.05 ] || fail "zen4 cmask event"
 [ "$(grep -c "not used: branch-misses$" "$TMP/z.err")" = 1 ] || fail "branch-misses not named once"
 
+# perf's combined FP events (newer perf's -M FLOPS): the FLOPs exact from
+# .SCALAR/.4_FLOPS/.8_FLOPS, the width and precision split not computed
+# and said so; GFLOP/s per CPU second and, as perf's GFLOPs, per wall second.
+"$STACKCTL" analyze --json --model icl "$D/flops-combined.csv" >"$TMP/f.json" 2>"$TMP/f.err" ||
+	fail "combined FP events"
+[ "$(get "$TMP/f.json" '.intervals[0].metrics.flops_per_cycle')" = 0.66 ] ||
+	fail "FLOPs from combined events: $(cat "$TMP/f.json")"
+[ "$(get "$TMP/f.json" '.intervals[0].metrics.gflops')" = 0.66 ] || fail "gflops per CPU second"
+[ "$(get "$TMP/f.json" '.intervals[0].metrics.gflops_wall')" = 1.32 ] || fail "gflops per wall second"
+[ "$(get "$TMP/f.json" '.intervals[0].metrics.flops_dp_share')" = null ] ||
+	fail "a precision split from combined events"
+[ "$(get "$TMP/f.json" '.perf_names.gflops_wall[0]')" = GFLOPs ] || fail "perf's name of gflops_wall"
+[ "$(grep -c "count several FP events together" "$TMP/f.err")" = 1 ] || fail "combined not said once"
+# Skylake has no 512-bit events: .8_FLOPS (256-bit single + 512-bit double)
+# cannot stand for its events and is named unused
+"$STACKCTL" analyze --json --model skl "$D/flops-combined.csv" >/dev/null 2>"$TMP/f2.err" ||
+	fail "combined FP events on skl"
+grep -q "not used: FP_ARITH_INST_RETIRED.8_FLOPS" "$TMP/f2.err" || fail "8_FLOPS on skl: $(cat "$TMP/f2.err")"
+
 # A recording as this host's perf writes it (software events: no PMU here).
 if command -v perf >/dev/null && perf stat -x, -o "$TMP/real.csv" -I 100 \
 	-e page-faults,cpu-migrations,task-clock,duration_time -- sh -c 'i=0; while [ $i -lt 300000 ]; do i=$((i + 1)); done' \
