@@ -222,7 +222,7 @@ tests/browser/node_modules/playwright-core: tests/browser/package.json tests/bro
 unit: $(UNIT_BINS)
 	@sh tests/unit/run $(UNIT_BINS)
 
-system: all $(BUILD)/asan/stackd $(BUILD)/asan/stackctl $(HELPER_BINS)
+system: all $(BUILD)/asan/stackd $(BUILD)/asan/stackctl $(HELPER_BINS) $(FIXTURE_BIN)
 	@BUILD=$(CURDIR)/$(BUILD) sh tests/system/run
 
 # SIGKILL x 50 and a fork storm (tests/torture/run): minutes of a busy

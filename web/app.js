@@ -146,6 +146,35 @@ function bar(nodes) {
   return div;
 }
 
+// Level 3 under one level-2 node: perf's tma_* nodes are shares of
+// cycles, not of the parent's slots, so each gets its own meter (they
+// need not add up to the parent).
+function levelThree(parent, nodes) {
+  const box = document.createElement("div");
+  box.className = "level3";
+  const label = document.createElement("div");
+  label.className = "legend";
+  label.textContent = `${parent.name} → level 3 (share of cycles)`;
+  box.appendChild(label);
+  for (const n of nodes) {
+    const row = document.createElement("div");
+    row.className = "meter-row";
+    const name = document.createElement("span");
+    name.textContent = n.name;
+    const meter = document.createElement("div");
+    meter.className = "meter";
+    const fill = document.createElement("div");
+    fill.style.width = Math.max(0, Math.min(1, n.value)) * 100 + "%";
+    meter.appendChild(fill);
+    const value = document.createElement("span");
+    value.textContent = (n.value * 100).toFixed(1) + "%";
+    row.title = n.help + (n.perf_names ? ` (perf: ${n.perf_names.join(", ")})` : "");
+    row.append(name, meter, value);
+    box.appendChild(row);
+  }
+  return box;
+}
+
 function renderStacks(detail) {
   const box = $("stacks");
   box.replaceChildren();
@@ -180,6 +209,10 @@ function renderStacks(detail) {
       // children as shares of their parent's width
       child.appendChild(bar(kids.map((k) => ({ ...k, value: parent.value > 0 ?
         k.value / parent.value : 0 }))));
+      for (const kid of kids) {
+        const grand = nodes.filter((n) => n.parent === kid.name);
+        if (grand.length) child.appendChild(levelThree(kid, grand));
+      }
       sec.appendChild(child);
     }
     box.appendChild(sec);

@@ -4,10 +4,14 @@
 // saved.  With "gap" after the screenshot's path, the target's history
 // has a stretch with no data (the daemon was restarted): its chart must
 // break the line there (two polylines, and the note says so).
-// Usage: node dashboard.mjs URL COMM SCREENSHOT [gap]
+// With "l3 FILE", the process detail is answered from FILE (`stackctl show
+// --json` rows of the golden fixture's Skylake process: this VM has no PMU)
+// and the Top-Down level 3 under the frontend must be drawn.
+// Usage: node dashboard.mjs URL COMM SCREENSHOT [gap | l3 FILE]
 import { chromium } from "playwright-core";
+import { readFileSync } from "node:fs";
 
-const [url, comm, shot, expect] = process.argv.slice(2);
+const [url, comm, shot, expect, rowsFile] = process.argv.slice(2);
 const errors = [];
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
@@ -17,6 +21,14 @@ try {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   page.on("console", (m) => { if (m.type() === "error") errors.push(m.text()); });
   page.on("pageerror", (e) => errors.push(String(e)));
+  if (expect === "l3") {
+    const metrics = JSON.parse(readFileSync(rowsFile, "utf8"));
+    await page.route("**/api/v1/processes/**", (route) => route.fulfill({
+      contentType: "application/json",
+      body: JSON.stringify({ model: "skl (constructed: golden fixture rows)", cpu_percent: 90,
+        processes: [{ pid: 1001, comm, unit: null, cmdline: "constructed" }], metrics }),
+    }));
+  }
   await page.goto(url, { waitUntil: "load" });
   const row = page.locator("#top tbody tr", { hasText: comm }).first();
   await row.waitFor({ timeout: 15000 });
@@ -39,6 +51,12 @@ try {
     }
   }
   await page.locator("#chart polyline").first().waitFor({ timeout: 10000 });
+  if (expect === "l3") {
+    const rows = await page.locator("#stacks .level3 .meter-row").allTextContents();
+    if (rows.length < 8 || !rows.some((r) => r.startsWith("icache_misses")))
+      throw new Error("no level 3 under the frontend: " + JSON.stringify(rows));
+    console.log(`level 3 drawn: ${rows.length} nodes`);
+  }
   if (expect === "gap") {
     const lines = await page.locator("#chart polyline").count();
     const note = await page.locator("#chart-note").textContent();
