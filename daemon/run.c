@@ -215,10 +215,7 @@ static void report_attribution(struct daemon *d, const struct interval_data *iv)
 	uint64_t span = iv->end_ns > iv->start_ns ? iv->end_ns - iv->start_ns : 0;
 	double lost_of_all = span > 0 && iv->ncpus > 0 ?
 		(1.0 - cpu) * (double)interval_busy_ns(iv) / ((double)span * iv->ncpus) : 0.0;
-	/* On a nearly idle host a few ms unattributed make a low share of
-	 * almost nothing: say so only when it is 1 % of the CPUs' time too. */
-	bool low = (cpu < ATTRIBUTED_WARN_BELOW && lost_of_all >= 0.01) ||
-		   sw < ATTRIBUTED_WARN_BELOW;
+	bool low = attribution_is_low(cpu, lost_of_all, sw);
 
 	if (low && !d->attribution_low)
 		log_warning("attributed share below %.0f%%: %.1f%% of the busy CPU time and %.1f%% "

@@ -27,6 +27,7 @@
 #ifndef STACKD_HEALTH_FIELDS_H
 #define STACKD_HEALTH_FIELDS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #define HEALTH_FIELDS(X)								\
@@ -92,6 +93,19 @@
  * sampled) below which every surface warns: status, top, the API, the
  * dashboard, /metrics and the daemon's log. */
 #define ATTRIBUTED_WARN_BELOW 0.95
+/* ...and only when what went to no process is this share of all the CPUs'
+ * time too: on a nearly idle host a few ms unattributed (a start, a stop)
+ * make a low share of almost nothing. */
+#define ATTRIBUTED_MIN_LOST 0.01
+
+/* cpu: the busy CPU time's attributed share; lost_of_all: the time no
+ * process was charged with over all the CPUs' time; sw: the switches'
+ * attributed share. */
+static inline bool attribution_is_low(double cpu, double lost_of_all, double sw)
+{
+	return (cpu < ATTRIBUTED_WARN_BELOW && lost_of_all >= ATTRIBUTED_MIN_LOST) ||
+	       sw < ATTRIBUTED_WARN_BELOW;
+}
 
 /* Helpers for HEALTH_FIELDS(...). */
 #define HEALTH_DECLARE(name, ...) uint64_t name;

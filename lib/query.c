@@ -377,8 +377,9 @@ double cpu_split_attributed_switches(const struct cpu_split *s)
 
 bool cpu_split_low(const struct cpu_split *s)
 {
-	return cpu_split_attributed_cpu(s) < ATTRIBUTED_WARN_BELOW ||
-	       cpu_split_attributed_switches(s) < ATTRIBUTED_WARN_BELOW;
+	return attribution_is_low(cpu_split_attributed_cpu(s),
+				  s->cpu_ns > 0 ? (double)s->unattributed_ns / (double)s->cpu_ns : 0.0,
+				  cpu_split_attributed_switches(s));
 }
 
 /* The newest process's parts (of split families) into its family sums. */

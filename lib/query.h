@@ -54,7 +54,9 @@ double cpu_split_attributed_cpu(const struct cpu_split *s);
 /* The share of the context switches charged to a process (each sampled,
  * or placed by a split at the kernel's switch records); 1 when none. */
 double cpu_split_attributed_switches(const struct cpu_split *s);
-/* Either share below ATTRIBUTED_WARN_BELOW: figures may be missing time. */
+/* Either share below ATTRIBUTED_WARN_BELOW (the CPU time's only when the
+ * time lost is ATTRIBUTED_MIN_LOST of all the CPUs' too): figures may be
+ * missing time. */
 bool cpu_split_low(const struct cpu_split *s);
 
 struct window {

@@ -143,6 +143,16 @@ static void test_attributed_shares(void)
 	CHECK(cpu_split_low(&w.split));
 	w.split.unattributed_switches = 5;                   /* 95%: not below */
 	CHECK(!cpu_split_low(&w.split));
+	/* a nearly idle host: half of 10 ms busy unattributed is a low share
+	 * of almost nothing (0.5% of all the CPUs' time), not a warning */
+	w.split.cpu_ns = 1000000000;
+	w.split.idle_ns = 990000000;
+	w.split.unattributed_ns = 5000000;
+	CHECK(fabs(cpu_split_attributed_cpu(&w.split) - 0.5) < 1e-12);
+	CHECK(!cpu_split_low(&w.split));
+	w.split.unattributed_ns = 10000000;                  /* 1% of all: low */
+	w.split.idle_ns = 980000000;
+	CHECK(cpu_split_low(&w.split));
 }
 
 int main(void)
