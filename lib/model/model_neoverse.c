@@ -16,8 +16,26 @@
  *   bad_speculation = (1 - OP_RETIRED / OP_SPEC) * (1 - STALL_SLOT / SLOTS)
  * On Neoverse N2 (5 slots) STALL_SLOT and STALL_SLOT_FRONTEND count one slot
  * too many per cycle, so perf subtracts CPU_CYCLES from both
- * (arm64/arm/neoverse-n2-v2/metrics.json); so do we.  The four sum to 1
- * when STALL_SLOT = STALL_SLOT_FRONTEND + STALL_SLOT_BACKEND.
+ * (arm64/arm/neoverse-n2-v2/metrics.json); so do we.  On Neoverse V1
+ * (formula version 2) Arm's own formulas (arm64/arm/neoverse-v1/
+ * metrics.json, from Arm's telemetry solution) move the slots of the 4
+ * cycles after each mispredict (BR_MIS_PRED) from frontend to bad
+ * speculation:
+ *   frontend_bound  = STALL_SLOT_FRONTEND / SLOTS - 4 * BR_MIS_PRED / CPU_CYCLES
+ *   bad_speculation = (1 - OP_RETIRED / OP_SPEC) * (1 - STALL_SLOT / SLOTS)
+ *                     + 4 * BR_MIS_PRED / CPU_CYCLES
+ * (not clamped: a frontend share below the mispredict penalty goes negative,
+ * as in perf).  The four sum to 1 when STALL_SLOT = STALL_SLOT_FRONTEND +
+ * STALL_SLOT_BACKEND.  The formulas follow the kernel files in
+ * tests/oracle/tables/arm_neoverse_*.json (the commits are named there),
+ * which the perf oracle (system test 260) checks every claim against.
+ *
+ * Cycle accounting (neoverse-v1/metrics.json's Cycle_Accounting group; the
+ * kernel's Arm JSON defines no Top-Down level 2 for N2, V1 or V2):
+ *   frontend_stalled_cycles = STALL_FRONTEND / CPU_CYCLES
+ *   backend_stalled_cycles  = STALL_BACKEND / CPU_CYCLES
+ * as fractions (perf's carry x100 in the expression).  Architected events
+ * 0x23 and 0x24: every Armv8 PMU has them, so N2 and V2 report them too.
  *
  * The CPI stack is the generic regression (model_generic.h) on branch
  * mispredicts retired, L1I refills, L2 refills, instruction and data
@@ -34,6 +52,7 @@
 
 enum arm_metric {
 	AM_RETIRING = _GM_MAX, AM_BAD_SPECULATION, AM_FRONTEND_BOUND, AM_BACKEND_BOUND,
+	AM_FE_STALLED_CYCLES, AM_BE_STALLED_CYCLES,
 	_AM_MAX,
 };
 
@@ -78,6 +97,10 @@ static const struct model_metric arm_metrics[_AM_MAX] = {
 		"slots the frontend left empty", TD },
 	[AM_BACKEND_BOUND] = { "backend_bound", NULL, METRIC_FRACTION,
 		"slots the backend could not accept", TD },
+	[AM_FE_STALLED_CYCLES] = { "frontend_stalled_cycles", NULL, METRIC_FRACTION,
+		"cycles the frontend delivered no operation (STALL_FRONTEND)", NULL },
+	[AM_BE_STALLED_CYCLES] = { "backend_stalled_cycles", NULL, METRIC_FRACTION,
+		"cycles the backend accepted no operation (STALL_BACKEND)", NULL },
 };
 
 static const struct generic_spec arm_spec = {
@@ -115,6 +138,22 @@ static const struct model_event arm_cpi_b_flops[] = {
 	{ "r80c0", "fp_scale_ops", "FP_SCALE_OPS_SPEC", false, false },
 };
 
+/* Cycle accounting; BR_MIS_PRED (speculative mispredicts) on V1 only,
+ * whose level 1 takes it.  Compared with cycles only: any family. */
+#define ARM_STALLS                                                               \
+	ARM_BASE,                                                                        \
+	{ "r23", "stall_frontend", "STALL_FRONTEND", false, false },                     \
+	{ "r24", "stall_backend", "STALL_BACKEND", false, false }
+
+static const struct model_event arm_stalls[] = {
+	ARM_STALLS,
+};
+
+static const struct model_event arm_v1_stalls[] = {
+	ARM_STALLS,
+	{ "r10", "br_mis_pred", "BR_MIS_PRED", false, false },
+};
+
 /* Neoverse N1 (Armv8.2) has neither the slot events nor the FP operation
  * counts. */
 static const struct model_event arm_n1_cpi_b[] = {
@@ -134,6 +173,14 @@ static const struct model_group arm_groups[] = {
 	{ "td", arm_td, N(arm_td), false },
 	{ "cpi_a", arm_cpi_a, N(arm_cpi_a), false },
 	{ "cpi_b_flops", arm_cpi_b_flops, N(arm_cpi_b_flops), false },
+	{ "stalls", arm_stalls, N(arm_stalls), false },
+};
+
+static const struct model_group arm_v1_groups[] = {
+	{ "td", arm_td, N(arm_td), false },
+	{ "cpi_a", arm_cpi_a, N(arm_cpi_a), false },
+	{ "cpi_b_flops", arm_cpi_b_flops, N(arm_cpi_b_flops), false },
+	{ "stalls", arm_v1_stalls, N(arm_v1_stalls), false },
 };
 
 static const struct model_group arm_n1_groups[] = {
@@ -164,6 +211,34 @@ static void arm_flops(const struct model *m, const struct group_sums *sums,
 	model_put(&out[GM_FLOP_PEAK], model_ratio(fpc, (double)m->peak_flop_dp), v.coverage, false);
 }
 
+static void arm_stall_cycles(const struct model *m, const struct group_sums *sums,
+			     struct metric_value *out)
+{
+	struct gview st = model_gview_get(m, sums, "stalls");
+
+	if (!st.ok)
+		return;
+	model_put(&out[AM_FE_STALLED_CYCLES], model_ratio(model_gv(&st, "stall_frontend"), st.cycles),
+		  st.coverage, false);
+	model_put(&out[AM_BE_STALLED_CYCLES], model_ratio(model_gv(&st, "stall_backend"), st.cycles),
+		  st.coverage, false);
+}
+
+/* The share of slots Arm's V1 formulas move from frontend to bad
+ * speculation: 4 cycles (all slots) per mispredict; 0 on N2 and V2, whose
+ * perf formulas have no such term.  NaN on V1 without its count. */
+static double mispredict_slots(const struct model *m, const struct group_sums *sums,
+			       double *coverage)
+{
+	struct gview st;
+
+	if (m != &model_arm_v1)
+		return 0.0;
+	st = model_gview_get(m, sums, "stalls");
+	*coverage = model_cov2(*coverage, st.coverage);
+	return st.ok ? 4.0 * model_ratio(model_gv(&st, "br_mis_pred"), st.cycles) : NAN;
+}
+
 static void arm_compute(const struct model *m, const struct group_sums *sums,
 			const struct model_context *ctx, struct metric_value *out)
 {
@@ -171,25 +246,26 @@ static void arm_compute(const struct model *m, const struct group_sums *sums,
 	double slots = m->pipeline_width * td.cycles;
 	/* Neoverse N2 counts one stall slot too many per cycle (perf's fix). */
 	double extra = m->pipeline_width == 5 ? td.cycles : 0.0;
-	double used, retired_share;
+	double used, retired_share, misp, cov = td.coverage;
 
 	model_generic_compute(m, sums, ctx, out);
 	arm_flops(m, sums, out);
+	arm_stall_cycles(m, sums, out);
 	if (!td.ok)
 		return;
 	used = 1.0 - model_ratio(model_gv(&td, "stall_slot") - extra, slots);
 	retired_share = model_ratio(model_gv(&td, "op_retired"), model_gv(&td, "op_spec"));
+	misp = mispredict_slots(m, sums, &cov);
 	model_put(&out[AM_FRONTEND_BOUND],
-		  model_ratio(model_gv(&td, "stall_slot_frontend") - extra, slots), td.coverage,
+		  model_ratio(model_gv(&td, "stall_slot_frontend") - extra, slots) - misp, cov,
 		  false);
 	model_put(&out[AM_BACKEND_BOUND], model_ratio(model_gv(&td, "stall_slot_backend"), slots),
 		  td.coverage, false);
 	model_put(&out[AM_RETIRING], retired_share * used, td.coverage, false);
-	model_put(&out[AM_BAD_SPECULATION], (1.0 - retired_share) * used, td.coverage, false);
+	model_put(&out[AM_BAD_SPECULATION], (1.0 - retired_share) * used + misp, cov, false);
 }
 
 #define ARM_COMMON                                                               \
-	.formula_version = 1,                                                            \
 	.vendor = VENDOR_ARM,                                                            \
 	.gp_counters_smt = 6,                                                            \
 	.gp_counters_nosmt = 6,                                                          \
@@ -201,8 +277,9 @@ static void arm_compute(const struct model *m, const struct group_sums *sums,
 
 const struct model model_arm_n2 = {
 	.name = "arm_n2",
-	.description = "Arm Neoverse N2: Top-Down L1 from STALL_SLOT_* (5 slots), regression CPI "
-		       "stack, FLOPS (SVE 128-bit)",
+	.description = "Arm Neoverse N2: Top-Down L1 from STALL_SLOT_* (5 slots), stall cycles, "
+		       "regression CPI stack, FLOPS (SVE 128-bit)",
+	.formula_version = 1,
 	.pmus = (const char *const[]){ "arm_n2", NULL },
 	.pipeline_width = 5,
 	.peak_flop_dp = 8,    /* two 128-bit FMA pipes: 2 lanes x 2 x 2 */
@@ -218,14 +295,15 @@ const struct model model_arm_n2 = {
 
 const struct model model_arm_v1 = {
 	.name = "arm_v1",
-	.description = "Arm Neoverse V1: Top-Down L1 from STALL_SLOT_* (8 slots), regression CPI "
-		       "stack, FLOPS (SVE 256-bit)",
+	.description = "Arm Neoverse V1: Top-Down L1 from STALL_SLOT_* (8 slots, Arm's mispredict "
+		       "correction), stall cycles, regression CPI stack, FLOPS (SVE 256-bit)",
+	.formula_version = 2,  /* 2: Arm's V1 level 1 (mispredict slots) */
 	.pmus = (const char *const[]){ "arm_v1", NULL },
 	.pipeline_width = 8,
 	.peak_flop_dp = 16,   /* two 256-bit SVE FMA pipes: 4 lanes x 2 x 2 */
 	.peak_flop_sp = 32,
-	.groups = arm_groups,
-	.n_groups = N(arm_groups),
+	.groups = arm_v1_groups,
+	.n_groups = N(arm_v1_groups),
 	.ratio_sets = arm_ratio_sets,
 	.n_ratio_sets = N(arm_ratio_sets),
 	.n_metrics = _AM_MAX,
@@ -235,8 +313,9 @@ const struct model model_arm_v1 = {
 
 const struct model model_arm_v2 = {
 	.name = "arm_v2",
-	.description = "Arm Neoverse V2: Top-Down L1 from STALL_SLOT_* (8 slots), regression CPI "
-		       "stack, FLOPS (SVE 128-bit)",
+	.description = "Arm Neoverse V2: Top-Down L1 from STALL_SLOT_* (8 slots), stall cycles, "
+		       "regression CPI stack, FLOPS (SVE 128-bit)",
+	.formula_version = 1,
 	.pmus = (const char *const[]){ "arm_v2", NULL },
 	.pipeline_width = 8,
 	.peak_flop_dp = 16,   /* four 128-bit FMA pipes: 2 lanes x 2 x 4 */
@@ -253,6 +332,7 @@ const struct model model_arm_v2 = {
 const struct model model_arm_n1 = {
 	.name = "arm_n1",
 	.description = "Arm Neoverse N1 (generic model): regression CPI stack from miss events",
+	.formula_version = 1,
 	.pmus = (const char *const[]){ "arm_n1", NULL },
 	.pipeline_width = 4,
 	.peak_flop_dp = 0,    /* no FP operation counts: no FLOPS family */

@@ -4,7 +4,10 @@
  * (smt_contention is AMD's own), level 2, op-cache delivery and FLOPS.
  *
  * Formulas follow Linux perf's tools/perf/pmu-events/arch/x86/amdzen4/
- * pipeline.json (formula version 1):
+ * pipeline.json (perf 6.2 and later; perf 6.1 has no Zen 4 table), copied
+ * with its commit into tests/oracle/tables/amdzen4.json, against which the
+ * perf oracle (system test 260) checks every metric perf_names.c claims
+ * (formula version 1):
  *   total_dispatch_slots = 6 * ls_not_halted_cyc
  *   frontend_bound  = de_no_dispatch_per_slot.no_ops_from_frontend / slots
  *   bad_speculation = (de_src_op_disp.all - ex_ret_ops) / slots

@@ -14,7 +14,9 @@
 
 /* perf's names of metric `metric` of model m, oldest perf first (perf 6.1
  * as Debian 12 ships it, then the tma_info_* name perf 6.6 and later use
- * where it changed); the rest of names[] is NULL.  Returns how many. */
+ * where it changed; AMD and Arm: the name in the kernel file the oracle
+ * copies, tests/oracle/tables/); the rest of names[] is NULL.  Returns how
+ * many. */
 unsigned perf_names_of(const struct model *m, const char *metric,
 		       const char *names[PERF_NAMES_MAX]);
 

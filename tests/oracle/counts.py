@@ -177,9 +177,77 @@ def perf_metrics_cores(width):
     return gen
 
 
+def zen4(rng, smt_on):
+    """AMD Zen 4: 6 dispatch slots a cycle, each slot of a cycle counted once
+    as retired, wasted (dispatched, not retired), or empty for the frontend,
+    the backend or the other thread (none with SMT off: no other thread)."""
+    v = _base(rng, smt_on)
+    c = v["cycles"]
+    slots = 6 * c
+    smt = _u(rng, 0.05, 0.25) if smt_on else 0.0
+    ret, fe, bs = _u(rng, 0.15, 0.45), _u(rng, 0.05, 0.25), _u(rng, 0.02, 0.1)
+    v["ex_ret_ops"] = round(ret * slots)
+    v["de_src_op_disp.all"] = round((ret + bs) * slots)
+    v["de_no_dispatch_per_slot.no_ops_from_frontend"] = round(fe * slots)
+    v["de_no_dispatch_per_slot.backend_stalls"] = round((1 - ret - bs - fe - smt) * slots)
+    v["de_no_dispatch_per_slot.smt_contention"] = round(smt * slots)
+    # cycles the frontend left all 6 slots empty: 6 of its slots each
+    v["cpu@de_no_dispatch_per_slot.no_ops_from_frontend,cmask=0x6@"] = round(
+        fe * slots / 6 * _u(rng, 0.2, 0.9))
+    v["instructions"] = round(v["ex_ret_ops"] * _u(rng, 0.8, 0.97))
+    v["ex_ret_brn_misp"] = round(v["instructions"] * _u(rng, 0.001, 0.02))
+    v["resyncs_or_nc_redirects"] = round(v["instructions"] * _u(rng, 1e-5, 1e-3))
+    v["ex_no_retire.not_complete"] = round(c * _u(rng, 0.1, 0.6))
+    v["ex_no_retire.load_not_complete"] = round(v["ex_no_retire.not_complete"] *
+                                                _u(rng, 0.1, 0.9))
+    v["ex_ret_ucode_ops"] = round(v["ex_ret_ops"] * _u(rng, 0.01, 0.2))
+    disp = v["de_src_op_disp.all"]
+    v["de_src_op_disp.op_cache"] = round(disp * _u(rng, 0.4, 0.9))
+    v["de_src_op_disp.decoder"] = disp - v["de_src_op_disp.op_cache"]
+    v["fp_ret_sse_avx_ops.all"] = round(v["instructions"] * _u(rng, 0.0, 0.5))
+    return v
+
+
+def neoverse(width):
+    """Arm Neoverse: STALL_SLOT = STALL_SLOT_FRONTEND + STALL_SLOT_BACKEND
+    (the 5-slot N2 counts one slot more a cycle in STALL_SLOT and
+    STALL_SLOT_FRONTEND, as perf's neoverse-n2-v2 formulas take it); V1's
+    4 frontend cycles per speculative mispredict fit in the frontend's
+    stall slots.  No SMT: the SMT-on vectors are alike."""
+    def gen(rng, smt_on):
+        v = _base(rng, smt_on)
+        c = v["cycles"]
+        slots = width * c
+        extra = c if width == 5 else 0
+        fe, be = _u(rng, 0.1, 0.35), _u(rng, 0.1, 0.4)
+        v["STALL_SLOT_FRONTEND"] = round(fe * slots) + extra
+        v["STALL_SLOT_BACKEND"] = round(be * slots)
+        v["STALL_SLOT"] = v["STALL_SLOT_FRONTEND"] + v["STALL_SLOT_BACKEND"]
+        v["OP_SPEC"] = round((1 - fe - be) * slots * _u(rng, 0.8, 1.0))
+        v["OP_RETIRED"] = round(v["OP_SPEC"] * _u(rng, 0.7, 0.98))
+        v["instructions"] = round(v["OP_RETIRED"] * _u(rng, 0.8, 0.97))
+        ins = v["instructions"]
+        v["BR_MIS_PRED_RETIRED"] = round(ins * _u(rng, 0.001, 0.01))
+        # speculative mispredicts: the retired ones and more, 4 x 8 slots
+        # each well inside the frontend's stall slots
+        v["BR_MIS_PRED"] = round(min(v["BR_MIS_PRED_RETIRED"] * _u(rng, 1.0, 1.5),
+                                     fe * slots / (4 * width) * _u(rng, 0.1, 0.9)))
+        v["STALL_FRONTEND"] = round(c * fe * _u(rng, 0.5, 1.0))
+        v["STALL_BACKEND"] = round(c * be * _u(rng, 0.5, 1.0))
+        for name, lo, hi in (("L1I_CACHE_REFILL", 1e-4, 0.02), ("L2D_CACHE_REFILL", 1e-4, 0.02),
+                             ("ITLB_WALK", 1e-6, 1e-3), ("DTLB_WALK", 1e-5, 2e-3),
+                             ("LL_CACHE_MISS_RD", 1e-5, 5e-3), ("FP_FIXED_OPS_SPEC", 0.0, 0.5),
+                             ("FP_SCALE_OPS_SPEC", 0.0, 0.3)):
+            v[name] = round(ins * _u(rng, lo, hi))
+        return v
+    return gen
+
+
 GENERATORS = {
     "skl": skylake, "skx": skylake,
     "icl": perf_metrics_cores(5), "icx": perf_metrics_cores(5), "spr": perf_metrics_cores(6),
+    "amd64_fam19h_zen4": zen4,
+    "arm_n2": neoverse(5), "arm_v1": neoverse(8), "arm_v2": neoverse(8),
 }
 
 

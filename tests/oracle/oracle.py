@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """oracle.py - stackd's metrics against Linux perf's own formulas.
 
-For each Intel model and SMT off/on: constructed count vectors (counts.py)
-are written as a `perf stat -x,` recording, run through `stackctl analyze
+For each model and SMT off/on: constructed count vectors (counts.py) are
+written as a `perf stat -x,` recording, run through `stackctl analyze
 --json --model M --smt on|off`, and every stackd metric that is the same
 quantity as a perf metric (MAPPING) is compared with that perf metric
-evaluated on the same counts (perf_metrics.py, from the local `perf list
---details metric`).  A stackd metric analyze does not print is reported
+evaluated on the same counts (perf_metrics.py: Intel from the local `perf
+list --details metric`; AMD Zen 4 and Arm Neoverse, which perf 6.1 has no
+tables for, from the kernel's JSON copied into tables/ with its commit).  A stackd metric analyze does not print is reported
 "not yet produced"; a printed one that differs fails.  One vector per model
 is also written with its lines reversed, and with other spellings (perf
 -M's, libpfm4's): analyze must give the same metrics.
@@ -26,21 +27,36 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import counts  # noqa: E402
 import perf_metrics  # noqa: E402
 
-# stackd model -> the CPUID perf 6.1 takes its tables for (DESIGN.md sec. 8)
+# stackd model -> the CPUID perf 6.1 takes its tables for (DESIGN.md sec. 8),
+# or the kernel table in tables/ where perf 6.1 has none
+TABLES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "tables")
 MODELS = {
     "skl": "GenuineIntel-6-5E-3", "skx": "GenuineIntel-6-55-4",
     "icl": "GenuineIntel-6-7E-5", "icx": "GenuineIntel-6-6A-6",
     "spr": "GenuineIntel-6-8F-8",
+    "amd64_fam19h_zen4": "amdzen4.json",
+    "arm_n2": "arm_neoverse_n2.json", "arm_v1": "arm_neoverse_v1.json",
+    "arm_v2": "arm_neoverse_v2.json",
 }
-# TODO(zen4, arm_*): perf 6.1 prints no metrics for AMD Zen 4 or Arm
-# Neoverse here (no PERF_CPUID table with them); they are not checked.
+INTEL = ("skl", "skx", "icl", "icx", "spr")
+ZEN4 = ("amd64_fam19h_zen4",)
+NEOVERSE = ("arm_n2", "arm_v1", "arm_v2")
+
+
+def perf_table(model, perf):
+    """(MetricTable, literals) of the model's perf formulas, and where from."""
+    src = MODELS[model]
+    if src.endswith(".json"):
+        table, lits = perf_metrics.load_table(os.path.join(TABLES, src))
+        return table, lits, "kernel table tests/oracle/tables/" + src
+    return perf_metrics.perf_metrics(src, perf), {}, "perf 6.1 tables of " + src
 
 # ---------------------------------------------------------------------------
 # MAPPING: stackd metric -> perf metric that is the SAME quantity.  (A later
 # change may move the perf names into the models themselves.)  Both sides
 # are fractions: perf's tma_* expressions are fractions (perf stat shows
 # them x100 through the JSON ScaleUnit, which the expression does not hold).
-# Entry: (stackd name, perf name, models it holds for, or None for all).
+# Entry: (stackd name, perf name, models it holds for; None: every Intel one).
 # ---------------------------------------------------------------------------
 MAPPING = [
     ("frontend_bound", "tma_frontend_bound", None),
@@ -87,6 +103,38 @@ MAPPING = [
     ("mite", "tma_mite", None),
     ("dsb", "tma_dsb", None),
     ("lsd", "tma_lsd", None),
+    # AMD Zen 4 (amdzen4/pipeline.json): level 1 under perf's names, level 2
+    # under the generic ones; the same formulas (model_zen4.c).  No perf
+    # metric for ipc, cpi, dsb_coverage (op cache) or FLOPs on Zen 4.
+    ("retiring", "retiring", ZEN4 + NEOVERSE),
+    ("bad_speculation", "bad_speculation", ZEN4 + NEOVERSE),
+    ("frontend_bound", "frontend_bound", ZEN4 + NEOVERSE),
+    ("backend_bound", "backend_bound", ZEN4 + NEOVERSE),
+    ("smt_contention", "smt_contention", ZEN4),
+    ("fetch_latency", "frontend_bound_latency", ZEN4),
+    ("fetch_bandwidth", "frontend_bound_bandwidth", ZEN4),
+    ("branch_mispredicts", "bad_speculation_mispredicts", ZEN4),
+    ("machine_clears", "bad_speculation_pipeline_restarts", ZEN4),
+    ("memory_bound", "backend_bound_memory", ZEN4),
+    ("core_bound", "backend_bound_cpu", ZEN4),
+    ("light_ops", "retiring_fastpath", ZEN4),
+    ("heavy_ops", "retiring_microcode", ZEN4),
+    # Arm Neoverse (arm64/sbsa.json, then neoverse-n2-v2/ or neoverse-v1/
+    # metrics.json): level 1 (V1's frontend_bound and bad_speculation are
+    # Arm's, with the mispredict slots moved; stackd follows since formula
+    # version 2 of arm_v1), per-kilo-instruction counts and IPC.  cpi, the
+    # regression CPI stack and FLOPs have no perf metric; N2 and V2's
+    # stall cycles neither (only V1's file defines them).
+    ("ipc", "ipc", NEOVERSE),
+    ("branch_mpki", "branch_mpki", NEOVERSE),
+    ("l1i_mpki", "l1i_cache_mpki", NEOVERSE),
+    ("l2_mpki", "l2d_cache_mpki", ("arm_n2", "arm_v2")),
+    ("l2_mpki", "l2_cache_mpki", ("arm_v1",)),
+    ("itlb_walk_pki", "itlb_mpki", NEOVERSE),
+    ("dtlb_walk_pki", "dtlb_mpki", NEOVERSE),
+    ("llc_read_mpki", "ll_cache_read_mpki", NEOVERSE),
+    ("frontend_stalled_cycles", "frontend_stalled_cycles", ("arm_v1",)),
+    ("backend_stalled_cycles", "backend_stalled_cycles", ("arm_v1",)),
 ]
 # Not mapped, not the same quantity as any perf 6.1 metric: mite_share,
 # ms_share, lsd_share (perf has DSB_Coverage only); dsb_p_only/overall,
@@ -98,6 +146,11 @@ MAPPING = [
 # perf 6.1's Ice Lake-SP tma_lsd alone carries its percent in the
 # expression (100 * (...)): scaled back to a fraction.
 SCALE = {("icx", "tma_lsd"): 0.01}
+# Neoverse V1's metrics.json (Arm's telemetry formulas) likewise carries
+# percent in its expressions
+SCALE.update({("arm_v1", p): 0.01 for p in ("frontend_bound", "bad_speculation",
+                                            "frontend_stalled_cycles",
+                                            "backend_stalled_cycles")})
 
 # ---------------------------------------------------------------------------
 # ALIASES: one physical count under two spellings.  Every name (perf's,
@@ -120,7 +173,21 @@ ALIASES = {
     # Ice Lake's UOPS_DECODED.DEC0 is event 0x56 umask 0x01: its cycles
     # (cmask 1), likewise in raw terms
     "cpu/event=0x56,umask=0x1,cmask=1/": "cpu@UOPS_DECODED.DEC0,cmask=1@",
+    # Zen 4: perf's formulas count cycles as ls_not_halted_cyc; stackd
+    # records DISPATCH_STALLS_1:FE_NO_OPS:c=6 (event 0x1a0 umask 0x01) raw
+    "ls_not_halted_cyc": "cycles",
+    "cpu/event=0x1a0,umask=0x1,cmask=0x6/":
+        "cpu@de_no_dispatch_per_slot.no_ops_from_frontend,cmask=0x6@",
+    # Arm: CPU_CYCLES and INST_RETIRED are perf's cycles and instructions
+    "CPU_CYCLES": "cycles", "INST_RETIRED": "instructions",
 }
+# sbsa.json spells Arm's events in lower case; perf matches either
+ARM_EVENTS = ("STALL_SLOT", "STALL_SLOT_FRONTEND", "STALL_SLOT_BACKEND", "OP_RETIRED",
+              "OP_SPEC", "BR_MIS_PRED", "BR_MIS_PRED_RETIRED", "STALL_FRONTEND",
+              "STALL_BACKEND", "L1I_CACHE_REFILL", "L2D_CACHE_REFILL", "ITLB_WALK",
+              "DTLB_WALK", "LL_CACHE_MISS_RD", "FP_FIXED_OPS_SPEC", "FP_SCALE_OPS_SPEC")
+ALIASES.update({e.lower(): e for e in ARM_EVENTS})
+ALIASES.update({"cpu_cycles": "cycles", "inst_retired": "instructions"})
 
 
 def key(name):
@@ -193,6 +260,50 @@ def libpfm_spelling(name):
     return name.replace(".", ":", 1) + terms
 
 
+# Zen 4: perf -M prints its formulas' names; libpfm4 its own (model_zen4.c)
+ZEN4_PERF_M = {"cycles": "ls_not_halted_cyc",
+               "cpu/event=0x1a0,umask=0x1,cmask=0x6/":
+                   "cpu/de_no_dispatch_per_slot.no_ops_from_frontend,cmask=0x6/"}
+ZEN4_LIBPFM = {
+    "cycles": "CYCLES_NOT_IN_HALT", "instructions": "RETIRED_INSTRUCTIONS",
+    "de_src_op_disp.all": "OPS_SOURCE_DISPATCHED_FROM_DECODER:DECODER:OPCACHE:LOOP_BUFFER",
+    "ex_ret_ops": "RETIRED_OPS",
+    "de_no_dispatch_per_slot.no_ops_from_frontend": "DISPATCH_STALLS_1:FE_NO_OPS",
+    "de_no_dispatch_per_slot.backend_stalls": "DISPATCH_STALLS_1:BE_STALLS",
+    "de_no_dispatch_per_slot.smt_contention": "DISPATCH_STALLS_1:SMT_CONTENTION",
+    "cpu/event=0x1a0,umask=0x1,cmask=0x6/": "DISPATCH_STALLS_1:FE_NO_OPS:c=6",
+    "ex_ret_brn_misp": "RETIRED_BRANCH_INSTRUCTIONS_MISPREDICTED", "resyncs_or_nc_redirects": "RESYNCS",
+    "ex_no_retire.load_not_complete": "CYCLES_NO_RETIRE:NOT_COMPLETE_MISSING_LOAD",
+    "ex_no_retire.not_complete": "CYCLES_NO_RETIRE:NOT_COMPLETE_LOAD_AND_ALU",
+    "ex_ret_ucode_ops": "RETIRED_UCODE_OPS",
+    "de_src_op_disp.op_cache": "OPS_SOURCE_DISPATCHED_FROM_DECODER:OPCACHE",
+    "de_src_op_disp.decoder": "OPS_SOURCE_DISPATCHED_FROM_DECODER:DECODER",
+    "fp_ret_sse_avx_ops.all": "RETIRED_SSE_AVX_FLOPS:ANY",
+}
+# Arm: the architected numbers, as perf's raw form (rNNNN)
+ARM_RAW = {"CPU_CYCLES": 0x11, "INST_RETIRED": 0x08, "STALL_SLOT": 0x3f,
+           "STALL_SLOT_FRONTEND": 0x3e, "STALL_SLOT_BACKEND": 0x3d, "OP_RETIRED": 0x3a,
+           "OP_SPEC": 0x3b, "BR_MIS_PRED": 0x10, "BR_MIS_PRED_RETIRED": 0x22,
+           "STALL_FRONTEND": 0x23, "STALL_BACKEND": 0x24, "L1I_CACHE_REFILL": 0x01,
+           "L2D_CACHE_REFILL": 0x17, "ITLB_WALK": 0x35, "DTLB_WALK": 0x34,
+           "LL_CACHE_MISS_RD": 0x37, "FP_FIXED_OPS_SPEC": 0x80c1, "FP_SCALE_OPS_SPEC": 0x80c0}
+
+
+def with_u(n):
+    return n + "u" if n.endswith("/") else n + ":u"
+
+
+def spellings(model):
+    """(label, spelling function) of the other ways tools print the model's events."""
+    if model in ZEN4:
+        return (("perf -M names", lambda n: with_u(ZEN4_PERF_M.get(n, n))),
+                ("libpfm4 names", lambda n: ZEN4_LIBPFM[n]))
+    if model in NEOVERSE:  # perf -M: sbsa.json's lower case; libpfm4's are perf's
+        return (("perf -M names", lambda n: with_u(n.lower())),
+                ("raw codes", lambda n: "r%x" % ARM_RAW[n]))
+    return (("perf -M names", perf_m_spelling), ("libpfm4 names", libpfm_spelling))
+
+
 def wall_ns(vec):
     """The run's wall time: two threads' CPU time in half the time."""
     return int(round(vec["task-clock"])) // 2
@@ -230,9 +341,13 @@ def agrees(s, p):
     return abs(s - p) <= max(1e-9, 1e-8 * abs(p))
 
 
-def check_model(args, model, table, tmp):
+def mapped_of(model):
+    return [(s, p) for s, p, only in MAPPING if model in (INTEL if only is None else only)]
+
+
+def check_model(args, model, table, table_lits, tmp):
     """{stackd name: result dict}, spelling problems list."""
-    mapped = [(s, p) for s, p, only in MAPPING if only is None or model in only]
+    mapped = mapped_of(model)
     results = {s: {"perf": p, "checks": 0, "bad": [], "absent": 0} for s, p in mapped}
     own = stackd_events(args.stackctl, model)
     problems = []
@@ -240,6 +355,7 @@ def check_model(args, model, table, tmp):
         lits = {"#smt_on": 1.0 if smt_on else 0.0,
                 # stackd counts per task, never all of a core's CPUs system-wide
                 "#core_wide": 0.0}
+        lits.update(table_lits)
         needed = set()
         for _, p in mapped:
             if p in table.text:
@@ -295,9 +411,8 @@ def check_claims(model, mapped, claims):
 
 def check_spellings(args, model, vec, own, extra, want, tmp):
     problems = []
-    for label, spell, rev in (("the same names, lines reversed", printed, True),
-                              ("perf -M names", perf_m_spelling, False),
-                              ("libpfm4 names", libpfm_spelling, False)):
+    others = tuple((label, spell, False) for label, spell in spellings(model))
+    for label, spell, rev in (("the same names, lines reversed", printed, True),) + others:
         text = recording(vec, own + extra, spell, reverse=rev)
         try:
             got, _ = analyze(args.stackctl, model, False, text, tmp)
@@ -311,14 +426,14 @@ def check_spellings(args, model, vec, own, extra, want, tmp):
     return problems
 
 
-def report(model, results, problems):
+def report(model, source, results, problems):
     n_checked = n_agree = n_bad = n_absent = n_noperf = 0
-    print("model %s (perf tables of %s), SMT off and on:" % (model, MODELS[model]))
+    print("model %s (%s), SMT off and on:" % (model, source))
     for s, r in results.items():
         p = r["perf"]
         if r["checks"] == 0 and r["absent"] == 0:
             n_noperf += 1
-            print("  no perf metric    %-22s (perf 6.1 has no %s here)" % (s, p))
+            print("  no perf metric    %-22s (no %s in %s)" % (s, p, source))
         elif r["checks"] == 0:
             n_absent += 1
             print("  not yet produced  %-22s = %s" % (s, p))
@@ -337,8 +452,9 @@ def report(model, results, problems):
     for prob in problems:
         print("  PROBLEM: " + prob)
     if not problems:
-        print("  spellings: reversed lines, perf -M and libpfm4 names give the same metrics")
-    print("%s: %d checked, %d agreed, %d disagreed, %d not yet produced, %d without a perf 6.1 "
+        print("  spellings: reversed lines, %s give the same metrics"
+              % " and ".join(label for label, _ in spellings(model)))
+    print("%s: %d checked, %d agreed, %d disagreed, %d not yet produced, %d without the perf "
           "metric, %d spelling or naming problem(s)" % (model, n_checked, n_agree, n_bad, n_absent,
                                              n_noperf, len(problems)))
     return n_bad + len(problems)
@@ -358,10 +474,9 @@ def main():
             if model not in MODELS:
                 print("unknown model %s (have %s)" % (model, ", ".join(MODELS)))
                 return 2
-            table = perf_metrics.perf_metrics(MODELS[model], args.perf)
-            results, problems = check_model(args, model, table, tmp)
-            failures += report(model, results, problems)
-    print("TODO: zen4 and the Arm models: perf 6.1 has no metric tables for them here; not checked")
+            table, lits, source = perf_table(model, args.perf)
+            results, problems = check_model(args, model, table, lits, tmp)
+            failures += report(model, source, results, problems)
     print("perf oracle: %s" % ("all checked metrics agree" if failures == 0 else
                                "%d disagreement(s) or spelling problem(s)" % failures))
     return 1 if failures else 0

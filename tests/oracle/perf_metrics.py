@@ -1,6 +1,8 @@
 """perf_metrics.py - Linux perf's own metric formulas, as the local perf
-prints them (`PERF_CPUID=... perf list --details metric`), evaluated for
-given event counts: the oracle stackd's models are checked against.
+prints them (`PERF_CPUID=... perf list --details metric`) or, for CPUs the
+local perf has no table for, as the kernel's JSON holds them (tables/*.json,
+copied with the file and commit they came from), evaluated for given event
+counts: the oracle stackd's models are checked against.
 
 The expression language is perf's tools/perf/util/expr.y (6.1): numbers,
 event and metric names (backslash escapes any character: topdown\\-fe\\-bound,
@@ -11,6 +13,7 @@ cpu@EVENT\\,cmask\\=1\\,edge@), #literals (#SMT_on, #core_wide, #num_cores),
 metric of the table is that metric, evaluated recursively; any other name
 is an event whose count must be given.
 """
+import json
 import os
 import re
 import subprocess
@@ -169,6 +172,26 @@ def perf_metrics(cpuid, perf="perf"):
     out = subprocess.run([perf, "list", "--details", "metric"], env=env,
                          capture_output=True, text=True, check=True).stdout
     return MetricTable(read_metric_list(out))
+
+
+def load_table(path):
+    """A kernel metric table copied into tables/: its sources in jevents'
+    order, the standard metrics (arm64/sbsa.json) first; a later entry
+    overrides an earlier of the same name.  An entry naming an
+    ArchStdEvent is that standard metric (names match case-insensitively,
+    as in jevents), with its own MetricExpr if it gives one.  Returns the
+    MetricTable and the table's literals ({"#slots": 5})."""
+    with open(path) as f:
+        doc = json.load(f)
+    exprs = {}
+    for src in doc["sources"]:
+        for m in src["metrics"]:
+            name = (m.get("MetricName") or m["ArchStdEvent"]).lower()
+            if "MetricExpr" in m:
+                exprs[name] = m["MetricExpr"]
+            elif name not in exprs:
+                raise ExprError("%s: %s names no standard metric" % (path, name))
+    return MetricTable(exprs), {k.lower(): float(v) for k, v in doc["literals"].items()}
 
 
 class MetricTable:

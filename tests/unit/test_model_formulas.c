@@ -485,13 +485,16 @@ static void test_zen4(void)
 	check_tree(m, out);
 }
 
-/* Neoverse: arm64/sbsa.json, and arm64/arm/neoverse-n2-v2/metrics.json's
- * correction on the 5-slot N2 (STALL_SLOT* less CPU_CYCLES). */
-static void test_neoverse(const struct model *m, double width, double granules)
+/* Neoverse: arm64/sbsa.json, arm64/arm/neoverse-n2-v2/metrics.json's
+ * correction on the 5-slot N2 (STALL_SLOT* less CPU_CYCLES), and on V1
+ * arm64/arm/neoverse-v1/metrics.json's: 4 cycles' slots per BR_MIS_PRED
+ * moved from frontend to bad speculation (misp_cycles: 4 on V1, else 0). */
+static void test_neoverse(const struct model *m, double width, double granules,
+			  double misp_cycles)
 {
 	struct group_sums s[MODEL_MAX_GROUPS];
 	struct metric_value out[MODEL_MAX_METRICS];
-	double c = 1e9, slots = width * c, extra = width == 5 ? c : 0;
+	double c = 1e9, slots = width * c, extra = width == 5 ? c : 0, brm = 6e6;
 	double ssf = 0.2 * slots + extra, ssb = 0.3 * slots, ss = ssf + ssb - extra;
 	double op_ret = 1.8e9, op_spec = 2.0e9, used;
 
@@ -508,17 +511,49 @@ static void test_neoverse(const struct model *m, double width, double granules)
 	set(m, s, "br_misp_retired", 5e6);
 	set(m, s, "fp_fixed_ops", 1e9);
 	set(m, s, "fp_scale_ops", 0.5e9);
+	set(m, s, "stall_frontend", 0.15e9);
+	set(m, s, "stall_backend", 0.35e9);
+	if (misp_cycles > 0)
+		set(m, s, "br_mis_pred", brm);
 	m->compute(m, s, NULL, out);
 	used = 1 - ss / slots;
-	NEAR(get(m, out, "frontend_bound"), (ssf - extra) / slots);
+	NEAR(get(m, out, "frontend_bound"), (ssf - extra) / slots - misp_cycles * brm / c);
 	NEAR(get(m, out, "backend_bound"), ssb / slots);
 	NEAR(get(m, out, "retiring"), op_ret / op_spec * used);
-	NEAR(get(m, out, "bad_speculation"), (1 - op_ret / op_spec) * used);
+	NEAR(get(m, out, "bad_speculation"), (1 - op_ret / op_spec) * used + misp_cycles * brm / c);
+	NEAR(get(m, out, "frontend_stalled_cycles"), 0.15);
+	NEAR(get(m, out, "backend_stalled_cycles"), 0.35);
 	NEAR(get(m, out, "ipc"), 2.5);
 	NEAR(get(m, out, "branch_mpki"), 2.0);
 	NEAR(get(m, out, "flops_per_cycle"), (1e9 + granules * 0.5e9) / c);
 	NEAR(get(m, out, "gflops"), 1.0 + granules * 0.5);
 	check_tree(m, out);
+}
+
+/* Neoverse V1 without a BR_MIS_PRED count: frontend_bound and
+ * bad_speculation cannot be formed (Arm's V1 formulas need it); backend_bound
+ * and retiring still are. */
+static void test_neoverse_v1_without_mispredicts(void)
+{
+	const struct model *m = &model_arm_v1;
+	struct group_sums s[MODEL_MAX_GROUPS];
+	struct metric_value out[MODEL_MAX_METRICS];
+
+	memset(s, 0, sizeof(s));
+	memset(out, 0, sizeof(out));
+	set(m, s, "cycles", 1e9);
+	set(m, s, "instructions", 2e9);
+	set(m, s, "stall_slot", 4e9);
+	set(m, s, "stall_slot_frontend", 1.6e9);
+	set(m, s, "stall_slot_backend", 2.4e9);
+	set(m, s, "op_retired", 1.8e9);
+	set(m, s, "op_spec", 2e9);
+	missing(m, s, "stalls", "br_mis_pred");
+	m->compute(m, s, NULL, out);
+	CHECK(!valid(m, out, "frontend_bound"));
+	CHECK(!valid(m, out, "bad_speculation"));
+	NEAR(get(m, out, "backend_bound"), 0.3);
+	NEAR(get(m, out, "retiring"), 0.45);
 }
 
 /* A family that counted the target but not every event (a part that did
@@ -666,9 +701,10 @@ int main(void)
 	test_spr();
 	test_flops_precisions();
 	test_zen4();
-	test_neoverse(&model_arm_n2, 5, 1);
-	test_neoverse(&model_arm_v1, 8, 2);
-	test_neoverse(&model_arm_v2, 8, 1);
+	test_neoverse(&model_arm_n2, 5, 1, 0);
+	test_neoverse(&model_arm_v1, 8, 2, 4);
+	test_neoverse(&model_arm_v2, 8, 1, 0);
+	test_neoverse_v1_without_mispredicts();
 	test_regression();
 	return 0;
 }
