@@ -80,8 +80,8 @@ static unsigned events_found(const struct ps_recording *rec, const struct model 
 	return mt.found;
 }
 
-/* The model whose events the recording holds the largest share of (more
- * events found breaks a tie).  Models with the very same events (Arm cores
+/* The model that reads the most of the recording's events (the larger
+ * share of its own events breaks a tie).  Models with the very same events (Arm cores
  * differ only in slots per cycle) cannot be told apart: ambiguous is set
  * and NULL returned, rather than a guess that is wrong by a constant. */
 static const struct model *guess_model(const struct ps_recording *rec, char *ambiguous,
@@ -100,7 +100,10 @@ static const struct model *guess_model(const struct ps_recording *rec, char *amb
 			continue;
 		found = events_found(rec, all[i], &n_events);
 		share = n_events ? (double)found / n_events : 0;
-		if (found > 2 && (share > best_share || (share == best_share && found > best_found))) {
+		/* The model that reads the most of the recording's events, then the
+		 * one whose events the recording has most of: a recording for N2
+		 * also holds every N1 event, and must not read as N1's. */
+		if (found > 2 && (found > best_found || (found == best_found && share > best_share))) {
 			best = all[i];
 			best_share = share;
 			best_found = found;
