@@ -309,14 +309,36 @@ def wall_ns(vec):
     return int(round(vec["task-clock"])) // 2
 
 
-def recording(vec, names, spell=printed, reverse=False):
-    """perf stat -x, text: task-clock, then one line per event."""
+# The shapes perf stat -x, writes one run in: (label, lines of one count).
+# Per CPU (-A) and per core (--per-core) split each count in two rows that
+# sum to it; -I puts the interval's end first.  duration_time is one wall
+# time, never split.
+def _rows(shape, value, rest, split=True):
+    if shape == "plain":
+        return ["%s,%s" % (value, rest)]
+    if shape == "interval":
+        return ["1.000100000,%s,%s" % (value, rest)]
+    halves = (value // 2, value - value // 2) if split else (value, value)
+    if shape == "per-cpu":
+        return ["CPU%d,%d,%s" % (i, h, rest) for i, h in enumerate(halves)]
+    if shape == "per-core":
+        return ["S0-D0-C%d,1,%d,%s" % (i, h, rest) for i, h in enumerate(halves)]
+    if shape == "interval-per-core":
+        return ["1.000100000,S0-D0-C%d,1,%d,%s" % (i, h, rest) for i, h in enumerate(halves)]
+    raise ValueError(shape)
+
+
+SHAPES = ("interval", "per-cpu", "per-core", "interval-per-core")
+
+
+def recording(vec, names, spell=printed, reverse=False, shape="plain"):
+    """perf stat -x, text: task-clock, duration_time, then each event."""
     ns = int(round(vec["task-clock"]))
-    lines = ["%d.%06d,msec,task-clock,%d,100.00,0.999,CPUs utilized"
-             % (ns // 10**6, ns % 10**6, ns),
-             "%d,ns,duration_time,%d,100.00,," % (wall_ns(vec), wall_ns(vec))]
+    lines = _rows(shape, ns, "nsec,task-clock,%d,100.00,0.999,CPUs utilized" % ns)
+    lines += _rows(shape, wall_ns(vec), "ns,duration_time,%d,100.00,," % wall_ns(vec), False)
     for n in names:
-        lines.append("%d,,%s,%d,100.00,," % (vec[key(n)], spell(perf_metrics.unescape(n)), ns))
+        lines += _rows(shape, int(vec[key(n)]),
+                       ",%s,%d,100.00,," % (spell(perf_metrics.unescape(n)), ns))
     if reverse:
         lines.reverse()
     return "# started on (constructed by tests/oracle/oracle.py)\n\n" + "\n".join(lines) + "\n"
@@ -409,11 +431,20 @@ def check_claims(model, mapped, claims):
     return problems
 
 
+def shape_flag(shape):
+    return {"interval": "-I", "per-cpu": "-A", "per-core": "--per-core",
+            "interval-per-core": "-I --per-core"}[shape]
+
+
 def check_spellings(args, model, vec, own, extra, want, tmp):
     problems = []
     others = tuple((label, spell, False) for label, spell in spellings(model))
-    for label, spell, rev in (("the same names, lines reversed", printed, True),) + others:
-        text = recording(vec, own + extra, spell, reverse=rev)
+    forms = (("the same names, lines reversed", printed, True, "plain"),)
+    forms += tuple((label, spell, rev, "plain") for label, spell, rev in others)
+    forms += tuple(("as perf stat -x, %s writes it" % shape_flag(sh), printed, False, sh)
+                   for sh in SHAPES)
+    for label, spell, rev, shape in forms:
+        text = recording(vec, own + extra, spell, reverse=rev, shape=shape)
         try:
             got, _ = analyze(args.stackctl, model, False, text, tmp)
         except RuntimeError as e:
@@ -452,8 +483,9 @@ def report(model, source, results, problems):
     for prob in problems:
         print("  PROBLEM: " + prob)
     if not problems:
-        print("  spellings: reversed lines, %s give the same metrics"
-              % " and ".join(label for label, _ in spellings(model)))
+        print("  spellings: reversed lines, %s give the same metrics; so do the shapes %s"
+              % (" and ".join(label for label, _ in spellings(model)),
+                 ", ".join(shape_flag(sh) for sh in SHAPES)))
     print("%s: %d checked, %d agreed, %d disagreed, %d not yet produced, %d without the perf "
           "metric, %d spelling or naming problem(s)" % (model, n_checked, n_agree, n_bad, n_absent,
                                              n_noperf, len(problems)))
