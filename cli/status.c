@@ -171,6 +171,17 @@ static void print_health_field(const json_t *col, const char *name, const char *
 	printf("\n");
 }
 
+/* What one sampled switch costs here, and how that was found. */
+static void print_sampling_cost(const json_t *c)
+{
+	if (c == NULL)
+		return;   /* an older daemon */
+	printf("               %.0f ns per sampled context switch (%s: %s)\n",
+	       json_number_value(json_object_get(c, "ns_per_switch")),
+	       json_is_true(json_object_get(c, "measured")) ? "measured" : "NOT MEASURED",
+	       str(c, "method"));
+}
+
 static void print_text(const json_t *a, const struct source *src)
 {
 	const json_t *win = json_object_get(a, "window"), *col = json_object_get(a, "collector");
@@ -229,6 +240,7 @@ static void print_text(const json_t *a, const struct source *src)
 	       u64(col, "max_cpu_switch_rate"), 100.0 * cost,
 	       json_is_true(json_object_get(a, "sampling_costly")) ?
 	       " - COSTLY: that CPU switches too often for cheap per-switch sampling" : "");
+	print_sampling_cost(json_object_get(a, "sampling_cost"));
 	print_attribution(json_object_get(a, "attribution"));
 	/* every health field (lib/health_fields.h); an older daemon's missing ones read 0 */
 	printf("health:        over the window\n");

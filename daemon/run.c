@@ -114,12 +114,15 @@ static char *plan_json_text(const struct plan *p)
 void run_write_meta(struct daemon *d)
 {
 	char interval[32], rotate[32], started[32], pid[16], ncpus[16], ring[16], groups[512];
+	char cost[32] = "";
 	char host[256] = "";
 	char *plan = plan_json_text(&d->plan);
 	size_t used = 0;
 	unsigned g;
 
 	gethostname(host, sizeof(host) - 1);
+	if (d->calib.method[0] != '\0' && d->calib.cost_ns >= 0)
+		snprintf(cost, sizeof(cost), "%.0f", d->calib.cost_ns);
 
 	duration_format(d->cfg.interval_ns, interval, sizeof(interval));
 	duration_format(d->cfg.rotate_period_ns, rotate, sizeof(rotate));
@@ -158,6 +161,9 @@ void run_write_meta(struct daemon *d)
 			"pid", pid,
 			"started_ns", started,
 			"host", host,
+			/* "": not measured (yet), lib/sampling_cost.h's figure */
+			"sampling_cost_ns", cost,
+			"sampling_cost_method", d->calib.method,
 		};
 		char err[512];
 
@@ -242,8 +248,9 @@ static void report_health(struct daemon *d, const struct interval_data *iv)
 		log_warning("cpu %d: %" PRIu64 " context switches/s; sampling each costs about "
 			    "%.0f%% of that CPU (about %llu ns per switch)", iv->st.busiest_cpu,
 			    iv->st.max_cpu_switch_rate,
-			    100.0 * sampling_cost_fraction(iv->st.max_cpu_switch_rate),
-			    SWITCH_SAMPLE_COST_NS);
+			    100.0 * sampling_cost_fraction(iv->st.max_cpu_switch_rate,
+							   run_sampling_cost_ns(d)),
+			    (unsigned long long)run_sampling_cost_ns(d));
 	if (iv->st.late_cpus > 0 && log_throttle(&d->warned_late, now))
 		log_warning("%" PRIu64 " CPU worker(s) missed the flush; their counts go into "
 			    "the next interval", iv->st.late_cpus);
@@ -612,6 +619,14 @@ static int open_proctab(struct daemon *d)
 }
 
 /* The API's threads, the workers and the flusher: from here on we collect. */
+static void hold_reviews(struct daemon *d, bool on)
+{
+	size_t i;
+
+	for (i = 0; i < d->n_workers; i++)
+		worker_hold_review(&d->workers[i], on);
+}
+
 static int start_collecting(struct daemon *d)
 {
 	int r;
@@ -623,13 +638,36 @@ static int start_collecting(struct daemon *d)
 	r = serve_http(d);
 	if (r < 0)
 		return r;
+	/* What sampling a switch costs here: without sampling now, with it
+	 * once the workers run (calibrate.h); 0.4 s of one CPU, once. */
+	d->calib.cpu = d->col->cpus[d->col->n_cpus - 1].cpu;
+	d->calib.off_per_s = calibrate_pingpong(d->calib.cpu);
 	r = run_start_workers(d);
 	if (r < 0)
 		return log_error_r(r, "cannot start the CPU workers");
+	hold_reviews(d, true);
+	{
+		struct timespec settle = { 0, 20 * 1000 * 1000 };   /* the groups enabled */
+
+		nanosleep(&settle, NULL);
+	}
+	d->calib.on_per_s = calibrate_pingpong(d->calib.cpu);
+	calibrate_finish(&d->calib);
+	hold_reviews(d, false);
 	r = flush_init(&d->fl, d->col, d->workers, d->n_workers, &d->pt, d->started_ns);
 	if (r < 0)
 		return log_error_r(-ENOMEM, "startup");
 	d->fl_ready = true;
+	/* Collection starts now: what the workers counted so far is the
+	 * calibration's own bouncing (a burst of ~100,000 switches/s on one
+	 * CPU, that would read as this host's) and the start's partial
+	 * spans; the first interval begins after it. */
+	{
+		struct interval_data *iv;
+
+		if (flush_run(&d->fl, false, &iv) == 0)
+			interval_free(iv);
+	}
 	return 0;
 }
 
@@ -639,6 +677,12 @@ static void announce(struct daemon *d, int drop)
 	char interval[32], rotate[32];
 
 	log_info("%s", d->model_why);
+	if (d->calib.cost_ns >= 0)
+		log_info("sampling a context switch costs about %.0f ns here (%s)", d->calib.cost_ns,
+			 d->calib.method);
+	else
+		log_warning("sampling cost %s: figures use %llu ns per switch, the development "
+			    "VM's", d->calib.method, SWITCH_SAMPLE_COST_NS);
 	if (geteuid() == 0 && drop == 0)
 		log_warning("running as root with every capability (user = root); CAP_PERFMON "
 			    "alone is enough: see --user");
@@ -730,6 +774,7 @@ static int run_open(struct daemon *d, const struct config *cfg, config_reload_fn
 	r = start_collecting(d);
 	if (r < 0)
 		return r;
+	run_write_meta(d);   /* again: now with the measured sampling cost */
 	announce(d, drop);
 	return 0;
 }

@@ -17,6 +17,8 @@
 #include "prom.h"
 #include "worker.h"
 #include "writer.h"
+#include "calibrate.h"
+#include "lib/sampling_cost.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -44,7 +46,16 @@ struct daemon {
 	struct prom *prom;
 	struct http_server *http;
 	struct notifier notify;
+	struct calibration calib;     /* the per-switch sampling cost measured at start */
 };
+
+/* The per-switch sampling cost measured at start, else the development
+ * VM's (lib/sampling_cost.h). */
+static inline double run_sampling_cost_ns(const struct daemon *d)
+{
+	return d->calib.cost_ns >= 0 && d->calib.method[0] != '\0' ? d->calib.cost_ns
+								      : (double)SWITCH_SAMPLE_COST_NS;
+}
 
 /* One interval from what the workers hold, to the store and /metrics.
  * final: the workers make their last cut and stop (joined). */

@@ -587,7 +587,14 @@ bool worker_tick(struct worker *w)
 		uint64_t rotate_ns = __atomic_load_n(&w->rotate_ns, __ATOMIC_RELAXED);
 
 		rotate(w);
-		review_switch_records(w, now);
+		if (__atomic_load_n(&w->review_hold, __ATOMIC_RELAXED)) {
+			/* the held time is not part of the next review's rate */
+			w->at.unsampled_span_ns = 0;
+			w->switch_review_ns = now;
+			w->switch_review_samples = w->at.samples_seen;
+		} else {
+			review_switch_records(w, now);
+		}
 		w->next_rotate_ns += rotate_ns;
 		if (w->next_rotate_ns <= now)
 			w->next_rotate_ns = now + rotate_ns;
@@ -728,6 +735,11 @@ void worker_recycle(struct worker *w, struct handover *h)
 	}
 	pthread_mutex_unlock(&w->lock);
 	handover_free(h);
+}
+
+void worker_hold_review(struct worker *w, bool on)
+{
+	__atomic_store_n(&w->review_hold, on ? 1 : 0, __ATOMIC_RELAXED);
 }
 
 void worker_set_rotate(struct worker *w, uint64_t rotate_ns)

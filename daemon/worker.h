@@ -65,6 +65,9 @@ struct worker {
 	uint64_t rotate_ns;        /* atomic */
 	uint64_t flush_seq;        /* atomic: flush requested */
 	int stop;                  /* atomic */
+	/* atomic: the switch-record review waits (the start's calibration
+	 * bounces ~500,000 switches/s through this CPU: not this host's rate) */
+	int review_hold;
 
 	/* owned by the worker thread */
 	struct attrib_cpu at;
@@ -109,6 +112,8 @@ struct handover *worker_collect(struct worker *w, uint64_t seq, uint64_t deadlin
 /* Give a consumed handover back to its worker. */
 void worker_recycle(struct worker *w, struct handover *h);
 void worker_set_rotate(struct worker *w, uint64_t rotate_ns);
+/* Hold the switch-record review (on) or let it go on (off) from now. */
+void worker_hold_review(struct worker *w, bool on);
 /* Stop the thread: it makes a last cut (collect it afterwards with
  * worker_collect) and disables its groups. */
 void worker_stop(struct worker *w);

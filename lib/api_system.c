@@ -222,6 +222,28 @@ static void print_writer(struct jsonw *j, struct writer_status_box *box)
 	jsonw_object_end(j);
 }
 
+/* "sampling_cost": what sampling one context switch costs on this host,
+ * as the daemon measured it at start (meta), else the development VM's
+ * figure, saying which; returns the ns per switch. */
+static double print_sampling_cost(struct jsonw *j, struct db *db)
+{
+	char ns[32] = "", method[256] = "";
+	bool measured = query_meta(db, "sampling_cost_ns", ns, sizeof(ns)) == 0 && ns[0] != '\0';
+	double cost = measured ? strtod(ns, NULL) : (double)SWITCH_SAMPLE_COST_NS;
+
+	if (!measured || query_meta(db, "sampling_cost_method", method, sizeof(method)) < 0)
+		snprintf(method, sizeof(method), "not measured on this host: make bench's figure on "
+			 "the development VM");
+	jsonw_break(j, 1);
+	jsonw_key(j, "sampling_cost");
+	jsonw_object_begin(j);
+	jsonw_field_double(j, "ns_per_switch", cost);
+	jsonw_field_bool(j, "measured", measured);
+	jsonw_field_string(j, "method", method);
+	jsonw_object_end(j);
+	return cost;
+}
+
 int api_system(const struct api_info *info, struct db *db, const char *query,
 	       struct api_response *resp)
 {
@@ -246,7 +268,7 @@ int api_system(const struct api_info *info, struct db *db, const char *query,
 		return -ENOMEM;
 	print_identity(&o.w, info, db, &w);
 	api_print_window_health(&o.w, &w);
-	cost = sampling_cost_fraction(w.max_cpu_switch_rate);
+	cost = sampling_cost_fraction(w.max_cpu_switch_rate, print_sampling_cost(&o.w, db));
 	jsonw_break(&o.w, 1);
 	jsonw_field_double(&o.w, "sampling_cost_fraction", cost);
 	jsonw_field_bool(&o.w, "sampling_costly", cost > SAMPLING_COSTLY_FRACTION);

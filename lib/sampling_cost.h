@@ -1,10 +1,12 @@
 /*
  * sampling_cost.h - what sampling every context switch costs a CPU.
  *
- * Measured by `make bench` on the 2-vCPU development VM: 1.2 us extra per
- * switch (perf record -c 1 costs 1.1 us there).  Used only to tell the user
- * what a high switch rate costs (daemon warning, stackctl status), never to
- * correct a count.  Shared so the daemon and the CLI say the same thing.
+ * The daemon measures it at start (daemon/calibrate.h) and records it in
+ * meta ("sampling_cost_ns", "sampling_cost_method"); SWITCH_SAMPLE_COST_NS,
+ * measured by `make bench` on the 2-vCPU development VM (1.2 us extra per
+ * switch; perf record -c 1 costs 1.1 us there), stands in only where no
+ * measurement was made, and every surface says which it is.  Used only to
+ * tell the user what a high switch rate costs, never to correct a count.
  */
 #ifndef STACKD_LIB_SAMPLING_COST_H
 #define STACKD_LIB_SAMPLING_COST_H
@@ -18,11 +20,11 @@
 /* Above this share of one CPU, status calls sampling costly. */
 #define SAMPLING_COSTLY_FRACTION 0.02
 
-/* Share of one CPU spent sampling at `switches_per_s` (0..1, may exceed 1
- * only in theory). */
-static inline double sampling_cost_fraction(uint64_t switches_per_s)
+/* Share of one CPU spent sampling at `switches_per_s` at cost_ns per
+ * switch (0..1, may exceed 1 only in theory). */
+static inline double sampling_cost_fraction(uint64_t switches_per_s, double cost_ns)
 {
-	return (double)switches_per_s * (double)SWITCH_SAMPLE_COST_NS / (double)NS_PER_SEC;
+	return (double)switches_per_s * cost_ns / (double)NS_PER_SEC;
 }
 
 #endif

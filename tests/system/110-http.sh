@@ -56,6 +56,11 @@ jq -e '.model == "software" and .collector.lost_records == 0 and .collector.bad_
 	(.collector | has("backwards_reads") and has("unknown_id_samples")) and .database.bytes > 0 and
 	.uptime_s > 0 and .running' \
 	"$TMP/sys.json" >/dev/null || fail "system fields: $(cat "$TMP/sys.json")"
+# the per-switch sampling cost, measured at start on this host
+jq -e '.sampling_cost.measured and .sampling_cost.ns_per_switch >= 0 and
+	(.sampling_cost.method | test("ping-pong on cpu [0-9]+ at start"))' "$TMP/sys.json" >/dev/null ||
+	fail "sampling cost not measured: $(jq -c .sampling_cost "$TMP/sys.json")"
+note "sampling cost: $(jq -r '"\(.sampling_cost.ns_per_switch) ns per switch (\(.sampling_cost.method))"' "$TMP/sys.json")"
 
 # strict parameters, unknown paths, methods
 expect() {  # expect STATUS BODY-PATTERN URL [CURL ARGS]
