@@ -118,7 +118,7 @@ int api_series(struct db *db, const char *query, const struct api_access *acc,
 	struct http_query q;
 	struct api_out o;
 	char err[1024], smt[8];
-	int n, i, r, mi = -1;
+	int n, i, mi = -1;
 	bool smt_on = query_meta(db, "smt", smt, sizeof(smt)) == 0 && strcmp(smt, "on") == 0;
 
 	if (http_query_parse(query, keys, &q, err, sizeof(err)) < 0 ||
@@ -154,7 +154,8 @@ int api_series(struct db *db, const char *query, const struct api_access *acc,
 		return api_error(resp, 500, "%s", err);
 	}
 	if (strcmp(metric, "cpu_percent") != 0) {
-		r = resolve_metric(m, metric, &mi, resp);
+		int r = resolve_metric(m, metric, &mi, resp);
+
 		if (r != 0) {
 			free(b);
 			return r < 0 ? r : 0;
