@@ -84,7 +84,7 @@ SIM_OBJS   := $(call obj,asan,$(SIM_SRCS))
 HELPER_SRCS := $(sort $(wildcard tests/helpers/*.c))
 HELPER_BINS := $(patsubst tests/helpers/%.c,$(BUILD)/helpers/%,$(HELPER_SRCS))
 
-.PHONY: all run test unit system cppcheck bench deps clean install check-deps fuzz fuzz-short \
+.PHONY: all run test unit system cppcheck bench deps deps-run clean install check-deps fuzz fuzz-short \
 	golden golden-update deb package-test dist rpm docs-health torture sim-tables
 
 # The query-string fuzzer (clang libFuzzer): briefly in `make test`, as long
@@ -185,10 +185,14 @@ fuzz: $(FUZZ_BIN)
 	$(FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -max_len=4096 $(BUILD)/fuzz/corpus tests/fuzz/corpus
 
 # --- the README's two commands ---------------------------------------------
+# `make run` installs what building and running takes; `make test` and
+# `make bench` the test toolchain too (Chromium, Prometheus, clang, ...).
+deps-run:
+	@sh packaging/install-deps.sh run
 deps:
-	@sh packaging/install-deps.sh
+	@sh packaging/install-deps.sh test
 
-run: deps
+run: deps-run
 	@$(MAKE) --no-print-directory all
 	@echo
 	@echo "stackd is starting in the foreground (Ctrl-C stops it)."
