@@ -77,7 +77,8 @@ expect 400 "parameter 'metric': unknown metric" "$URL/api/v1/series?who=pid:1&me
 expect 400 "not a process id" "$URL/api/v1/processes/abc"
 # a metric another model computes is missing from the data, not misspelt
 if [ "$(curl -sf "$URL/api/v1/system" | jq -r .model)" = software ]; then
-	expect 404 "does not compute backend_bound (skl does)" "$URL/api/v1/top?sort=backend"
+	expect 404 "needs backend_bound, which the software model does not compute (skl does)" \
+		"$URL/api/v1/top?sort=backend"
 	expect 404 "does not compute frontend_bound (skl does)" \
 		"$URL/api/v1/series?who=pid:1&metric=frontend_bound"
 else
