@@ -17,6 +17,7 @@ PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 SQLITE_LIBS := $(shell pkg-config --libs sqlite3 2>/dev/null || echo -lsqlite3)
 PFM_LIBS := $(shell pkg-config --libs libpfm 2>/dev/null || echo -lpfm)
 MHD_LIBS := $(shell pkg-config --libs libmicrohttpd 2>/dev/null || echo -lmicrohttpd)
+SYSTEMD_LIBS := $(shell pkg-config --libs libsystemd 2>/dev/null || echo -lsystemd)
 
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 	-Wpointer-arith -Wcast-qual -Wformat=2 -Wundef -Wvla -Wwrite-strings
@@ -54,7 +55,7 @@ STACKD_SRCS := daemon/main.c daemon/run.c daemon/config.c daemon/log.c daemon/ht
 STACKD_GEN := $(BUILD)/gen/schema_sql.c
 WEB_GEN := $(BUILD)/gen/web_files.c
 WEB_FILES := $(sort $(wildcard web/*.html web/*.js web/*.css web/*.svg))
-STACKD_LIBS := $(SQLITE_LIBS) $(PFM_LIBS) $(MHD_LIBS) -lpthread -lm
+STACKD_LIBS := $(SQLITE_LIBS) $(PFM_LIBS) $(MHD_LIBS) $(SYSTEMD_LIBS) -lpthread -lm
 
 STACKCTL_SRCS := cli/stackctl.c cli/cli.c cli/source.c cli/http_client.c cli/json_rowset.c cli/term.c \
 	cli/target.c cli/top.c cli/top_view.c cli/top_live.c cli/show.c cli/history.c \
@@ -84,7 +85,7 @@ SIM_OBJS   := $(call obj,asan,$(SIM_SRCS))
 HELPER_SRCS := $(sort $(wildcard tests/helpers/*.c))
 HELPER_BINS := $(patsubst tests/helpers/%.c,$(BUILD)/helpers/%,$(HELPER_SRCS))
 
-.PHONY: all run test unit system cppcheck bench deps clean install check-deps fuzz fuzz-short \
+.PHONY: all run test unit system cppcheck bench deps deps-run clean install check-deps fuzz fuzz-short \
 	golden golden-update deb package-test dist rpm docs-health torture sim-tables
 
 # The query-string fuzzer (clang libFuzzer): briefly in `make test`, as long
@@ -185,10 +186,14 @@ fuzz: $(FUZZ_BIN)
 	$(FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -max_len=4096 $(BUILD)/fuzz/corpus tests/fuzz/corpus
 
 # --- the README's two commands ---------------------------------------------
+# `make run` installs what building and running takes; `make test` and
+# `make bench` the test toolchain too (Chromium, Prometheus, clang, ...).
+deps-run:
+	@sh packaging/install-deps.sh run
 deps:
-	@sh packaging/install-deps.sh
+	@sh packaging/install-deps.sh test
 
-run: deps
+run: deps-run
 	@$(MAKE) --no-print-directory all
 	@echo
 	@echo "stackd is starting in the foreground (Ctrl-C stops it)."

@@ -2,7 +2,9 @@
  * cli.h - what stackctl's verbs share.
  *
  * Exit codes: 0 success, 1 the request failed (no database, no data, daemon
- * not running, no such target), 2 the command line is wrong.
+ * not reachable and no database, no such target, a metric the data's model
+ * does not compute), 2 the command line is wrong, 3 `status` read a
+ * database whose daemon is not running.
  */
 #ifndef STACKCTL_CLI_H
 #define STACKCTL_CLI_H
@@ -15,6 +17,7 @@
 #include <stdint.h>
 
 #define EXIT_USAGE 2
+#define EXIT_NOT_RUNNING 3   /* status: printed, but stackd is down */
 
 /* Print "stackctl: <verb>: <message>" on stderr. */
 void cli_error(const char *verb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

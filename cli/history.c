@@ -6,6 +6,7 @@
 #include "cli.h"
 #include "source.h"
 #include "target.h"
+#include "lib/api.h"
 #include "lib/duration.h"
 #include "lib/rowset.h"
 #include "lib/clock.h"
@@ -36,13 +37,14 @@ static void help(void)
 	       "\n"
 	       "  --since DUR      how far back from the newest data (default 1h)\n"
 	       "  --until DUR      end that long before the newest data (default 0: newest)\n"
-	       "  --step DUR       one row per step (default: --since / %d, at least 1s)\n"
+	       "  --step DUR       one row per step (default: --since / %d, at least 1s;\n"
+	       "                   one giving over %d rows is made coarser, as said)\n"
 	       "  --metric LIST    comma-separated figures (default cpu_percent and the\n"
 	       "                   Top-Down level-1 split the model has; any metric name\n"
 	       "                   'stackctl show --csv' lists)\n"
 	       "  --json, --csv    the rows for scripts (t_ns, each figure, its coverage)\n"
 	       SOURCE_HELP
-	       "  -h, --help       this help\n", DEFAULT_ROWS);
+	       "  -h, --help       this help\n", DEFAULT_ROWS, API_MAX_POINTS);
 }
 
 struct series {
@@ -257,6 +259,7 @@ struct history_args {
 	const char *metrics;         /* NULL: DEFAULT_METRICS, less what the model lacks */
 	const char *kind, *name;     /* the target */
 	uint64_t since, until, step;
+	uint64_t step_asked;         /* --step when too fine for the span; else 0 */
 };
 
 static int fetch(struct source *src, const struct history_args *a, const char *metric,
@@ -277,6 +280,20 @@ static int fetch(struct source *src, const struct history_args *a, const char *m
 	duration_format(a->step, num, sizeof(num));
 	source_add_param(target, sizeof(target), "step", num);
 	return source_get(src, target, ret, err, errlen);
+}
+
+/* A step that would give more rows than a series may hold (--since 90d
+ * --step 1h) becomes the smallest multiple of it that fits; the footer says
+ * so.  A long span is meant to be read from the rollups, not refused. */
+static void coarsen_step(struct history_args *a)
+{
+	uint64_t span = a->since - a->until, k;
+
+	if (span / a->step <= API_MAX_POINTS)
+		return;
+	k = (span + a->step * API_MAX_POINTS - 1) / (a->step * API_MAX_POINTS);
+	a->step_asked = a->step;
+	a->step *= k;
 }
 
 /* The command line into a; -1 to go on, else the exit status. */
@@ -323,6 +340,7 @@ static int parse_args(struct history_args *a, int argc, char **argv)
 	if (a->step == 0)
 		a->step = (a->since - a->until) / DEFAULT_ROWS > NS_PER_SEC ?
 			  (a->since - a->until) / DEFAULT_ROWS : NS_PER_SEC;
+	coarsen_step(a);
 	return -1;
 }
 
@@ -342,8 +360,9 @@ static int fetch_all(struct source *src, const struct history_args *a, struct se
 			return EXIT_USAGE;
 		}
 		r = fetch(src, a, m, &s[*n].answer, err, sizeof(err));
-		/* The default list names Top-Down figures a model may lack. */
-		if (r == -EINVAL && a->metrics == NULL && strstr(err, "unknown metric") != NULL)
+		/* The default list names Top-Down figures a model may lack
+		 * (404: the data's model does not compute it). */
+		if (r == -ENOENT && a->metrics == NULL)
 			continue;
 		if (r < 0) {
 			cli_error("history", "%s", err);
@@ -366,6 +385,12 @@ static void print_footer(const struct history_args *a, const struct series *s, s
 	duration_format(a->step, step, sizeof(step));
 	printf("\n%s %s, one row per %s, from stored %s", a->kind, a->name, step,
 	       json_string_value(json_object_get(s[0].answer, "source")));
+	if (a->step_asked > 0) {
+		char asked[32];
+
+		duration_format(a->step_asked, asked, sizeof(asked));
+		printf(" (--step %s would be over %d rows)", asked, API_MAX_POINTS);
+	}
 	json_array_foreach(json_object_get(s[0].answer, "points"), j, p)
 		if (json_integer_value(json_object_get(p, "resolution_s")) > res)
 			res = json_integer_value(json_object_get(p, "resolution_s"));
@@ -381,7 +406,8 @@ static void print_footer(const struct history_args *a, const struct series *s, s
 		       "missing some of %s's time", 100.0 * ATTRIBUTED_WARN_BELOW, a->name);
 }
 
-/* The n series as a table with sparklines, or as JSON/CSV rows. */
+/* The n series as a table with sparklines, or as JSON/CSV rows: 0, 1 when
+ * the target did not run in the span (said), -ENOMEM. */
 static int print_history(const struct history_args *a, const struct series *s, size_t n)
 {
 	struct rowset rs;
@@ -389,16 +415,19 @@ static int print_history(const struct history_args *a, const struct series *s, s
 
 	rowset_init(&rs);
 	r = build_rows(s, n, &rs, a->since - a->until > 86400ULL * NS_PER_SEC);
-	if (r == 0 && rs.n_rows == 0 && a->o.fmt == RS_TABLE) {
+	if (r == 0 && rs.n_rows == 0) {
 		char since[32], until[32];
 
+		/* as `stackctl show` says of a target not in its window */
 		duration_format(a->since, since, sizeof(since));
 		duration_format(a->until, until, sizeof(until));
-		printf("%s %s did not run between %s and %s before the newest data\n", a->kind,
-		       a->name, since, a->until ? until : "0s");
-	} else if (r == 0) {
-		rowset_print(&rs, a->o.fmt, 0, stdout);
+		cli_error("history", "%s %s did not run between %s and %s before the newest data",
+			  a->kind, a->name, since, a->until ? until : "0s");
+		rowset_done(&rs);
+		return 1;
 	}
+	if (r == 0)
+		rowset_print(&rs, a->o.fmt, 0, stdout);
 	if (r == 0 && a->o.fmt == RS_TABLE && rs.n_rows > 0) {
 		print_footer(a, s, n);
 		print_sparklines(&rs, n);
@@ -422,9 +451,11 @@ int verb_history(int argc, char **argv)
 		return EXIT_FAILURE;
 	r = fetch_all(&src, &a, s, &n);
 	source_close(&src);
-	if (r == 0 && print_history(&a, s, n) < 0) {
-		cli_error("history", "out of memory");
-		r = EXIT_FAILURE;
+	if (r == 0) {
+		r = print_history(&a, s, n);
+		if (r < 0)
+			cli_error("history", "out of memory");
+		r = r != 0 ? EXIT_FAILURE : EXIT_SUCCESS;
 	}
 	for (k = 0; k < n; k++)
 		json_decref(s[k].answer);

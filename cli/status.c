@@ -300,7 +300,12 @@ int verb_status(int argc, char **argv)
 	} else {
 		print_text(a, &src);
 	}
+	/* what was stored is shown, but a health check must not pass on it */
+	r = json_is_true(json_object_get(a, "running")) ? EXIT_SUCCESS : EXIT_NOT_RUNNING;
+	if (r == EXIT_NOT_RUNNING)
+		cli_error("status", "stackd is not running: this is what %s holds",
+			  src.is_http ? "its database" : src.db_path);
 	json_decref(a);
 	source_close(&src);
-	return EXIT_SUCCESS;
+	return r;
 }

@@ -1,9 +1,8 @@
 /*
- * notify.h - telling systemd how stackd is doing (the sd_notify(3)
- * protocol, without libsystemd: one datagram per message to the socket in
- * $NOTIFY_SOCKET).  READY=1 once counters and the store are ready,
- * STATUS= lines people see in `systemctl status`, WATCHDOG=1 from the event
- * loop while $WATCHDOG_USEC asks for it, RELOADING=1 / STOPPING=1.
+ * notify.h - telling systemd how stackd is doing, through libsystemd's
+ * sd_notify(3): READY=1 once counters and the store are ready, STATUS=
+ * lines people see in `systemctl status`, WATCHDOG=1 from the event loop
+ * while $WATCHDOG_USEC asks for it, RELOADING=1 / STOPPING=1.
  * Not started by systemd (no $NOTIFY_SOCKET): every call does nothing.
  */
 #ifndef STACKD_NOTIFY_H
@@ -13,15 +12,15 @@
 #include <stdint.h>
 
 struct notifier {
-	int fd;                      /* -1: nobody to tell */
-	char path[108];              /* sun_path; '@' first means abstract */
+	bool enabled;                /* false: nobody to tell */
 	uint64_t watchdog_ns;        /* 0: no watchdog */
 	uint64_t last_ping_ns;       /* CLOCK_MONOTONIC */
 };
 
-/* Read $NOTIFY_SOCKET, $WATCHDOG_USEC and $WATCHDOG_PID (the watchdog is
- * ours only when that pid is ours, or not set).  Returns 0, or -errno
- * when the socket named cannot be used (the caller logs it). */
+/* Read $NOTIFY_SOCKET, and $WATCHDOG_USEC and $WATCHDOG_PID through
+ * sd_watchdog_enabled() (the watchdog is ours only when that pid is ours,
+ * or not set).  Returns 0, or -EINVAL when $NOTIFY_SOCKET cannot name a
+ * socket (the caller logs it). */
 int notify_init(struct notifier *n);
 void notify_done(struct notifier *n);
 

@@ -17,8 +17,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Caps that keep one request cheap. */
-#define API_MAX_WINDOW_NS (24ULL * 3600 * NS_PER_SEC)
+/* Caps that keep one request cheap.  A window may reach back as far as
+ * any data can be kept (stackd.conf's longest retention_hour): old data
+ * comes from the hour rollups, so a long window costs little more than the
+ * raw intervals it spans, which retention_raw bounds. */
+#define API_MAX_WINDOW_NS (3650ULL * 86400 * NS_PER_SEC)
 #define API_MAX_LIMIT 10000
 #define API_MAX_POINTS 2000
 #define API_MAX_EXPORT_ROWS 20000

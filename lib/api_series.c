@@ -77,6 +77,35 @@ static bool gap_before(const struct series_bucket *b, int i, uint64_t step)
 	return i > 0 && b[i].start_ns - b[i - 1].start_ns > step + step / 2;
 }
 
+/* The metric's index in m, the model of the data (NULL: one this build
+ * does not know).  Returns 0, or 1 after an error answer: 404 for a metric
+ * only other models compute (the data cannot answer it), 400 for a name
+ * no model knows (a mistake in the request). */
+static int resolve_metric(const struct model *m, const char *metric, int *ret_mi,
+			  struct api_response *resp)
+{
+	const struct model *other;
+	char list[1024] = "";
+	size_t used = 0;
+	unsigned k;
+	int r;
+
+	*ret_mi = m != NULL ? model_metric_index(m, metric) : -1;
+	if (*ret_mi >= 0)
+		return 0;
+	other = model_with_metric(metric);
+	for (k = 0; m != NULL && k < m->n_metrics && used < sizeof(list); k++)
+		used += (size_t)snprintf(list + used, sizeof(list) - used, ", %s", m->metrics[k].name);
+	if (other != NULL)
+		r = api_error(resp, 404, "parameter 'metric': the %s model does not compute %s "
+			      "(%s does); one of: cpu_percent%s", m != NULL ? m->name : "data's",
+			      metric, other->name, list);
+	else
+		r = api_error(resp, 400, "parameter 'metric': unknown metric '%s' (one of: "
+			      "cpu_percent%s)", metric, list);
+	return r < 0 ? r : 1;
+}
+
 int api_series(struct db *db, const char *query, const struct api_access *acc,
 		      struct api_response *resp)
 {
@@ -124,17 +153,13 @@ int api_series(struct db *db, const char *query, const struct api_access *acc,
 		free(b);
 		return api_error(resp, 500, "%s", err);
 	}
-	if (strcmp(metric, "cpu_percent") != 0 && (m == NULL || (mi = model_metric_index(m, metric)) < 0)) {
-		char list[1024] = "";
-		size_t used = 0;
-		unsigned k;
+	if (strcmp(metric, "cpu_percent") != 0) {
+		int r = resolve_metric(m, metric, &mi, resp);
 
-		for (k = 0; m != NULL && k < m->n_metrics && used < sizeof(list); k++)
-			used += (size_t)snprintf(list + used, sizeof(list) - used, ", %s",
-						 m->metrics[k].name);
-		free(b);
-		return api_error(resp, 400, "parameter 'metric': unknown metric '%s' (one of: "
-			    "cpu_percent%s)", metric, list);
+		if (r != 0) {
+			free(b);
+			return r < 0 ? r : 0;
+		}
 	}
 	if (api_out_open(&o) < 0) {
 		free(b);

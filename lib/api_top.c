@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -75,6 +76,29 @@ static int print_top(struct db *db, const struct window *w, enum top_by by, cons
 	return api_out_finish(&o, 200, true, resp);
 }
 
+/* A sort column the rows lack: one made from a metric another model
+ * computes is missing from this data (404: the request is right, the data
+ * cannot answer it); any other name is a mistake in the request (400). */
+static int refuse_sort(struct api_response *resp, const struct window *w,
+		       const struct rowset *rs, const char *asked, const char *column)
+{
+	const struct model *other;
+	char metric[128], cols[1024];
+	size_t n = strlen(column);
+
+	snprintf(metric, sizeof(metric), "%s", column);
+	if (n > strlen("_slots") && n < sizeof(metric) && strcmp(column + n - 6, "_slots") == 0)
+		metric[n - 6] = '\0';
+	other = model_with_metric(metric);
+	top_rows_list_columns(rs, cols, sizeof(cols));
+	if (other != NULL)
+		return api_error(resp, 404, "parameter 'sort': '%s' needs %s, which the %s model "
+				 "does not compute (%s does); one of: cpu, %s", asked, metric,
+				 w->model_name, other->name, cols);
+	return api_error(resp, 400, "parameter 'sort': unknown column '%s' (one of: cpu, %s)",
+			 asked, cols);
+}
+
 int api_top(struct db *db, const char *query, const struct api_access *acc,
 	    struct api_response *resp)
 {
@@ -112,9 +136,7 @@ int api_top(struct db *db, const char *query, const struct api_access *acc,
 	       top_rows_default_sort(&rs);
 	col = rowset_find_column(&rs, sort);
 	if (col < 0) {
-		top_rows_list_columns(&rs, err, sizeof(err));
-		r = api_error(resp, 400, "parameter 'sort': unknown column '%s' (one of: cpu, %s)",
-			      http_query_get(&q, "sort"), err);
+		r = refuse_sort(resp, &w, &rs, http_query_get(&q, "sort"), sort);
 		goto out;
 	}
 	rowset_sort(&rs, col);

@@ -1,10 +1,18 @@
 #!/bin/sh
-# install-deps.sh - install the Debian packages stackd needs to build, run
-# and test, if any are missing.  Called by `make run` and `make test`; safe
-# to run again (installs nothing when all is there).
+# install-deps.sh [run|test] - install the Debian packages stackd needs, if
+# any are missing: `run` what building and running it takes (`make run`),
+# `test` (the default: .ci/run) that and the test toolchain (`make test`,
+# `make bench`).  Safe to run again (installs nothing when all is there).
 set -eu
 
-# build: compiler, pkg-config and the four libraries
+want=${1:-test}
+case $want in
+run | test) ;;
+*) echo "usage: install-deps.sh [run|test]" >&2; exit 2 ;;
+esac
+
+# build and run: compiler, make, pkg-config and the product's five
+# libraries (their -dev packages pull in the shared libraries)
 BUILD_PKGS="gcc make pkg-config libpfm4-dev libsqlite3-dev libmicrohttpd-dev libsystemd-dev libjansson-dev"
 # tests: sqlite3 (integrity checks), jq (JSON), linux-perf (reference counts
 # and the benchmark), cppcheck (static analysis), util-linux (setpriv)
@@ -22,6 +30,7 @@ TEST_PKGS="$TEST_PKGS python3"
 # package tests: build the .deb, lint it (make deb, make package-test)
 TEST_PKGS="$TEST_PKGS debhelper dpkg-dev fakeroot lintian git rpm"
 
+[ "$want" = test ] || TEST_PKGS=""
 missing=""
 for p in $BUILD_PKGS $TEST_PKGS; do
 	status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
@@ -33,7 +42,7 @@ done
 
 # npm (for playwright-core): Debian's package unless a Node.js with npm is
 # already there (e.g. from NodeSource)
-command -v npm >/dev/null 2>&1 || missing="$missing npm"
+[ "$want" = run ] || command -v npm >/dev/null 2>&1 || missing="$missing npm"
 
 if [ -z "$missing" ]; then
 	exit 0

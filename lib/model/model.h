@@ -189,6 +189,9 @@ extern const struct model model_arm_n1, model_arm_n2, model_arm_v1, model_arm_v2
 const struct model *model_find(const char *name);          /* NULL when unknown */
 const struct model *model_for_pmu(const char *pmu);        /* by libpfm4 PMU name */
 const struct model *const *model_all(size_t *n);
+/* The first model that computes the metric, NULL when none does: a name
+ * some model knows is missing from the data, not misspelt. */
+const struct model *model_with_metric(const char *metric_name);
 
 /* Helpers for models and readers. */
 uint64_t model_total_task_clock(const struct model *m, const struct group_sums *sums);

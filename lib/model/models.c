@@ -18,6 +18,16 @@ const struct model *const *model_all(size_t *n)
 	return registry;
 }
 
+const struct model *model_with_metric(const char *metric_name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(registry) / sizeof(registry[0]); i++)
+		if (model_metric_index(registry[i], metric_name) >= 0)
+			return registry[i];
+	return NULL;
+}
+
 const struct model *model_find(const char *name)
 {
 	size_t i;
