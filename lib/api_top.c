@@ -108,15 +108,15 @@ int api_top(struct db *db, const char *query, const struct api_access *acc,
 	r = top_rows_build(&w, &filter, by, &rs);
 	if (r < 0)
 		goto out;
-	sort = http_query_get(&q, "sort") ? top_rows_sort_column(http_query_get(&q, "sort")) :
-	       top_rows_default_sort(&rs);
-	col = rowset_find_column(&rs, sort);
+	col = http_query_get(&q, "sort") ? top_rows_find_sort(&rs, http_query_get(&q, "sort")) :
+	      rowset_find_column(&rs, top_rows_default_sort(&rs));
 	if (col < 0) {
 		top_rows_list_columns(&rs, err, sizeof(err));
 		r = api_error(resp, 400, "parameter 'sort': unknown column '%s' (one of: cpu, %s)",
 			      http_query_get(&q, "sort"), err);
 		goto out;
 	}
+	sort = rs.cols[col].name;
 	rowset_sort(&rs, col);
 	r = print_top(db, &w, by, sort, &rs, limit, resp);
 out:
