@@ -10,10 +10,11 @@
  * argv[i] is not a global, -1 when its value is missing. */
 static int global_at(int argc, char **argv, int i, const struct argv_global *g, size_t n)
 {
-	size_t k, len;
+	size_t k;
 
 	for (k = 0; k < n; k++) {
-		len = strlen(g[k].name);
+		size_t len = strlen(g[k].name);
+
 		if (strncmp(argv[i], g[k].name, len) != 0)
 			continue;
 		if (argv[i][len] == '\0')

@@ -122,7 +122,7 @@ static void check_filters(void)
 	CHECK(cell(&rs, 0, "uid") == 0 && cell(&rs, 1, "uid") == 1000);
 	rowset_done(&rs);
 	/* globs, as fnmatch: x* keeps both x, [xy] all three */
-	procs[2].unit = unit;
+	w.procs[2].unit = unit;
 	f.comm = "x*";
 	rowset_init(&rs);
 	CHECK(top_rows_build(&w, &f, TOP_BY_PROCESS, &rs) == 0);
