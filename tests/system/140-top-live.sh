@@ -1,7 +1,9 @@
 #!/bin/sh
-# `stackctl top` live in a real terminal (tmux): the first frame, every
-# sort key, the family and grouping keys, a filter typed at the prompt,
-# pause, quit with the terminal given back as it was; then against a
+# `stackctl top` live in a real terminal (tmux), --db before the verb and
+# a bare-seconds delay: the first frame, every sort key (htop's P, M, < and
+# > too), the family and grouping keys, a filter typed at the prompt, the /
+# search, the help screen, pause, quit with the terminal given back as it
+# was; then against a
 # running daemon through its Unix socket, the spinner on screen.
 . "$(dirname "$0")/lib.sh"
 command -v tmux >/dev/null || skip "no tmux"
@@ -31,7 +33,7 @@ key() { $T send-keys -t "$PANE" "$@"; }
 
 # ASan's sanitizer keeps its own exit code: 66 means a leak or error.
 $T new-session -d -s "$PANE" -x 150 -y 30 \
-	"TZ=UTC '$STACKCTL' top --db '$FIX' --delay 200ms; echo \"exit=\$?\" >'$TMP/exit'; stty -a >'$TMP/stty'; sleep 60"
+	"TZ=UTC '$STACKCTL' --db '$FIX' top -d 0.2; echo \"exit=\$?\" >'$TMP/exit'; stty -a >'$TMP/stty'; sleep 60"
 wait_screen "sorted by frontend_bound_slots"
 first_row | grep -q jitserver || fail "hottest frontend-bound is not jitserver: $(first_row)"
 screen | grep -q "fixture-host - model skl, last 10.00s to 00:02:00, 2 CPUs - database" || fail "no header"
@@ -47,6 +49,22 @@ key i; wait_screen "sorted by ipc"
 first_row | grep -q "dgemm" || fail "i: first row $(first_row)"
 key F; wait_screen "sorted by gflops"
 key c; wait_screen "sorted by task_clock_ns"
+key i; wait_screen "sorted by ipc"
+key P; wait_screen "sorted by task_clock_ns"
+key M; wait_screen "sorted by memory_bound"
+# > sorts by the next column on screen, < back by the one before it
+key '>'; sleep 0.5
+wait_screen "sorted by [a-z_]+, family"
+screen | grep -q "sorted by memory_bound" && fail "> left the sort on memory_bound"
+key '<'; wait_screen "sorted by memory_bound"
+key h; wait_screen "keys \(as in top and htop\)"
+screen | grep -q "PgUp PgDn" || fail "help screen lists no scroll keys"
+key Space; wait_screen "f/b/s/r sort by"
+key /; wait_screen "search commands"
+key t r e Enter; wait_screen "2 of 2 rows - only comm \*tre\*"
+screen | grep -q jitserver && fail "search left jitserver on screen"
+key x; wait_screen "5 of 5 rows"
+key t; wait_screen "family fe_l3"
 key t; wait_screen "family frontend"
 screen | grep -qE " DSB +MITE" || fail "t: no frontend columns"
 key g; wait_screen "by comm, sorted"
