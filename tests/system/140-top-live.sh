@@ -38,6 +38,9 @@ wait_screen "sorted by frontend_bound_slots"
 first_row | grep -q jitserver || fail "hottest frontend-bound is not jitserver: $(first_row)"
 screen | grep -q "fixture-host - model skl, last 10.00s to 00:02:00, 2 CPUs - database" || fail "no header"
 screen | grep -q "f/b/s/r sort by" || fail "no key line"
+# shares coloured by size on a terminal: stream's 55% backend-bound in red
+$T capture-pane -e -p -t "$PANE" | grep -q "$(printf '\033')\[[0-9;]*31m" ||
+	fail "no share coloured red"
 
 key b; wait_screen "sorted by backend_bound_slots"
 first_row | grep -q "stream" || fail "b: first row $(first_row)"
