@@ -30,6 +30,16 @@ wait_screen() {
 }
 first_row() { screen | grep -A1 -E '^ *(PID|COMM|UNIT|USER) ' | sed -n 2p; }
 key() { $T send-keys -t "$PANE" "$@"; }
+# wait_first_row PID WHAT: until the table's top row is process PID
+wait_first_row() {
+	i=0
+	while [ "$i" -lt 100 ]; do
+		first_row | grep -q "^$1 " && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	fail "$2: top row $(first_row), want $1"
+}
 
 # ASan's sanitizer keeps its own exit code: 66 means a leak or error.
 $T new-session -d -s "$PANE" -x 150 -y 30 \
@@ -88,6 +98,20 @@ while [ ! -s "$TMP/exit" ] && [ "$i" -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 [ "$(cat "$TMP/exit" 2>/dev/null)" = "exit=0" ] || fail "top did not quit cleanly: $(cat "$TMP/exit" 2>/dev/null)"
 grep -q " icanon" "$TMP/stty" && grep -q " echo" "$TMP/stty" || fail "terminal left raw: $(cat "$TMP/stty")"
 note "fixture: every key did what it says; q quit with exit 0 and the terminal restored"
+$T kill-server 2>/dev/null
+
+# a screen too short for the five processes: arrows, pages, Home and End scroll
+$T new-session -d -s "$PANE" -x 150 -y 10 "TZ=UTC '$STACKCTL' top --db '$FIX' --sort pid -d 0.2; sleep 60"
+wait_screen "sorted by pid"
+wait_first_row 1005 scroll
+key Down; wait_first_row 1004 Down
+key End; wait_first_row 1003 End
+screen | grep -q "^1001 " || fail "End: the last process not on screen"
+key Home; wait_first_row 1005 Home
+key PageDown; wait_first_row 1003 PgDn
+key Up; wait_first_row 1004 Up
+key q
+note "scrolling: Down, End, Home, PgDn and Up move the rows on a short screen"
 $T kill-server 2>/dev/null
 
 # against the daemon, through its socket; -n 3 stops by itself
