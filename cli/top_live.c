@@ -310,6 +310,28 @@ static void next_grouping(struct live *l)
 		l->sort[0] = '\0';
 }
 
+/* 'u': only one user's processes, by name or uid. */
+static void filter_user(struct live *l)
+{
+	char input[256];
+	struct passwd *pw;
+	char *end;
+	long uid;
+
+	if (!prompt(l, "show only user (empty: all)", input, sizeof(input)))
+		return;
+	pw = getpwnam(input);
+	uid = strtol(input, &end, 10);
+	if (input[0] == '\0')
+		l->req->uid = -1;
+	else if (pw != NULL)
+		l->req->uid = pw->pw_uid;
+	else if (*end == '\0' && uid >= 0)
+		l->req->uid = uid;
+	else
+		snprintf(l->message, sizeof(l->message), "unknown user '%s'", input);
+}
+
 /* Returns false to quit; *refetch when the data asked for changed. */
 static bool key(struct live *l, int ch, bool *refetch)
 {
@@ -368,20 +390,7 @@ static bool key(struct live *l, int ch, bool *refetch)
 		*refetch = false;
 		return true;
 	case 'u':
-		if (prompt(l, "show only user (empty: all)", input, sizeof(input))) {
-			struct passwd *pw = getpwnam(input);
-			char *end;
-			long uid = strtol(input, &end, 10);
-
-			if (input[0] == '\0')
-				l->req->uid = -1;
-			else if (pw != NULL)
-				l->req->uid = pw->pw_uid;
-			else if (*end == '\0' && uid >= 0)
-				l->req->uid = uid;
-			else
-				snprintf(l->message, sizeof(l->message), "unknown user '%s'", input);
-		}
+		filter_user(l);
 		return true;
 	case 'm':
 		if (prompt(l, "show only unit (empty: all)", input, sizeof(input)))
