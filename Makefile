@@ -42,7 +42,7 @@ LIB_SRCS := lib/duration.c lib/model/models.c lib/model/model_software.c \
 	lib/top_rows.c lib/http_query.c lib/http_chunked.c lib/api.c lib/api_top.c \
 	lib/api_target.c lib/api_series.c lib/api_export.c \
 	lib/api_system.c lib/query_tiers.c lib/u64map.c lib/jsonw.c lib/utf8.c \
-	lib/writer_status.c lib/group_parts.c
+	lib/writer_status.c lib/group_parts.c lib/argv_hoist.c lib/term_key.c
 
 STACKD_SRCS := daemon/main.c daemon/run.c daemon/config.c daemon/log.c daemon/http_server.c daemon/http_guard.c daemon/instance.c \
 	daemon/prom.c daemon/peer.c daemon/peer_diag.c daemon/peer_procnet.c daemon/notify.c daemon/privilege.c \

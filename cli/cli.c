@@ -42,8 +42,9 @@ int cli_parse_duration(const char *verb, const char *option, const char *text,
 {
 	uint64_t ns;
 
-	if (duration_parse(text, &ns) < 0 || ns == 0) {
-		cli_error(verb, "invalid %s '%s' (expected a duration such as 10s, 5m, 1h)",
+	if (duration_parse_cli(text, &ns) < 0 || ns == 0) {
+		cli_error(verb, "invalid %s '%s' (expected seconds, or a duration such as "
+			  "500ms, 5m, 1h)",
 			  option, text);
 		return -EINVAL;
 	}
@@ -123,8 +124,9 @@ int cli_get(const char *verb, struct source *src, const char *target, json_t **r
 int cli_parse_offset(const char *verb, const char *option, const char *text,
 		     uint64_t *ret_ns)
 {
-	if (duration_parse(text, ret_ns) < 0) {
-		cli_error(verb, "invalid %s '%s' (a duration such as 10m)", option, text);
+	if (duration_parse_cli(text, ret_ns) < 0) {
+		cli_error(verb, "invalid %s '%s' (seconds, or a duration such as 10m)", option,
+			  text);
 		return -EINVAL;
 	}
 	return 0;

@@ -34,7 +34,8 @@ static void help(void)
 	       "-b, --json or --csv: printed once (or -n times).\n"
 	       "\n"
 	       "  --window DUR     how far back from the newest data (default 10s)\n"
-	       "  --sort COLUMN    sort by any column, biggest first.  Default: frontend-\n"
+	       "  --sort COLUMN    sort by any column, biggest first: its field name or its\n"
+	       "                   title, any case (FE, cpu%%).  Default: frontend-\n"
 	       "                   bound slots (frontend_bound_slots), so a busy process\n"
 	       "                   outranks an idle one with a high ratio; CPU time when\n"
 	       "                   the model has no Top-Down.  Aliases: cpu, frontend,\n"
@@ -45,25 +46,34 @@ static void help(void)
 	       "                   (level 3 under the frontend), frontend, flops, cpi, all,\n"
 	       "                   none (default l2, or all without Top-Down)\n"
 	       "  --user USER      only USER's processes (name or uid)\n"
-	       "  --unit UNIT      only processes of this systemd unit\n"
-	       "  --comm NAME      only processes with this command name\n"
+	       "  --unit UNIT      only processes of this systemd unit (a glob: '*.service')\n"
+	       "  --comm NAME      only processes with this command name (a glob: 'sql*')\n"
 	       "  --all            include the [idle] and [unattributed] rows\n"
 	       "  --limit N        at most N rows (default: the terminal's height live, %d\n"
 	       "                   printed, all with --json/--csv)\n"
 	       "  -n, --iterations N  stop after N refreshes\n"
-	       "  -d, --delay DUR  time between refreshes (default 1s)\n"
+	       "  -d, --delay SECS time between refreshes: seconds (-d 1) or a duration\n"
+	       "                   (500ms; default 1s)\n"
 	       "  -b, --batch      print instead of the live view, even on a terminal\n"
 	       "  --json, --csv    the rows for scripts (every field, named as the API)\n"
-	       "  --no-color       no colour (also: $NO_COLOR)\n"
+	       "  --no-color       no colour (also: $NO_COLOR; never when not a terminal)\n"
 	       SOURCE_HELP
 	       "  -h, --help       this help\n"
 	       "\n"
-	       "Keys in the live view:\n"
+	       "Rates: per second of wall time (FAULT/s, GFLOP/s, as perf stat and pidstat),\n"
+	       "beside per second of the process's CPU time (FAULT/CPU-S, GFLOP/CPU-S).\n"
+	       "Shares are coloured on a terminal: yellow from 20%%, red from 50%%.\n"
+	       "\n"
+	       "Keys in the live view (h shows them there too):\n"
 	       "  f b s r   sort by frontend-bound, backend-bound, bad-speculation,\n"
-	       "            retiring slots      i  IPC      F  GFLOP/s      c  CPU time\n"
+	       "            retiring slots      i  IPC      F  GFLOP/s\n"
+	       "  P c       sort by CPU time    M  memory-bound share (if the model has it)\n"
+	       "  < >       sort by the previous / next column\n"
 	       "  t  next family    g  next grouping (process, comm, unit, user)\n"
-	       "  u  filter by user     m  by unit     o  by command     x  clear filters\n"
-	       "  space  pause / resume     q  quit\n", TOP_TABLE_ROWS);
+	       "  Up Down PgUp PgDn Home End  scroll\n"
+	       "  /  search commands (text or glob)     u  filter by user     m  by unit\n"
+	       "  o  by command     x  clear filters\n"
+	       "  space p  pause / resume     h ?  help     q  quit\n", TOP_TABLE_ROWS);
 }
 
 enum { OPT_WINDOW = 0x100, OPT_SORT, OPT_BY, OPT_FAMILY, OPT_USER, OPT_UNIT, OPT_COMM,
@@ -114,8 +124,9 @@ static int check_family(const char *name)
 }
 
 static int run_batch(struct source *src, struct top_request *req, enum rs_format fmt,
-		     long iterations, uint64_t delay_ns)
+		     long iterations, uint64_t delay_ns, bool color)
 {
+	struct rs_table_style st = { .color = color };
 	char err[1024];
 	long i;
 
@@ -135,9 +146,12 @@ static int run_batch(struct source *src, struct top_request *req, enum rs_format
 			cli_error("top", "%s", err);
 			return r == -EINVAL ? EXIT_USAGE : EXIT_FAILURE;
 		}
-		if (fmt == RS_TABLE)
+		if (fmt == RS_TABLE) {
 			top_view_print_header(&v, src, stdout);
-		rowset_print(&v.rs, fmt, 0, stdout);
+			rowset_print_table(&v.rs, &st, stdout);
+		} else {
+			rowset_print(&v.rs, fmt, 0, stdout);
+		}
 		top_view_done(&v);
 		if (fflush(stdout) != 0)
 			return EXIT_FAILURE;
@@ -261,7 +275,8 @@ int verb_top(int argc, char **argv)
 			     a.delay_ns, term_color_wanted(STDOUT_FILENO, a.no_color));
 	} else {
 		a.req.limit = a.limit >= 0 ? (size_t)a.limit : fmt == RS_TABLE ? TOP_TABLE_ROWS : 0;
-		r = run_batch(&src, &a.req, fmt, a.iterations < 0 ? 1 : a.iterations, a.delay_ns);
+		r = run_batch(&src, &a.req, fmt, a.iterations < 0 ? 1 : a.iterations, a.delay_ns,
+			      term_color_wanted(STDOUT_FILENO, a.no_color));
 	}
 	source_close(&src);
 	return r;

@@ -7,6 +7,7 @@
 #include "term.h"
 #include "top_live.h"
 #include "lib/clock.h"
+#include "lib/term_key.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -42,13 +43,47 @@ struct live {
 	struct top_view view;
 	bool have_view;
 	char err[1024];
+	bool help;               /* the help screen instead of the table */
+	size_t scroll;           /* rows scrolled past */
+	size_t visible;          /* table rows the screen holds */
+	struct rs_widths widths; /* kept across frames: columns never narrow */
+	unsigned char keys[32];  /* read, not yet taken (an escape sequence's rest) */
+	size_t n_keys;
 };
+
+static const char help_text[] =
+	"stackctl top - keys (as in top and htop)\n"
+	"\n"
+	"  Sort, biggest first:\n"
+	"    f b s r   frontend-bound, backend-bound, bad-speculation, retiring slots\n"
+	"    P c       CPU time          i  IPC          F  GFLOP/s\n"
+	"    M         memory-bound share (stackd measures no memory use: the Top-Down\n"
+	"              node MEM, where the model has one)\n"
+	"    < >       the previous / next column on screen\n"
+	"  View:\n"
+	"    t  next family    g  next grouping (process, comm, unit, user)\n"
+	"    Up Down PgUp PgDn Home End   scroll\n"
+	"  Filter:\n"
+	"    /  search: commands matching a text or glob (empty: all)\n"
+	"    o  by command    m  by unit    u  by user    x  clear filters\n"
+	"  Other:\n"
+	"    space p  pause / resume     h ?  this help     q  quit\n"
+	"\n"
+	"Shares coloured: yellow from 20%, red from 50% (not with NO_COLOR or --no-color).\n"
+	"Any key returns to the table.\n";
 
 static size_t utf8_cut(const char *s, size_t len, size_t max_chars)
 {
 	size_t i = 0, chars = 0;
 
 	while (i < len && chars < max_chars) {
+		if (s[i] == '\033') {   /* a colour: no width */
+			i++;
+			while (i < len && !((s[i] >= 'A' && s[i] <= 'Z') || (s[i] >= 'a' && s[i] <= 'z')))
+				i++;
+			i += i < len;
+			continue;
+		}
 		i++;
 		while (i < len && ((unsigned char)s[i] & 0xC0) == 0x80)
 			i++;
@@ -66,11 +101,27 @@ static void put_clipped(const char *text, int cols, int max_lines, int *used)
 		size_t len = strcspn(p, "\n");
 
 		fwrite(p, 1, utf8_cut(p, len, (size_t)cols), stdout);
-		fputs("\033[K\n", stdout);
+		/* a line cut inside a coloured cell leaves no colour on */
+		fputs("\033[0m\033[K\n", stdout);
 		(*used)++;
 		p += len;
 		if (*p == '\n')
 			p++;
+	}
+}
+
+static void draw_frame(struct live *l, FILE *f)
+{
+	struct rs_table_style st = { .first_row = l->scroll, .rows = l->visible,
+				     .color = l->color, .widths = &l->widths };
+
+	if (l->help) {
+		fputs(help_text, f);
+	} else if (l->have_view) {
+		top_view_print_header(&l->view, l->src, f);
+		rowset_print_table(&l->view.rs, &st, f);
+	} else {
+		fprintf(f, "stackctl top: %s\n", l->err);
 	}
 }
 
@@ -85,12 +136,7 @@ static void draw(struct live *l)
 	f = open_memstream(&buf, &len);
 	if (f == NULL)
 		return;
-	if (l->have_view) {
-		top_view_print_header(&l->view, l->src, f);
-		rowset_print(&l->view.rs, RS_TABLE, 0, f);
-	} else {
-		fprintf(f, "stackctl top: %s\n", l->err);
-	}
+	draw_frame(l, f);
 	fclose(f);
 	fputs("\033[H", stdout);
 	if (buf != NULL)
@@ -99,9 +145,10 @@ static void draw(struct live *l)
 	fputs("\033[J", stdout);
 	printf("\033[%d;1H%s%.*s%s", rows, l->color ? "\033[7m" : "", cols,
 	       l->message[0] ? l->message :
+	       l->help ? "any key returns to the table" :
 	       l->paused ? "PAUSED - space resumes, q quits" :
-	       "f/b/s/r sort by FE/BE/badspec/retiring slots  i IPC  F FLOPS  c CPU  t family  "
-	       "g group  u/m/o filter  x clear  space pause  q quit",
+	       "f/b/s/r sort by FE/BE/badspec/retiring slots  P CPU  M MEM  i IPC  F FLOPS  "
+	       "</> column  t family  g group  / search  u/m/o filter  x clear  h help  q quit",
 	       l->color ? "\033[0m" : "");
 	fflush(stdout);
 }
@@ -122,6 +169,10 @@ static void fetch(struct live *l)
 	if (top_view_fetch(l->src, l->req, &l->view, l->err, sizeof(l->err)) == 0) {
 		l->have_view = true;
 		snprintf(l->family, sizeof(l->family), "%s", l->view.family);
+		/* fewer rows than before (a filter): the last ones stay in view */
+		if (l->scroll > 0 && l->scroll + l->visible > l->view.total_rows)
+			l->scroll = l->view.total_rows > l->visible ?
+				    l->view.total_rows - l->visible : 0;
 	}
 }
 
@@ -181,6 +232,70 @@ static void set_sort(struct live *l, const char *column, const char *what)
 	snprintf(l->sort, sizeof(l->sort), "%s", column);
 }
 
+/* Sort by the column on screen before (step -1) or after (+1) the
+ * current sort column, as htop's < and >. */
+static void step_sort(struct live *l, int step)
+{
+	const struct rowset *rs = &l->view.rs;
+	int n = (int)rs->n_cols, cur = -1, c, k;
+
+	if (!l->have_view)
+		return;
+	for (c = 0; c < n; c++)
+		if (strcmp(rs->cols[c].name, l->view.sort) == 0)
+			cur = c;
+	for (k = 1; k <= n; k++) {
+		c = ((cur < 0 ? 0 : cur) + step * k + 2 * n) % n;
+		if (!rs->cols[c].table_hidden && strcmp(rs->cols[c].name, "cmdline") != 0) {
+			snprintf(l->sort, sizeof(l->sort), "%s", rs->cols[c].name);
+			return;
+		}
+	}
+}
+
+/* '/': the commands whose name holds a text (or matches a glob). */
+static void search(struct live *l)
+{
+	char input[200];
+
+	if (!prompt(l, "search commands (text or glob; empty: all)", input, sizeof(input)))
+		return;
+	if (input[0] == '\0' || strpbrk(input, "*?[") != NULL)
+		snprintf(l->comm, sizeof(l->comm), "%s", input);
+	else
+		snprintf(l->comm, sizeof(l->comm), "*%s*", input);
+	l->scroll = 0;
+}
+
+/* Arrows, pages, Home and End; false when ch is none of them. */
+static bool scroll_key(struct live *l, int ch)
+{
+	size_t page = l->visible > 1 ? l->visible - 1 : 1;
+
+	switch (ch) {
+	case TERM_KEY_UP:
+		l->scroll -= l->scroll > 0;
+		return true;
+	case TERM_KEY_DOWN:
+		l->scroll++;
+		return true;
+	case TERM_KEY_PGUP:
+		l->scroll = l->scroll > page ? l->scroll - page : 0;
+		return true;
+	case TERM_KEY_PGDN:
+		l->scroll += page;
+		return true;
+	case TERM_KEY_HOME:
+		l->scroll = 0;
+		return true;
+	case TERM_KEY_END:
+		l->scroll = l->have_view && l->view.total_rows > l->visible ?
+			    l->view.total_rows - l->visible : 0;
+		return true;
+	}
+	return false;
+}
+
 static void next_grouping(struct live *l)
 {
 	static const char *const order[] = { "process", "comm", "unit", "user" };
@@ -195,6 +310,28 @@ static void next_grouping(struct live *l)
 		l->sort[0] = '\0';
 }
 
+/* 'u': only one user's processes, by name or uid. */
+static void filter_user(struct live *l)
+{
+	char input[256];
+	struct passwd *pw;
+	char *end;
+	long uid;
+
+	if (!prompt(l, "show only user (empty: all)", input, sizeof(input)))
+		return;
+	pw = getpwnam(input);
+	uid = strtol(input, &end, 10);
+	if (input[0] == '\0')
+		l->req->uid = -1;
+	else if (pw != NULL)
+		l->req->uid = pw->pw_uid;
+	else if (*end == '\0' && uid >= 0)
+		l->req->uid = uid;
+	else
+		snprintf(l->message, sizeof(l->message), "unknown user '%s'", input);
+}
+
 /* Returns false to quit; *refetch when the data asked for changed. */
 static bool key(struct live *l, int ch, bool *refetch)
 {
@@ -204,12 +341,21 @@ static bool key(struct live *l, int ch, bool *refetch)
 		{ 's', "bad_speculation_slots", "bad-speculation slots" },
 		{ 'r', "retiring_slots", "retiring slots" },
 		{ 'i', "ipc", "IPC" }, { 'F', "gflops", "FLOPS" }, { 'c', "task_clock_ns", "CPU time" },
+		{ 'P', "task_clock_ns", "CPU time" },
+		{ 'M', "memory_bound", "memory-bound share (and stackd measures no memory use)" },
 	};
 	char input[256];
 	size_t i;
 
 	l->message[0] = '\0';
 	*refetch = true;
+	if (l->help) {   /* any key leaves the help screen */
+		l->help = false;
+		*refetch = false;
+		return ch != 'q' && ch != 'Q';
+	}
+	if (scroll_key(l, ch))
+		return true;
 	for (i = 0; i < sizeof(sorts) / sizeof(sorts[0]); i++)
 		if (ch == sorts[i].key) {
 			set_sort(l, sorts[i].column, sorts[i].what);
@@ -231,21 +377,20 @@ static bool key(struct live *l, int ch, bool *refetch)
 	case 'g':
 		next_grouping(l);
 		return true;
+	case '<':
+	case '>':
+		step_sort(l, ch == '<' ? -1 : 1);
+		return true;
+	case '/':
+		search(l);
+		return true;
+	case 'h':
+	case '?':
+		l->help = true;
+		*refetch = false;
+		return true;
 	case 'u':
-		if (prompt(l, "show only user (empty: all)", input, sizeof(input))) {
-			struct passwd *pw = getpwnam(input);
-			char *end;
-			long uid = strtol(input, &end, 10);
-
-			if (input[0] == '\0')
-				l->req->uid = -1;
-			else if (pw != NULL)
-				l->req->uid = pw->pw_uid;
-			else if (*end == '\0' && uid >= 0)
-				l->req->uid = uid;
-			else
-				snprintf(l->message, sizeof(l->message), "unknown user '%s'", input);
-		}
+		filter_user(l);
 		return true;
 	case 'm':
 		if (prompt(l, "show only unit (empty: all)", input, sizeof(input)))
@@ -260,10 +405,46 @@ static bool key(struct live *l, int ch, bool *refetch)
 		l->unit[0] = l->comm[0] = '\0';
 		return true;
 	default:
-		snprintf(l->message, sizeof(l->message), "unknown key - see stackctl top --help");
+		snprintf(l->message, sizeof(l->message), "unknown key - h shows the keys");
 		*refetch = false;
 		return true;
 	}
+}
+
+/* Read what stdin has into l->keys; false when nothing came. */
+static bool read_keys(struct live *l, int wait_ms)
+{
+	struct pollfd p = { .fd = STDIN_FILENO, .events = POLLIN };
+	ssize_t n;
+
+	if (wait_ms > 0 && poll(&p, 1, wait_ms) <= 0)
+		return false;
+	n = read(STDIN_FILENO, l->keys + l->n_keys, sizeof(l->keys) - l->n_keys);
+	if (n <= 0)
+		return false;
+	l->n_keys += (size_t)n;
+	return true;
+}
+
+/* The next key (a byte or a TERM_KEY_*), -1 when none: a sequence's
+ * rest is waited for briefly, else its ESC counts alone. */
+static int next_key(struct live *l)
+{
+	size_t used;
+	int k;
+
+	if (l->n_keys == 0 && !read_keys(l, 0))
+		return -1;
+	k = term_key_decode(l->keys, l->n_keys, &used);
+	while (k == TERM_KEY_PARTIAL && l->n_keys < sizeof(l->keys) && read_keys(l, 50))
+		k = term_key_decode(l->keys, l->n_keys, &used);
+	if (k == TERM_KEY_PARTIAL) {
+		k = TERM_KEY_ESC;
+		used = 1;
+	}
+	memmove(l->keys, l->keys + used, l->n_keys - used);
+	l->n_keys -= used;
+	return k;
 }
 
 int top_live(struct source *src, struct top_request *req, long limit, long iterations,
@@ -294,8 +475,11 @@ int top_live(struct source *src, struct top_request *req, long limit, long itera
 	}
 	for (;;) {
 		term_size(STDOUT_FILENO, &rows, &cols);
-		req->limit = limit >= 0 ? (size_t)limit : (size_t)(rows > HEADER_LINES + 3 ?
-								  rows - HEADER_LINES - 2 : 1);
+		l.visible = (size_t)(rows > HEADER_LINES + 3 ? rows - HEADER_LINES - 2 : 1);
+		if (limit >= 0 && (size_t)limit < l.visible)
+			l.visible = (size_t)limit;
+		/* the rows scrolled past too, so the table's widths stay */
+		req->limit = limit >= 0 ? (size_t)limit : l.scroll + l.visible;
 		if (!l.paused) {
 			fetch(&l);
 			frames++;
@@ -307,7 +491,7 @@ int top_live(struct source *src, struct top_request *req, long limit, long itera
 		for (;;) {
 			struct pollfd p = { .fd = STDIN_FILENO, .events = POLLIN };
 			uint64_t now = monotonic_ns();
-			unsigned char ch;
+			int ch;
 			bool refetch = false;
 
 			if (stop_requested)
@@ -318,9 +502,11 @@ int top_live(struct source *src, struct top_request *req, long limit, long itera
 			}
 			if (now >= next)
 				break;
-			if (poll(&p, 1, (int)((next - now) / NS_PER_MSEC) + 1) <= 0)
+			if (l.n_keys == 0 &&
+			    poll(&p, 1, (int)((next - now) / NS_PER_MSEC) + 1) <= 0)
 				continue;
-			if (read(STDIN_FILENO, &ch, 1) != 1)
+			ch = next_key(&l);
+			if (ch < 0)
 				continue;
 			if (!key(&l, ch, &refetch))
 				goto out;

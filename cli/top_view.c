@@ -6,6 +6,7 @@
 #include "json_rowset.h"
 #include "lib/duration.h"
 #include "lib/clock.h"
+#include "lib/top_rows.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -96,6 +97,18 @@ static void choose_columns(struct top_view *v)
 				 strcmp(col->name, "context_switches") == 0))
 			show = true;
 		col->table_hidden = !show;
+	}
+	/* a rate per CPU second shown: its per wall second beside it */
+	for (c = 0; c < rs->n_cols; c++) {
+		char wall[64];
+		int w;
+
+		if (!rs->cols[c].metric || rs->cols[c].table_hidden)
+			continue;
+		top_rows_wall_name(rs->cols[c].name, wall, sizeof(wall));
+		w = rowset_find_column(rs, wall);
+		if (w >= 0)
+			rs->cols[w].table_hidden = false;
 	}
 }
 

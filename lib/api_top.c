@@ -132,13 +132,13 @@ int api_top(struct db *db, const char *query, const struct api_access *acc,
 	r = top_rows_build(&w, &filter, by, &rs);
 	if (r < 0)
 		goto out;
-	sort = http_query_get(&q, "sort") ? top_rows_sort_column(http_query_get(&q, "sort")) :
-	       top_rows_default_sort(&rs);
-	col = rowset_find_column(&rs, sort);
+	col = http_query_get(&q, "sort") ? top_rows_find_sort(&rs, http_query_get(&q, "sort")) :
+	      rowset_find_column(&rs, top_rows_default_sort(&rs));
 	if (col < 0) {
 		r = refuse_sort(resp, &w, &rs, http_query_get(&q, "sort"), sort);
 		goto out;
 	}
+	sort = rs.cols[col].name;
 	rowset_sort(&rs, col);
 	r = print_top(db, &w, by, sort, &rs, limit, resp);
 out:

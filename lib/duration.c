@@ -62,6 +62,22 @@ int duration_parse(const char *text, uint64_t *ret_ns)
 	return 0;
 }
 
+int duration_parse_cli(const char *text, uint64_t *ret_ns)
+{
+	char with_unit[64];
+	size_t n;
+
+	if (text == NULL)
+		return -EINVAL;
+	n = strlen(text);
+	/* only when the text ends in a digit: "1" and "0.5", never "1x" */
+	if (n == 0 || n + 2 > sizeof(with_unit) || !((text[n - 1] >= '0' && text[n - 1] <= '9') ||
+						      text[n - 1] == '.'))
+		return duration_parse(text, ret_ns);
+	snprintf(with_unit, sizeof(with_unit), "%ss", text);
+	return duration_parse(with_unit, ret_ns);
+}
+
 void duration_format(uint64_t ns, char *buf, size_t len)
 {
 	size_t i = sizeof(units) / sizeof(units[0]);

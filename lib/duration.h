@@ -15,6 +15,11 @@
  * negative); *ret_ns is untouched on error. */
 int duration_parse(const char *text, uint64_t *ret_ns);
 
+/* duration_parse(), but a bare number is seconds ("1" = 1s, "0.5" =
+ * 500ms): what top, vmstat and pidstat take for their delay, so stackctl's
+ * command line does too.  The daemon's config keeps requiring a unit. */
+int duration_parse_cli(const char *text, uint64_t *ret_ns);
+
 /* Print ns in the largest unit that keeps it exact ("1s", "250ms", "90s"),
  * so the output of duration_format() parses back to the same value. */
 void duration_format(uint64_t ns, char *buf, size_t len);

@@ -14,10 +14,13 @@
 
 #define MAX_MODEL_EVENTS (MODEL_MAX_GROUPS * MODEL_MAX_EVENTS)
 
-/* Names perf uses for the recording's time, not for a model's count. */
+/* Names perf uses for the recording's time, and the events stackd's
+ * collector counts in every group besides the model's (task-clock,
+ * context switches): none is a model event, all are read. */
 static bool is_time_name(const char *key)
 {
-	return strcmp(key, "task-clock") == 0 || strcmp(key, "duration_time") == 0;
+	return strcmp(key, "task-clock") == 0 || strcmp(key, "duration_time") == 0 ||
+	       strcmp(key, "context-switches") == 0 || strcmp(key, "cs") == 0;
 }
 
 /* Every event of m as an alias: perf's JSON name -> the libpfm4 string. */
@@ -192,8 +195,11 @@ void perfstat_group_sums(const struct ps_recording *rec, const struct ps_match *
 	int names[MAX_MODEL_EVENTS];
 	unsigned occ[MAX_MODEL_EVENTS] = { 0 }, n_names = 0, g, e, k;
 	double secs = interval_seconds(rec, interval);
+	const struct ps_count *cs = find_key(rec, iv, "context-switches");
 
 	*seconds = secs;
+	if (cs == NULL || !cs->counted)
+		cs = find_key(rec, iv, "cs");
 	memset(sums, 0, sizeof(*sums) * m->n_groups);
 	for (g = 0; g < m->n_groups; g++) {
 		double running = 1.0;
@@ -234,6 +240,10 @@ void perfstat_group_sums(const struct ps_recording *rec, const struct ps_match *
 		 * coverage still reads as a share). */
 		sums[g].task_clock_ns =
 			(uint64_t)llround((secs > 0 ? secs : 1.0) * (double)NS_PER_SEC * running);
+		/* stackd counts switches in every group while it runs: each
+		 * group's share of them, as its share of the time */
+		if (cs != NULL && cs->counted)
+			sums[g].context_switches = (uint64_t)llround(cs->value * running);
 	}
 }
 
@@ -249,5 +259,7 @@ void perfstat_perf_command(const struct model *m, FILE *out)
 				model_event_perf_name(&m->groups[g].events[e]));
 		fprintf(out, "}'");
 	}
-	fprintf(out, " -- COMMAND\n");
+	/* what stackd's collector counts beside every group: the CPU time
+	 * rates are per second of, and the switches */
+	fprintf(out, " -e task-clock,context-switches -- COMMAND\n");
 }

@@ -309,14 +309,28 @@ static void table_widths(const struct rowset *rs, size_t rows, size_t last, size
 	}
 }
 
+/* The colour of a share: red from half, yellow from a fifth, else none. */
+static const char *share_color(const struct rs_column *col, const struct rs_cell *c)
+{
+	double v;
+
+	if (col->unit != RS_UNIT_FRACTION || (c->type != RS_DOUBLE && c->type != RS_INT))
+		return NULL;
+	v = c->type == RS_DOUBLE ? c->d : (double)c->i;
+	return v >= 0.5 ? "\033[1;31m" : v >= 0.2 ? "\033[33m" : NULL;
+}
+
+/* Row r of the table (0: the titles, then rs's row r - 1). */
 static void print_table_row(const struct rowset *rs, size_t r, size_t last,
-			    const size_t *width, const bool *left, FILE *f)
+			    const size_t *width, const bool *left, bool color, FILE *f)
 {
 	char buf[RS_TABLE_CELL_MAX];
 	bool first = true;
 	size_t c, n, pad;
 
 	for (c = 0; c < rs->n_cols; c++) {
+		const char *on = NULL;
+
 		if (rs->cols[c].table_hidden)
 			continue;
 		n = table_text(rs, r, c, buf, sizeof(buf));
@@ -328,11 +342,61 @@ static void print_table_row(const struct rowset *rs, size_t r, size_t last,
 		/* No padding after the last column: no trailing blanks. */
 		if (c == last && left[c])
 			pad = 0;
-		fprintf(f, "%s%*s%s%*s", first ? "" : "  ", left[c] ? 0 : (int)pad, "", buf,
-			left[c] ? (int)pad : 0, "");
+		if (color && r > 0)
+			on = share_color(&rs->cols[c], cell(rs, r - 1, (int)c));
+		fprintf(f, "%s%*s%s%s%s%*s", first ? "" : "  ", left[c] ? 0 : (int)pad, "",
+			on ? on : "", buf, on ? "\033[0m" : "", left[c] ? (int)pad : 0, "");
 		first = false;
 	}
 	fputc('\n', f);
+}
+
+/* Widen each column to what it was in earlier frames, and remember. */
+static void keep_widths(const struct rowset *rs, size_t *width, struct rs_widths *kept)
+{
+	size_t c, k;
+
+	for (c = 0; c < rs->n_cols; c++) {
+		for (k = 0; k < kept->n && strcmp(kept->name[k], rs->cols[c].name) != 0; k++)
+			;
+		if (k == kept->n) {
+			if (kept->n == RS_WIDTHS_MAX)
+				continue;
+			snprintf(kept->name[k], sizeof(kept->name[k]), "%s", rs->cols[c].name);
+			kept->width[k] = 0;
+			kept->n++;
+		}
+		if (kept->width[k] > width[c])
+			width[c] = kept->width[k];
+		kept->width[k] = width[c];
+	}
+}
+
+void rowset_print_table(const struct rowset *rs, const struct rs_table_style *st, FILE *f)
+{
+	size_t *width = calloc(rs->n_cols ? rs->n_cols : 1, sizeof(*width));
+	bool *left = calloc(rs->n_cols ? rs->n_cols : 1, sizeof(*left));
+	size_t c, r, last = 0, end;
+
+	if (width == NULL || left == NULL) {
+		free(width);
+		free(left);
+		return;
+	}
+	for (c = 0; c < rs->n_cols; c++)
+		if (!rs->cols[c].table_hidden)
+			last = c;
+	/* every row, shown or scrolled past: scrolling does not resize */
+	table_widths(rs, rs->n_rows, last, width, left);
+	if (st->widths != NULL)
+		keep_widths(rs, width, st->widths);
+	print_table_row(rs, 0, last, width, left, st->color, f);
+	end = st->rows == 0 || st->first_row + st->rows > rs->n_rows ? rs->n_rows :
+	      st->first_row + st->rows;
+	for (r = st->first_row; r < end; r++)
+		print_table_row(rs, r + 1, last, width, left, st->color, f);
+	free(width);
+	free(left);
 }
 
 static void print_table(const struct rowset *rs, size_t rows, FILE *f)
@@ -351,7 +415,7 @@ static void print_table(const struct rowset *rs, size_t rows, FILE *f)
 			last = c;
 	table_widths(rs, rows, last, width, left);
 	for (r = 0; r <= rows; r++)
-		print_table_row(rs, r, last, width, left, f);
+		print_table_row(rs, r, last, width, left, false, f);
 	free(width);
 	free(left);
 }

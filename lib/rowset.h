@@ -80,6 +80,26 @@ void rowset_sort(struct rowset *rs, int col);
 /* Print at most limit rows (0: all). */
 void rowset_print(const struct rowset *rs, enum rs_format fmt, size_t limit, FILE *f);
 
+/* Widths a live view keeps from frame to frame, by column name, so a
+ * column never narrows and the table does not jump as values change. */
+#define RS_WIDTHS_MAX 128
+struct rs_widths {
+	char name[RS_WIDTHS_MAX][64];
+	size_t width[RS_WIDTHS_MAX];
+	size_t n;
+};
+
+/* How a table is drawn on a terminal. */
+struct rs_table_style {
+	size_t first_row;          /* rows scrolled past */
+	size_t rows;               /* at most this many after them; 0: all */
+	bool color;                /* shares (fractions) coloured by size */
+	struct rs_widths *widths;  /* NULL, or widths kept across frames */
+};
+
+/* The table of rs as style says (the title line always). */
+void rowset_print_table(const struct rowset *rs, const struct rs_table_style *style, FILE *f);
+
 /* The rows as a JSON array, a value in w's document (an API answer). */
 void rowset_print_json(const struct rowset *rs, size_t limit, struct jsonw *w);
 

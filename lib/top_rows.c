@@ -6,10 +6,12 @@
 #include "pids.h"
 
 #include <errno.h>
+#include <fnmatch.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 struct top_columns {
 	int pid, comm, user, uid, unit, start, cmdline, processes;
@@ -19,6 +21,7 @@ struct top_columns {
 	int coverage[MODEL_MAX_GROUPS];
 	int metric[MODEL_MAX_METRICS];
 	int slots[MODEL_MAX_METRICS];   /* Top-Down level-1 nodes only */
+	int wall[MODEL_MAX_METRICS];    /* rates: the same per second of wall time */
 };
 
 /* Short table titles for the metrics people sort by; others keep their name. */
@@ -29,10 +32,16 @@ static const struct { const char *name, *title; } titles[] = {
 	{ "branch_mispredicts", "BR-MISP" }, { "machine_clears", "CLEARS" },
 	{ "memory_bound", "MEM" }, { "core_bound", "CORE" }, { "light_ops", "LIGHT" },
 	{ "heavy_ops", "HEAVY" }, { "dsb_coverage", "DSB" }, { "mite_share", "MITE" },
-	{ "lsd_share", "LSD" }, { "ms_share", "MS" }, { "gflops", "GFLOP/s" },
+	{ "lsd_share", "LSD" }, { "ms_share", "MS" },
 	{ "flop_peak_fraction", "PEAK" }, { "flops_scalar_share", "SCALAR" },
 	{ "flops_128b_share", "V128" }, { "flops_256b_share", "V256" },
 	{ "flops_512b_share", "V512" }, { "flops_dp_share", "DP" },
+	/* rates: per second of the process's CPU time, and (top_rows_wall_name)
+	 * per second of wall time, as perf stat and pidstat count them */
+	{ "gflops", "GFLOP/CPU-S" }, { "gflops_wall", "GFLOP/s" },
+	{ "switches_per_cpu_s", "SWITCH/CPU-S" }, { "switches_per_s", "SWITCH/s" },
+	{ "page_faults_per_cpu_s", "FAULT/CPU-S" }, { "page_faults_per_s", "FAULT/s" },
+	{ "migrations_per_cpu_s", "MIGR/CPU-S" }, { "migrations_per_s", "MIGR/s" },
 	{ "frontend_bound_slots", "FE-SLOTS" }, { "backend_bound_slots", "BE-SLOTS" },
 	{ "bad_speculation_slots", "BADSPEC-SLOTS" }, { "retiring_slots", "RET-SLOTS" },
 };
@@ -149,6 +158,14 @@ static int build_columns(struct rowset *rs, const struct model *m, enum top_by b
 				   RS_UNIT_COUNT);
 		rowset_set_tree(rs, c->metric[k], mm->stack, mm->parent);
 	}
+	for (k = 0; m != NULL && k < m->n_metrics; k++) {
+		char name[64];
+
+		if (m->metrics[k].unit != METRIC_RATE)
+			continue;
+		top_rows_wall_name(m->metrics[k].name, name, sizeof(name));
+		c->wall[k] = add(rs, name, RS_UNIT_COUNT);
+	}
 	for (k = 0; m != NULL && m->pipeline_width > 0 && k < m->n_metrics; k++) {
 		char name[64];
 
@@ -181,9 +198,21 @@ static void user_name(int64_t uid, char *buf, size_t len)
 		snprintf(buf, len, "%lld", (long long)uid);
 }
 
+void top_rows_wall_name(const char *metric, char *buf, size_t len)
+{
+	static const char suffix[] = "_per_cpu_s";
+	size_t n = strlen(metric), k = sizeof(suffix) - 1;
+
+	if (n > k && strcmp(metric + n - k, suffix) == 0)
+		snprintf(buf, len, "%.*s_per_s", (int)(n - k), metric);
+	else
+		snprintf(buf, len, "%s_wall", metric);
+}
+
 static int fill_model_cells(struct rowset *rs, size_t row, const struct window *w,
 			    const struct window_proc *p, const struct top_columns *c)
 {
+	uint64_t span = w->to_ns > w->from_ns ? w->to_ns - w->from_ns : 0;
 	const struct model *m = w->model;
 	struct metric_value mv[MODEL_MAX_METRICS];
 	struct model_context ctx = { .smt_on = w->smt_on, .cpi_weights = NULL };
@@ -222,6 +251,10 @@ static int fill_model_cells(struct rowset *rs, size_t row, const struct window *
 		if (!mv[k].valid)
 			continue;
 		rowset_set_double(rs, row, c->metric[k], mv[k].value);
+		/* per CPU second x the CPU time the window held, over its wall time */
+		if (c->wall[k] >= 0 && span > 0)
+			rowset_set_double(rs, row, c->wall[k], mv[k].value *
+					  (double)p->task_clock_ns / (double)span);
 		if (c->slots[k] >= 0 && slots > 0)
 			rowset_set_double(rs, row, c->slots[k], mv[k].value * slots);
 	}
@@ -284,11 +317,17 @@ static bool kept(const struct window_proc *p, const struct top_filter *f)
 		return false;
 	if (f->uid >= 0 && p->uid != f->uid)
 		return false;
-	if (f->comm != NULL && strcmp(p->comm, f->comm) != 0)
+	if (f->comm != NULL && !top_rows_name_matches(f->comm, p->comm))
 		return false;
-	if (f->unit != NULL && (p->unit == NULL || strcmp(p->unit, f->unit) != 0))
+	if (f->unit != NULL && (p->unit == NULL || !top_rows_name_matches(f->unit, p->unit)))
 		return false;
 	return true;
+}
+
+bool top_rows_name_matches(const char *pattern, const char *name)
+{
+	/* the name itself first: a comm with '[' or '*' in it matches itself */
+	return strcmp(pattern, name) == 0 || fnmatch(pattern, name, 0) == 0;
 }
 
 static int cmp_text(const char *a, const char *b)
@@ -390,9 +429,23 @@ const char *top_rows_sort_column(const char *name)
 	size_t i;
 
 	for (i = 0; i < sizeof(aliases) / sizeof(aliases[0]); i++)
-		if (strcmp(name, aliases[i].alias) == 0)
+		if (strcasecmp(name, aliases[i].alias) == 0)
 			return aliases[i].column;
 	return name;
+}
+
+int top_rows_find_sort(const struct rowset *rs, const char *name)
+{
+	const char *column = top_rows_sort_column(name);
+	int col = rowset_find_column(rs, column);
+	size_t i;
+
+	/* then as people write it: any case, the API name or the table title */
+	for (i = 0; col < 0 && i < rs->n_cols; i++)
+		if (strcasecmp(rs->cols[i].name, name) == 0 ||
+		    strcasecmp(rs->cols[i].title, name) == 0)
+			col = (int)i;
+	return col;
 }
 
 const char *top_rows_default_sort(const struct rowset *rs)

@@ -20,8 +20,8 @@
 struct top_filter {
 	bool include_idle;    /* the pseudo-process rows too: [idle], [unattributed]... */
 	int64_t uid;          /* only this user's processes; -1: everyone's */
-	const char *comm;     /* exact command name */
-	const char *unit;     /* exact systemd unit */
+	const char *comm;     /* command name, or a glob of it ("sql*") */
+	const char *unit;     /* systemd unit, or a glob ("*.service") */
 };
 
 #define TOP_FILTER_ALL { false, -1, NULL, NULL }
@@ -41,6 +41,18 @@ int top_rows_build(const struct window *w, const struct top_filter *f, enum top_
 /* "cpu" is what people call task_clock_ns; "frontend" and the other
  * Top-Down level-1 names mean their slot counts (<name>_slots). */
 const char *top_rows_sort_column(const char *name);
+
+/* The column a sort name means, or -1: an alias above, a column's API
+ * name or its table title, in any case ("FE", "cpu%", "Task_Clock_ns"). */
+int top_rows_find_sort(const struct rowset *rs, const char *name);
+
+/* pattern (a name, or an fnmatch glob) matches name. */
+bool top_rows_name_matches(const char *pattern, const char *name);
+
+/* The column of a rate metric (per second of CPU time) per second of wall
+ * time: "page_faults_per_cpu_s" -> "page_faults_per_s", "gflops" ->
+ * "gflops_wall". */
+void top_rows_wall_name(const char *metric, char *buf, size_t len);
 
 /* The default order: frontend-bound slots, so a busy process outranks an
  * idle one with a high ratio; CPU time when the model has no Top-Down. */

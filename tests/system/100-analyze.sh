@@ -118,6 +118,27 @@ else
 	skip_check "perf stat cannot run here: no real recording read"
 fi
 
+# The recording --perf-command prescribes for the software model, made by
+# this host's perf, reads back: the switch rate per CPU second is perf's own
+# (its "/sec" beside context-switches is per second of task-clock).
+"$STACKCTL" analyze --perf-command --model software >"$TMP/swcmd" || fail "--perf-command software"
+sed -i "s|stackd-recording.csv|$TMP/sw.csv|; s|COMMAND|sh -c 'i=0; while [ \$i -lt 200000 ]; do i=\$((i + 1)); done'|" "$TMP/swcmd"
+if command -v perf >/dev/null && sh "$TMP/swcmd" >/dev/null 2>&1; then
+	"$STACKCTL" analyze --json --model software "$TMP/sw.csv" >"$TMP/sw.json" 2>"$TMP/sw.err" ||
+		fail "the software model's own recording: $(cat "$TMP/sw.err")"
+	[ "$(get "$TMP/sw.json" '.intervals[0].metrics.page_faults_per_cpu_s | type')" = number ] ||
+		fail "software recording: no page fault rate"
+	perf_rate=$(awk -F, '$4 == "context-switches" { v = $7; if ($8 ~ /^K/) v *= 1e3;
+		if ($8 ~ /^M/) v *= 1e6; print v; exit }' "$TMP/sw.csv")
+	ours=$(get "$TMP/sw.json" '.intervals[0].metrics.switches_per_cpu_s')
+	awk -v a="$ours" -v b="$perf_rate" 'BEGIN { d = a - b; if (d < 0) d = -d;
+		exit !(b > 0 && d <= 0.002 * b + 0.01) }' ||
+		fail "switches per CPU second $ours, perf says $perf_rate"
+	note "software model: its --perf-command's recording reads, switches $ours/CPU-s as perf's $perf_rate"
+else
+	skip_check "perf stat cannot run here: the software model's recording not made"
+fi
+
 "$STACKCTL" analyze --perf-command --model skl >"$TMP/cmd" || fail "--perf-command failed"
 grep -q "^perf stat -x, .*-e '{cycles,instructions,UOPS_ISSUED.ANY," "$TMP/cmd" || fail "perf command"
 

@@ -1,7 +1,9 @@
 #!/bin/sh
-# `stackctl top` live in a real terminal (tmux): the first frame, every
-# sort key, the family and grouping keys, a filter typed at the prompt,
-# pause, quit with the terminal given back as it was; then against a
+# `stackctl top` live in a real terminal (tmux), --db before the verb and
+# a bare-seconds delay: the first frame, every sort key (htop's P, M, < and
+# > too), the family and grouping keys, a filter typed at the prompt, the /
+# search, the help screen, pause, quit with the terminal given back as it
+# was; then against a
 # running daemon through its Unix socket, the spinner on screen.
 . "$(dirname "$0")/lib.sh"
 command -v tmux >/dev/null || skip "no tmux"
@@ -28,14 +30,27 @@ wait_screen() {
 }
 first_row() { screen | grep -A1 -E '^ *(PID|COMM|UNIT|USER) ' | sed -n 2p; }
 key() { $T send-keys -t "$PANE" "$@"; }
+# wait_first_row PID WHAT: until the table's top row is process PID
+wait_first_row() {
+	i=0
+	while [ "$i" -lt 100 ]; do
+		first_row | grep -q "^$1 " && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	fail "$2: top row $(first_row), want $1"
+}
 
 # ASan's sanitizer keeps its own exit code: 66 means a leak or error.
 $T new-session -d -s "$PANE" -x 150 -y 30 \
-	"TZ=UTC '$STACKCTL' top --db '$FIX' --delay 200ms; echo \"exit=\$?\" >'$TMP/exit'; stty -a >'$TMP/stty'; sleep 60"
+	"TZ=UTC '$STACKCTL' --db '$FIX' top -d 0.2; echo \"exit=\$?\" >'$TMP/exit'; stty -a >'$TMP/stty'; sleep 60"
 wait_screen "sorted by frontend_bound_slots"
 first_row | grep -q jitserver || fail "hottest frontend-bound is not jitserver: $(first_row)"
 screen | grep -q "fixture-host - model skl, last 10.00s to 00:02:00, 2 CPUs - database" || fail "no header"
 screen | grep -q "f/b/s/r sort by" || fail "no key line"
+# shares coloured by size on a terminal: stream's 55% backend-bound in red
+$T capture-pane -e -p -t "$PANE" | grep -q "$(printf '\033')\[[0-9;]*31m" ||
+	fail "no share coloured red"
 
 key b; wait_screen "sorted by backend_bound_slots"
 first_row | grep -q "stream" || fail "b: first row $(first_row)"
@@ -47,6 +62,21 @@ key i; wait_screen "sorted by ipc"
 first_row | grep -q "dgemm" || fail "i: first row $(first_row)"
 key F; wait_screen "sorted by gflops"
 key c; wait_screen "sorted by task_clock_ns"
+key i; wait_screen "sorted by ipc"
+key P; wait_screen "sorted by task_clock_ns"
+key M; wait_screen "sorted by memory_bound"
+# > sorts by the next column on screen, < back by the one before it
+key '>'; sleep 0.5
+wait_screen "sorted by [a-z_]+, family"
+screen | grep -q "sorted by memory_bound" && fail "> left the sort on memory_bound"
+key '<'; wait_screen "sorted by memory_bound"
+key h; wait_screen "keys \(as in top and htop\)"
+screen | grep -q "PgUp PgDn" || fail "help screen lists no scroll keys"
+key Space; wait_screen "f/b/s/r sort by"
+key /; wait_screen "search commands"
+key t r e Enter; wait_screen "2 of 2 rows - only comm \*tre\*"
+screen | grep -q jitserver && fail "search left jitserver on screen"
+key x; wait_screen "5 of 5 rows"
 key t; wait_screen "family fe_l3"
 screen | grep -q "icache_misses" || fail "t: no level-3 frontend columns"
 key t; wait_screen "family frontend"
@@ -69,6 +99,20 @@ while [ ! -s "$TMP/exit" ] && [ "$i" -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 [ "$(cat "$TMP/exit" 2>/dev/null)" = "exit=0" ] || fail "top did not quit cleanly: $(cat "$TMP/exit" 2>/dev/null)"
 grep -q " icanon" "$TMP/stty" && grep -q " echo" "$TMP/stty" || fail "terminal left raw: $(cat "$TMP/stty")"
 note "fixture: every key did what it says; q quit with exit 0 and the terminal restored"
+$T kill-server 2>/dev/null
+
+# a screen too short for the five processes: arrows, pages, Home and End scroll
+$T new-session -d -s "$PANE" -x 150 -y 10 "TZ=UTC '$STACKCTL' top --db '$FIX' --sort pid -d 0.2; sleep 60"
+wait_screen "sorted by pid"
+wait_first_row 1005 scroll
+key Down; wait_first_row 1004 Down
+key End; wait_first_row 1003 End
+screen | grep -q "^1001 " || fail "End: the last process not on screen"
+key Home; wait_first_row 1005 Home
+key PageDown; wait_first_row 1003 PgDn
+key Up; wait_first_row 1004 Up
+key q
+note "scrolling: Down, End, Home, PgDn and Up move the rows on a short screen"
 $T kill-server 2>/dev/null
 
 # against the daemon, through its socket; -n 3 stops by itself

@@ -31,11 +31,44 @@ static const struct {
 	{ "nan s", -EINVAL, 0 },
 };
 
+/* The command line's form: a bare number is seconds, as for top -d 1. */
+static const struct {
+	const char *text;
+	int ret;
+	uint64_t ns;
+} cli_cases[] = {
+	{ "1", 0, 1000000000ULL },
+	{ "0.5", 0, 500000000ULL },
+	{ "2.", 0, 2000000000ULL },
+	{ "250ms", 0, 250000000ULL },   /* units still work */
+	{ "5m", 0, 300000000000ULL },
+	{ "1x", -EINVAL, 0 },
+	{ "", -EINVAL, 0 },
+	{ "-1", -ERANGE, 0 },
+	{ "abc", -EINVAL, 0 },
+};
+
+static void cli_form(void)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(cli_cases) / sizeof(cli_cases[0]); i++) {
+		uint64_t ns = 12345;
+		int r = duration_parse_cli(cli_cases[i].text, &ns);
+
+		if (r != cli_cases[i].ret)
+			fprintf(stderr, "cli case '%s': got %d\n", cli_cases[i].text, r);
+		CHECK(r == cli_cases[i].ret);
+		CHECK_EQ_U(ns, r == 0 ? cli_cases[i].ns : 12345);
+	}
+}
+
 int main(void)
 {
 	char buf[32];
 	size_t i;
 
+	cli_form();
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		uint64_t ns = 12345;
 		int r = duration_parse(cases[i].text, &ns);

@@ -18,12 +18,62 @@ static char *render(const struct rowset *rs, enum rs_format fmt, size_t limit)
 	return buf;
 }
 
+static char *render_styled(const struct rowset *rs, const struct rs_table_style *st)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	CHECK(f != NULL);
+	rowset_print_table(rs, st, f);
+	fclose(f);
+	return buf;
+}
+
+/* The live view's table: widths kept across frames (a column does not
+ * narrow when its wide value goes), scrolling skips rows, colour only on
+ * shares and only when asked, by size. */
+static void styled_table(void)
+{
+	struct rs_widths widths = { .n = 0 };
+	struct rs_table_style st = { .widths = &widths };
+	struct rowset rs;
+	char *a, *b;
+	int n, share;
+
+	rowset_init(&rs);
+	n = rowset_add_column(&rs, "n", "N", RS_UNIT_COUNT);
+	share = rowset_add_column(&rs, "share", "SHARE", RS_UNIT_FRACTION);
+	CHECK(rowset_add_row(&rs) == 0 && rowset_add_row(&rs) == 1);
+	rowset_set_int(&rs, 0, n, 123456789);
+	rowset_set_double(&rs, 0, share, 0.6);
+	rowset_set_int(&rs, 1, n, 2);
+	rowset_set_double(&rs, 1, share, 0.1);
+	a = render_styled(&rs, &st);
+	rowset_set_int(&rs, 0, n, 1);   /* the next frame: narrower values */
+	b = render_styled(&rs, &st);
+	CHECK(strcmp(a, "     N  SHARE\n123.5M  60.0%\n     2  10.0%\n") == 0);
+	CHECK(strcmp(b, "     N  SHARE\n     1  60.0%\n     2  10.0%\n") == 0);
+	free(a);
+	free(b);
+	st = (struct rs_table_style){ .first_row = 1, .rows = 1, .color = true };
+	a = render_styled(&rs, &st);   /* scrolled past row 0; 10% stays plain */
+	CHECK(strcmp(a, "N  SHARE\n2  10.0%\n") == 0);
+	free(a);
+	st.first_row = 0;
+	a = render_styled(&rs, &st);   /* 60%: red */
+	CHECK(strstr(a, "\033[1;31m60.0%\033[0m") != NULL);
+	free(a);
+	rowset_done(&rs);
+}
+
 int main(void)
 {
 	struct rowset rs;
 	int pid, comm, tc, cov, row;
 	char *out;
 
+	styled_table();
 	rowset_init(&rs);
 	pid = rowset_add_column(&rs, "pid", "PID", RS_UNIT_NONE);
 	comm = rowset_add_column(&rs, "comm", "COMM", RS_UNIT_NONE);

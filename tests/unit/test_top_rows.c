@@ -98,6 +98,7 @@ static void check_filters(void)
 			    .n_procs = 4 };
 	struct top_filter f = TOP_FILTER_ALL;
 	struct rowset rs;
+	char unit[] = "db.service";
 
 	fill(&model_software, &procs[0], 0, "[idle]", -1, 1000, 1);
 	fill(&model_software, &procs[1], 20, "x", 1000, 1000, 1);
@@ -120,6 +121,55 @@ static void check_filters(void)
 	CHECK(rs.n_rows == 2);   /* x runs as uid 0 and uid 1000 */
 	CHECK(cell(&rs, 0, "uid") == 0 && cell(&rs, 1, "uid") == 1000);
 	rowset_done(&rs);
+	/* globs, as fnmatch: x* keeps both x, [xy] all three */
+	w.procs[2].unit = unit;
+	f.comm = "x*";
+	rowset_init(&rs);
+	CHECK(top_rows_build(&w, &f, TOP_BY_PROCESS, &rs) == 0);
+	CHECK(rs.n_rows == 2);
+	rowset_done(&rs);
+	f.comm = NULL;
+	f.unit = "*.service";
+	rowset_init(&rs);
+	CHECK(top_rows_build(&w, &f, TOP_BY_PROCESS, &rs) == 0);
+	CHECK(rs.n_rows == 1 && cell(&rs, 0, "pid") == 21);
+	rowset_done(&rs);
+	CHECK(top_rows_name_matches("[idle]", "[idle]"));   /* itself, though a glob */
+	CHECK(top_rows_name_matches("sql*", "sqlite3"));
+	CHECK(!top_rows_name_matches("sql*", "mysql"));
+	CHECK(top_rows_name_matches("*sql*", "mysqld"));
+}
+
+/* A sort named as people write it: API name, alias or table title, any
+ * case; a rate per CPU second has its per-wall-second column beside it. */
+static void check_sort_names_and_rates(void)
+{
+	struct window_proc p;
+	/* 2 s of CPU time in a 4 s window: per wall second is half per CPU second */
+	struct window w = { .to_ns = 4000000000ULL, .model = &model_software, .procs = &p,
+			    .n_procs = 1 };
+	struct top_filter f = TOP_FILTER_ALL;
+	struct rowset rs;
+	char name[64];
+
+	fill(&model_software, &p, 20, "x", 0, 2000000000ULL, 1);
+	rowset_init(&rs);
+	CHECK(top_rows_build(&w, &f, TOP_BY_PROCESS, &rs) == 0);
+	CHECK(top_rows_find_sort(&rs, "cpu") == rowset_find_column(&rs, "task_clock_ns"));
+	CHECK(top_rows_find_sort(&rs, "CPU") == rowset_find_column(&rs, "task_clock_ns"));
+	CHECK(top_rows_find_sort(&rs, "cpu%") == rowset_find_column(&rs, "cpu_percent"));
+	CHECK(top_rows_find_sort(&rs, "Cpu_Percent") == rowset_find_column(&rs, "cpu_percent"));
+	CHECK(top_rows_find_sort(&rs, "fault/s") == rowset_find_column(&rs, "page_faults_per_s"));
+	CHECK(top_rows_find_sort(&rs, "nosuch") == -1);
+	NEAR(cell(&rs, 0, "page_faults_per_s"), cell(&rs, 0, "page_faults_per_cpu_s") / 2);
+	NEAR(cell(&rs, 0, "switches_per_s"), cell(&rs, 0, "switches_per_cpu_s") / 2);
+	CHECK(strcmp(rs.cols[rowset_find_column(&rs, "page_faults_per_cpu_s")].title,
+		     "FAULT/CPU-S") == 0);
+	rowset_done(&rs);
+	top_rows_wall_name("gflops", name, sizeof(name));
+	CHECK_STR(name, "gflops_wall");
+	top_rows_wall_name("migrations_per_cpu_s", name, sizeof(name));
+	CHECK_STR(name, "migrations_per_s");
 }
 
 /* The attributed shares of a window: idle left out of the busy time,
@@ -168,6 +218,7 @@ int main(void)
 		for (by = TOP_BY_PROCESS; by <= TOP_BY_USER; by++)
 			check_unique_columns(all[i], by);
 	check_filters();
+	check_sort_names_and_rates();
 	CHECK(strcmp(top_rows_sort_column("cpu"), "task_clock_ns") == 0);
 	CHECK(strcmp(top_rows_sort_column("frontend"), "frontend_bound_slots") == 0);
 	CHECK(strcmp(top_rows_sort_column("frontend_bound"), "frontend_bound") == 0);
