@@ -102,8 +102,8 @@ static int serve(const struct config *cfg, const char *path, uint64_t now_ns, st
 		log_error("--demo serves the dashboard and the API: it needs --listen");
 		return -EINVAL;
 	}
-	log_info("%s: serving a constructed Skylake host on %s (dashboard at /); nothing "
-		 "is collected", DEMO_DATA_LABEL, hc.listen);
+	log_info("%s: serving a constructed Skylake host on %s (dashboard at /) from %s, "
+		 "removed at exit; nothing is collected", DEMO_DATA_LABEL, hc.listen, path);
 	while (sigwait(&set, &sig) != 0)
 		;
 	log_info("%s: stopping", strsignal(sig));
