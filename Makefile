@@ -85,7 +85,7 @@ SIM_OBJS   := $(call obj,asan,$(SIM_SRCS))
 HELPER_SRCS := $(sort $(wildcard tests/helpers/*.c))
 HELPER_BINS := $(patsubst tests/helpers/%.c,$(BUILD)/helpers/%,$(HELPER_SRCS))
 
-.PHONY: all run test unit system cppcheck bench deps clean install check-deps fuzz fuzz-short \
+.PHONY: all run demo test unit system cppcheck bench deps clean install check-deps fuzz fuzz-short \
 	golden golden-update deb package-test dist rpm docs-health torture sim-tables
 
 # The query-string fuzzer (clang libFuzzer): briefly in `make test`, as long
@@ -188,6 +188,10 @@ fuzz: $(FUZZ_BIN)
 # --- the README's two commands ---------------------------------------------
 deps:
 	@sh packaging/install-deps.sh
+
+# The dashboard over constructed data (stackd --demo): no root, no PMU.
+demo: $(BUILD)/stackd
+	$(BUILD)/stackd --demo
 
 run: deps
 	@$(MAKE) --no-print-directory all

@@ -316,7 +316,9 @@ async function loadHost() {
   const [, secs, step] = windowSpec();
   try {
     const cpu = await series("host", "cpu_percent");
-    const o = { from: cpu.from_ns, to: cpu.to_ns, step: step * 1e9 };
+    // a database younger than the window: the axis starts at its oldest data
+    const oldest = state.system.database ? state.system.database.oldest_ns : 0;
+    const o = { from: Math.max(cpu.from_ns, oldest), to: cpu.to_ns, step: step * 1e9 };
     const busy = pointsOf(cpu, (p) => p.value / ncpus);
     const panels = [];
     if (hasTopDown()) {
@@ -454,7 +456,7 @@ async function refreshTop() {
   const [label, secs] = windowSpec();
   const topSecs = Math.min(secs, TOP_MAX_S);
   const q = new URLSearchParams({ window: topSecs + "s", by: state.by,
-    limit: state.filter ? "0" : "100" });
+    limit: state.filter ? "0" : "40" });
   if (state.sort) q.set("sort", state.sort);
   try {
     const t = await getJSON("/api/v1/top?" + q);
@@ -592,7 +594,9 @@ async function loadDetailSeries() {
   try {
     const s = await series(whoOf(t), $("series-metric").value || "cpu_percent");
     const pts = pointsOf(s, (p) => p.value);
-    const gaps = chart($("detail-chart"), { from: s.from_ns, to: s.to_ns, step: step * 1e9,
+    const oldest = state.system.database ? state.system.database.oldest_ns : 0;
+    const gaps = chart($("detail-chart"), { from: Math.max(s.from_ns, oldest), to: s.to_ns,
+      step: step * 1e9,
       fmt: (v) => fmtUnit(v, s.unit), height: 140, yMax: s.unit === "fraction" ? 1 : null,
       series: [{ label: human(s.metric), color: "#1565c0", pts }] });
     const low = pts.filter((p) => p.low).length;
@@ -625,6 +629,8 @@ function applyState() {
 function open(t) {
   state.target = t;
   loadDetail();
+  // one column: the drill-down is below the table, bring it into view
+  if (t && window.innerWidth < 1100) $("detail").scrollIntoView();
 }
 
 $("top").tBodies[0].addEventListener("click", (e) => {
