@@ -41,6 +41,7 @@ function fmtNum(v, digits = 1) {
   if (a >= 100 || v === 0) return v.toFixed(0);
   return v.toFixed(a >= 10 ? 1 : 2);
 }
+const fmtCount = (v) => (Number.isFinite(v) ? (v >= 1e4 ? fmtNum(v) : String(Math.round(v))) : "–");
 const fmtPct = (v) => (Number.isFinite(v) ? v.toFixed(v >= 99.95 || v === 0 ? 0 : 1) + "%" : "–");
 const fmtShare = (v) => (Number.isFinite(v) ? fmtPct(100 * v) : "–");
 const fmtRate = (v) => (Number.isFinite(v) ? fmtNum(v) + "/s" : "–");
@@ -128,7 +129,7 @@ function showHealth(s) {
     `${fmtShare(a.warn_below)}): figures miss part of the host's work` : ""));
   if (cov.length) parts.push(`counter coverage ${fmtShare(Math.min(...cov))}` +
     (cov.length > 1 ? `–${fmtShare(Math.max(...cov))}` : "") + " of CPU time");
-  parts.push(`losses ${lost ? fmtNum(lost) + " (records, samples, dropped)" : "none"}`);
+  parts.push(`losses ${lost ? fmtCount(lost) + " (records, samples, dropped)" : "none"}`);
   const h = $("health");
   h.replaceChildren(el("span", { id: "attribution", textContent: parts[0] || "" }),
     el("span", { className: "muted", textContent: " · " + parts.slice(1).join(" · ") + " (last 60 s)" }));
@@ -375,7 +376,8 @@ function tableColumns() {
   const key = BY_KEY[state.by];
   cols.push([state.by === "process" ? "Process" : { comm: "Command", unit: "Unit",
     user: "User" }[state.by], key, (r) => nameCell(r), "text name", ""]);
-  if (state.by !== "process") cols.push(["Procs", "processes", (r) => fmtNum(r.processes), "opt", "processes summed"]);
+  if (state.by !== "process") cols.push(["Procs", "processes", (r) => fmtCount(r.processes), "opt",
+    "processes summed"]);
   cols.push(["CPU %", "task_clock_ns", (r) => fmtPct(r.cpu_percent), "", "CPU time as a share of one CPU"]);
   cols.push([td ? "Top-Down L1" : "CPU", td ? "frontend_bound_slots" : "task_clock_ns",
     (r) => stackBar(r), "barcol", td ? "issue slots: retiring, bad speculation, frontend, backend" :
@@ -419,11 +421,13 @@ function renderTop() {
     .some((v) => v !== null && v !== undefined && re.test(String(v))));
   const head = $("top").tHead, body = $("top").tBodies[0];
   const tr = el("tr");
+  let marked = false; // one arrow, on the first column of the answer's sort
   for (const [title, sort, , cls, tip] of cols) {
     const b = el("button", { type: "button", textContent: title, title: tip ? `${tip}; sort` : "sort" });
     b.addEventListener("click", () => { state.sort = sort; refreshTop(); });
-    tr.append(el("th", { className: cls + (state.sortShown === sort ? " sorted" : ""),
-      scope: "col" }, b));
+    const sorted = !marked && state.sortShown === sort;
+    marked = marked || sorted;
+    tr.append(el("th", { className: cls + (sorted ? " sorted" : ""), scope: "col" }, b));
   }
   head.replaceChildren(tr);
   const focused = document.activeElement && document.activeElement.dataset ?

@@ -49,10 +49,12 @@ async function hostChart(page) {
   await svg.waitFor({ timeout: 15000 });
   const ticks = (await svg.locator(".xtick").allTextContents()).filter((t) => /\d/.test(t));
   check(ticks.length >= 2, "host chart without labelled time ticks: " + JSON.stringify(ticks));
-  const box = await svg.locator(".hit").boundingBox();
-  await page.mouse.move(box.x + box.width - 3, box.y + box.height / 2);
+  // hover the CPU busy panel's newest point: its time and value show
+  const busy = page.locator("#host-charts .panel", { hasText: "CPU busy" }).locator(".hit");
+  const box = await busy.boundingBox();
+  await page.mouse.move(box.x + box.width - 2, box.y + box.height / 2);
   const tip = await page.locator("#tooltip:not([hidden])").textContent({ timeout: 3000 });
-  check(/\d/.test(tip), "no hover value on the host chart: " + tip);
+  check(/CPU busy: \d+(\.\d)?%/.test(tip), "no hover value on the host chart: " + tip);
   await page.mouse.move(0, 0);
   return { ticks, tip };
 }
