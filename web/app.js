@@ -382,7 +382,8 @@ function tableColumns() {
   cols.push([td ? "Top-Down L1" : "CPU", td ? "frontend_bound_slots" : "task_clock_ns",
     (r) => stackBar(r), "barcol", td ? "issue slots: retiring, bad speculation, frontend, backend" :
       "CPU time, one CPU = full bar"]);
-  cols.push(["Switches/s", "context_switches", (r) => fmtRate(r.context_switches / spanS()), "opt", "context switches per second"]);
+  cols.push(["Switches/s", "context_switches", (r) => fmtRate(r.context_switches / spanS()), "opt",
+    "context switches per second"]);
   if (!td) cols.push(["Faults/s", "page_faults", (r) => fmtRate(perWall(r, "page_faults_per_cpu_s")),
     "opt", "page faults per second (estimated from the time the counter ran)"]);
   if (td) cols.push(["IPC", "ipc", (r) => fmtNum(r.ipc, 2), "opt", "instructions per cycle"]);
@@ -654,9 +655,21 @@ $("top").tBodies[0].addEventListener("keydown", (e) => {
   }
 });
 $("detail-close").addEventListener("click", () => open(null));
-$("by").addEventListener("change", () => { state.by = $("by").value; state.sort = null; writeHash(); refreshTop(); });
-$("filter").addEventListener("input", () => { state.filter = $("filter").value.trim(); writeHash(); refreshTop(); });
-$("series-metric").addEventListener("change", () => { state.metric = $("series-metric").value; loadDetailSeries(); });
+$("by").addEventListener("change", () => {
+  state.by = $("by").value;
+  state.sort = null;
+  writeHash();
+  refreshTop();
+});
+$("filter").addEventListener("input", () => {
+  state.filter = $("filter").value.trim();
+  writeHash();
+  refreshTop();
+});
+$("series-metric").addEventListener("change", () => {
+  state.metric = $("series-metric").value;
+  loadDetailSeries();
+});
 window.addEventListener("hashchange", () => { readHash(); applyState(); });
 let resizeTimer = null;
 window.addEventListener("resize", () => {
@@ -671,6 +684,7 @@ async function tick(n) {
     await loadSystem();
     await refreshTop();
     if (n % (state.window === "5m" ? 2 : 15) === 0) await loadHost();
+    if (n % 5 === 0 && state.target) await loadDetail();
   } catch (e) {
     setStatus(e.message, true);
   } finally {
