@@ -51,7 +51,8 @@ STACKD_SRCS := daemon/main.c daemon/run.c daemon/config.c daemon/log.c daemon/ht
 	daemon/kernel_ops.c daemon/plan.c daemon/plan_detect.c daemon/plan_print.c daemon/plan_cli.c \
 	daemon/proctab.c daemon/procinfo.c daemon/flush.c daemon/store.c \
 	daemon/store_rollup.c daemon/store_prune.c daemon/store_guard.c daemon/families.c daemon/exclude.c daemon/users.c \
-	daemon/preflight.c daemon/fdlimit.c daemon/writer.c daemon/replan.c daemon/calibrate.c
+	daemon/preflight.c daemon/fdlimit.c daemon/writer.c daemon/replan.c daemon/calibrate.c \
+	daemon/demo_data.c daemon/demo.c
 STACKD_GEN := $(BUILD)/gen/schema_sql.c
 WEB_GEN := $(BUILD)/gen/web_files.c
 WEB_FILES := $(sort $(wildcard web/*.html web/*.js web/*.css web/*.svg))
@@ -85,7 +86,8 @@ SIM_OBJS   := $(call obj,asan,$(SIM_SRCS))
 HELPER_SRCS := $(sort $(wildcard tests/helpers/*.c))
 HELPER_BINS := $(patsubst tests/helpers/%.c,$(BUILD)/helpers/%,$(HELPER_SRCS))
 
-.PHONY: all run test unit system cppcheck bench deps deps-run clean install check-deps fuzz fuzz-short \
+.PHONY: all run demo test unit system cppcheck bench deps deps-run clean install check-deps fuzz \
+	fuzz-short \
 	golden golden-update deb package-test dist rpm docs-health torture sim-tables
 
 # The query-string fuzzer (clang libFuzzer): briefly in `make test`, as long
@@ -192,6 +194,10 @@ deps-run:
 	@sh packaging/install-deps.sh run
 deps:
 	@sh packaging/install-deps.sh test
+
+# The dashboard over constructed data (stackd --demo): no root, no PMU.
+demo: $(BUILD)/stackd
+	$(BUILD)/stackd --demo
 
 run: deps-run
 	@$(MAKE) --no-print-directory all

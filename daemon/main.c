@@ -6,6 +6,7 @@
  * line on stderr naming what and where, with a non-zero exit.
  */
 #include "config.h"
+#include "demo.h"
 #include "log.h"
 #include "plan_cli.h"
 #include "preflight.h"
@@ -32,6 +33,7 @@ struct flag_setting {
 static const char *arg_config;
 static bool arg_config_given;
 static bool arg_allow_second;
+static bool arg_demo;
 static struct flag_setting arg_settings[MAX_FLAG_SETTINGS];
 static size_t arg_n_settings;
 
@@ -61,6 +63,10 @@ static void help(void)
 	       "  -u, --user NAME          started as root, run as NAME with CAP_PERFMON only\n"
 	       "                           (default stackd; root: stay root)\n"
 	       "      --allow-second       run even if another stackd collects on this host\n"
+	       "      --demo               collect nothing: serve the API and the dashboard\n"
+	       "                           over a constructed Skylake host, labelled \"demo:\n"
+	       "                           constructed data, not measured\" (a temporary\n"
+	       "                           database; default listen %s)\n"
 	       "      --log-level LEVEL    error, warning, info or debug\n"
 	       "  -v, --verbose            same as --log-level debug\n"
 	       "  -n, --check              check the configuration, print it, and exit\n"
@@ -76,7 +82,7 @@ static void help(void)
 	       "\n"
 	       "Config file keys (\"key = value\" lines, # comments):\n",
 	       STACKD_DEFAULT_CONFIG, STACKD_DEFAULT_DB, STACKD_DEFAULT_LISTEN,
-	       STACKD_DEFAULT_WEB_DIR);
+	       STACKD_DEFAULT_WEB_DIR, STACKD_DEFAULT_TCP);
 	config_print_keys(stdout);
 	printf("\n"
 	       "Needs CAP_PERFMON (or root), or kernel.perf_event_paranoid <= 0.\n"
@@ -149,6 +155,7 @@ enum {
 	OPT_NMI_WATCHDOG,
 	OPT_RESERVED,
 	OPT_JSON,
+	OPT_DEMO,
 };
 
 static struct plan_args arg_plan = { .on = false, .smt = -1, .watchdog = -1 };
@@ -227,6 +234,9 @@ static int parse_option(int c, char **argv, bool *check)
 	case OPT_ALLOW_SECOND:
 		arg_allow_second = true;
 		return -1;
+	case OPT_DEMO:
+		arg_demo = true;
+		return -1;
 	case OPT_LIST_MODELS:
 		list_models();
 		return EXIT_SUCCESS;
@@ -263,6 +273,7 @@ static int parse_args(int argc, char **argv, bool *check)
 		{ "web-dir", required_argument, NULL, OPT_WEB_DIR },
 		{ "user", required_argument, NULL, 'u' },
 		{ "allow-second", no_argument, NULL, OPT_ALLOW_SECOND },
+		{ "demo", no_argument, NULL, OPT_DEMO },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "check", no_argument, NULL, 'n' },
 		{ "list-models", no_argument, NULL, OPT_LIST_MODELS },
@@ -299,6 +310,22 @@ static int parse_args(int argc, char **argv, bool *check)
 	return -1;
 }
 
+/* --demo: its own constructed database, never the configured one (so no
+ * --db), and nothing collected (so no preflight of the counters). */
+static int run_demo(const struct config *cfg, bool check)
+{
+	size_t i;
+
+	for (i = 0; i < arg_n_settings; i++)
+		if (strcmp(arg_settings[i].key, "database") == 0 || check) {
+			fprintf(stderr, "stackd: --demo serves a constructed database of its own: "
+				"it takes no %s\n", check ? "--check" : "--db");
+			return EXIT_FAILURE;
+		}
+	log_init("stackd", cfg->log_level);
+	return demo_run(cfg);
+}
+
 int main(int argc, char **argv)
 {
 	struct config cfg;
@@ -316,6 +343,8 @@ int main(int argc, char **argv)
 	}
 	if (arg_plan.on)
 		return plan_cli_run(&cfg, &arg_plan);
+	if (arg_demo)
+		return run_demo(&cfg, check);
 	/* -n checks what the start checks (and the dashboard's directory):
 	 * the first problem, one line. */
 	r = preflight_check(&cfg, err, sizeof(err));

@@ -113,7 +113,11 @@ int api_parse_time(const struct http_query *q, const char *key, uint64_t newest,
 
 const char *api_who_key(enum query_who who)
 {
-	return who == WHO_PID ? "pid" : who == WHO_COMM ? "comm" : "unit";
+	static const char *const keys[] = {
+		[WHO_PID] = "pid", [WHO_COMM] = "comm", [WHO_UNIT] = "unit", [WHO_HOST] = "host",
+	};
+
+	return keys[who];
 }
 
 int api_parse_who(const char *v, enum query_who *who, const char **what, char *err,
@@ -124,6 +128,12 @@ int api_parse_who(const char *v, enum query_who *who, const char **what, char *e
 	};
 	size_t i;
 
+	/* the host: every process but [idle], its busy CPU */
+	if (v != NULL && strcmp(v, "host") == 0) {
+		*who = WHO_HOST;
+		*what = "every process but [idle]";
+		return 0;
+	}
 	for (i = 0; v != NULL && i < sizeof(kinds) / sizeof(kinds[0]); i++)
 		if (strncmp(v, kinds[i].prefix, strlen(kinds[i].prefix)) == 0 &&
 		    v[strlen(kinds[i].prefix)] != '\0') {
@@ -135,7 +145,7 @@ int api_parse_who(const char *v, enum query_who *who, const char **what, char *e
 				break;
 			return 0;
 		}
-	snprintf(err, errlen, "parameter 'who': %s%s%s (expected pid:N, comm:NAME or unit:NAME)",
+	snprintf(err, errlen, "parameter 'who': %s%s%s (expected pid:N, comm:NAME, unit:NAME or host)",
 		 v ? "'" : "", v ? v : "missing", v ? "' is not valid" : "");
 	return -EINVAL;
 }

@@ -70,11 +70,16 @@ static void print_point(struct jsonw *j, const struct series_bucket *b, const st
 	jsonw_object_end(j);
 }
 
-/* Bucket i follows a stretch with no bucket: more than one step and a
- * half after the previous one. */
+/* Bucket i follows a stretch with no data: more than one step and a half
+ * after the previous bucket, and more than its own intervals' length (and
+ * a step for where their ends fall) - a step shorter than the intervals
+ * (10 s ones, or hour rollups, at a 2 s step) leaves buckets empty that
+ * are not a gap. */
 static bool gap_before(const struct series_bucket *b, int i, uint64_t step)
 {
-	return i > 0 && b[i].start_ns - b[i - 1].start_ns > step + step / 2;
+	uint64_t d = i > 0 ? b[i].start_ns - b[i - 1].start_ns : 0;
+
+	return i > 0 && d > step + step / 2 && d > b[i].span_ns + step;
 }
 
 /* The metric's index in m, the model of the data (NULL: one this build

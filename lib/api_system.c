@@ -164,6 +164,8 @@ static void print_identity(struct jsonw *j, const struct api_info *info, struct 
 	jsonw_field_string(j, "version", info->in_daemon ||
 			   query_meta(db, "version", buf, sizeof(buf)) < 0 ? STACKD_VERSION : buf);
 	jsonw_field_string(j, "host", host);
+	/* a constructed database (stackd --demo): its label, on every answer */
+	jsonw_field_string_or_null(j, "demo", meta_or_null(db, "demo", buf, sizeof(buf)));
 	jsonw_field_bool(j, "running", running);
 	jsonw_field_uint(j, "pid", info->in_daemon ? (uint64_t)getpid() : meta_u64(db, "pid"));
 	jsonw_field_uint(j, "started_ns", started);

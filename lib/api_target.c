@@ -6,6 +6,7 @@
 #include "api_out.h"
 #include "group_parts.h"
 #include "model/perf_names.h"
+#include "pids.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -23,6 +24,8 @@ static bool matches(const struct window_proc *p, enum query_who who, const char 
 		return strcmp(p->comm, what) == 0;
 	case WHO_UNIT:
 		return p->unit != NULL && strcmp(p->unit, what) == 0;
+	case WHO_HOST:
+		return p->pid != PID_IDLE;
 	}
 	return false;
 }

@@ -28,6 +28,10 @@
 #define PID_EXCLUDED          (-2)
 #define PID_EXCLUDED_COMM     "[excluded]"
 
+/* A pseudo pid in SQL text: "0", "(-1)". */
+#define PIDS_STR_(x) #x
+#define PIDS_STR(x) PIDS_STR_(x)
+
 /* A real process, not one of the rows above. */
 static inline bool pid_is_real(int32_t pid)
 {

@@ -247,10 +247,6 @@ static int read_group_times(struct db *db, const struct tiers *t, struct window 
 	return 0;
 }
 
-/* A pseudo pid in SQL text: "0", "(-1)". */
-#define PIDS_STR_(x) #x
-#define PIDS_STR(x) PIDS_STR_(x)
-
 /* Where a bucket's split goes (NULL: a bucket nobody asked for). */
 typedef struct cpu_split *(*split_slot_fn)(void *arg, uint64_t bucket);
 
@@ -563,6 +559,7 @@ int query_series(struct db *db, enum query_who who, const char *what, int64_t ui
 		[WHO_PID] = "p.pid = CAST(?3 AS INTEGER)",
 		[WHO_COMM] = "p.comm = ?3",
 		[WHO_UNIT] = "p.unit = ?3",
+		[WHO_HOST] = "p.pid <> " PIDS_STR(PID_IDLE),
 	};
 	struct group_map *map = malloc(sizeof(*map));
 	struct part_sums *parts = NULL;

@@ -90,8 +90,10 @@ void window_done(struct window *w);
 int query_health(struct db *db, uint64_t window_ns, struct window *out, char *err,
 		 size_t errlen);
 
-/* Which processes a series or a detail view adds up. */
-enum query_who { WHO_PID, WHO_COMM, WHO_UNIT };
+/* Which processes a series or a detail view adds up.  WHO_HOST: every
+ * process but [idle] (the host's busy CPU, [unattributed] and [excluded]
+ * included); its what is unused. */
+enum query_who { WHO_PID, WHO_COMM, WHO_UNIT, WHO_HOST };
 
 /* Sums of one time bucket of a series. */
 struct series_bucket {

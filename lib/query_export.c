@@ -6,6 +6,7 @@
  */
 #include "query.h"
 #include "db_private.h"
+#include "pids.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -42,6 +43,7 @@ int query_export(struct db *db, uint64_t from_ns, uint64_t to_ns, enum query_who
 		[WHO_PID] = "p.pid = CAST(?6 AS INTEGER)",
 		[WHO_COMM] = "p.comm = ?6",
 		[WHO_UNIT] = "p.unit = ?6",
+		[WHO_HOST] = "p.pid <> " PIDS_STR(PID_IDLE),
 	};
 	struct export_row row;
 	struct tiers t;

@@ -1,30 +1,74 @@
-// stackd dashboard: the live table of /api/v1/top, the stacks of one
-// process (/api/v1/processes/PID) and its history (/api/v1/series).
-// Plain DOM and SVG, no libraries: it is served by stackd on hosts that are
-// often offline.
+// stackd dashboard: the host's CPU over time (/api/v1/series who=host),
+// the process table (/api/v1/top) and, beside it, one process's or group's
+// full stack and history (/api/v1/processes/PID, /comms/, /units/).  The
+// view lives in the URL (#/process/1234?window=1h) so a link reopens it.
+// Plain DOM and hand-made SVG, no libraries: stackd serves it on hosts that
+// are often offline, under a CSP that allows only its own files.
 "use strict";
 
-const state = { sort: "cpu_percent", selected: null, timer: null, warnBelow: 0.95 };
+const WINDOWS = [ // label, seconds, series step (s): at most ~400 points
+  ["5m", 300, 1], ["1h", 3600, 10], ["6h", 21600, 60], ["1d", 86400, 300],
+  ["7d", 604800, 1800], ["30d", 2592000, 7200]];
+const TOP_MAX_S = 86400; // /api/v1/top's window limit (docs/api.md)
+const L1 = ["retiring", "bad_speculation", "frontend_bound", "backend_bound", "smt_contention"];
 const COLORS = {
   retiring: "#2e7d32", bad_speculation: "#c62828", frontend_bound: "#6a1b9a",
-  backend_bound: "#1565c0", smt_contention: "#8d6e63",
+  backend_bound: "#1565c0", smt_contention: "#8d6e63", cpu: "#00838f",
 };
 const PALETTE = ["#00838f", "#ef6c00", "#5d4037", "#455a64", "#ad1457", "#558b2f", "#283593"];
-const PREFERRED = ["frontend_bound", "backend_bound", "bad_speculation", "retiring", "ipc",
-  "gflops", "switches_per_cpu_s", "page_faults_per_cpu_s", "migrations_per_cpu_s"];
+const NAMES = { // human names of the API's fields
+  retiring: "Retiring", bad_speculation: "Bad speculation", frontend_bound: "Frontend bound",
+  backend_bound: "Backend bound", smt_contention: "SMT contention", ipc: "IPC", cpi: "CPI",
+  gflops: "GFLOP/s", cpu_percent: "CPU %", switches_per_cpu_s: "Switches per CPU-second",
+  page_faults_per_cpu_s: "Faults per CPU-second", migrations_per_cpu_s: "Migrations per CPU-second",
+};
+const BY_KEY = { process: "comm", comm: "comm", unit: "unit", user: "user" };
 
+const state = {
+  window: "5m", by: "process", sort: null, filter: "", target: null, system: null,
+  rows: [], columns: [], metric: "cpu_percent", busy: false, timers: [],
+};
 const $ = (id) => document.getElementById(id);
+const SVG = "http://www.w3.org/2000/svg";
 
-function fmt(v, key) {
-  if (v === null || v === undefined) return "–";
-  if (typeof v !== "number" || key === "pid" || key === "uid") return String(v);
-  if (key === "cpu_percent") return v.toFixed(1) + "%";
-  if (/_bound$|^retiring$|^bad_speculation$|_share$|coverage$/.test(key))
-    return (v * 100).toFixed(1) + "%";
-  if (key === "task_clock_ns") return (v / 1e9).toFixed(3) + " s";
-  if (Math.abs(v) >= 1e6) return (v / 1e6).toFixed(1) + "M";
-  if (Math.abs(v) >= 1e4) return (v / 1e3).toFixed(1) + "k";
-  return Number.isInteger(v) ? String(v) : v.toFixed(3);
+// ---- number formats: every figure on the page goes through these -------
+function fmtNum(v, digits = 1) {
+  if (v === null || v === undefined || !Number.isFinite(v)) return "–";
+  const a = Math.abs(v);
+  if (a >= 1e9) return (v / 1e9).toFixed(digits) + " G";
+  if (a >= 1e6) return (v / 1e6).toFixed(digits) + " M";
+  if (a >= 1e4) return (v / 1e3).toFixed(digits) + " k";
+  if (a >= 100 || v === 0) return v.toFixed(0);
+  return v.toFixed(a >= 10 ? 1 : 2);
+}
+const fmtCount = (v) => (Number.isFinite(v) ? (v >= 1e4 ? fmtNum(v) : String(Math.round(v))) : "–");
+const fmtPct = (v) => (Number.isFinite(v) ? v.toFixed(v >= 99.95 || v === 0 ? 0 : 1) + "%" : "–");
+const fmtShare = (v) => (Number.isFinite(v) ? fmtPct(100 * v) : "–");
+const fmtRate = (v) => (Number.isFinite(v) ? fmtNum(v) + "/s" : "–");
+function fmtUnit(v, unit) {
+  if (unit === "fraction") return fmtShare(v);
+  if (unit === "percent") return fmtPct(v);
+  if (unit === "per_second") return fmtRate(v);
+  return fmtNum(v, 2);
+}
+function fmtTime(ns, withDate, withSeconds) {
+  const d = new Date(ns / 1e6);
+  const opt = { hour: "2-digit", minute: "2-digit", hour12: false };
+  if (withSeconds) opt.second = "2-digit";
+  if (withDate) Object.assign(opt, { month: "short", day: "numeric" });
+  return d.toLocaleString(undefined, opt);
+}
+const human = (name) => NAMES[name] || name.replace(/_/g, " ");
+function el(tag, props, ...kids) {
+  const e = document.createElement(tag);
+  Object.assign(e, props || {});
+  e.append(...kids.filter((k) => k !== null && k !== undefined));
+  return e;
+}
+function svgEl(tag, attrs) {
+  const e = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
+  return e;
 }
 
 async function getJSON(url) {
@@ -33,115 +77,417 @@ async function getJSON(url) {
   if (!r.ok) throw new Error(body.error || r.statusText);
   return body;
 }
-
 function setStatus(text, isError) {
   $("status").textContent = text;
   $("status").className = isError ? "error" : "muted";
 }
+const windowSpec = () => WINDOWS.find((w) => w[0] === state.window) || WINDOWS[0];
+const hasTopDown = () => state.system && state.system.pipeline_width > 0;
 
-// The daemon's writer, live: an outage shows while it lasts.
-function showWriter(w) {
-  const b = $("outage");
-  if (!w || !w.failing) {
-    b.hidden = true;
-    return;
-  }
-  const since = new Date(w.failing_since_ns / 1e6).toLocaleTimeString();
-  b.textContent = `Writes to the database are failing since ${since}: ${w.last_error} · ` +
-    `${w.pending_intervals} interval(s) waiting in memory, ${w.dropped_intervals} dropped`;
-  b.hidden = false;
+// ---- the URL: #/process/1234?window=1h, #/comm/NAME, #/unit/NAME, #/ ----
+function hashOf() {
+  const q = new URLSearchParams({ window: state.window });
+  if (state.by !== "process") q.set("by", state.by);
+  if (state.filter) q.set("filter", state.filter);
+  const t = state.target;
+  return "#/" + (t ? `${t.kind}/${encodeURIComponent(t.id)}` : "") + "?" + q;
+}
+function readHash() {
+  const m = /^#\/(?:(process|comm|unit)\/([^?]+))?(?:\?(.*))?$/.exec(location.hash);
+  if (!m) return;
+  const q = new URLSearchParams(m[3] || "");
+  if (WINDOWS.some((w) => w[0] === q.get("window"))) state.window = q.get("window");
+  if (BY_KEY[q.get("by")]) state.by = q.get("by");
+  state.filter = q.get("filter") || "";
+  state.target = m[1] ? { kind: m[1], id: decodeURIComponent(m[2]) } : null;
+}
+function writeHash() {
+  const h = hashOf();
+  if (location.hash !== h) history.replaceState(null, "", h);
+  $("detail-link").href = h;
 }
 
-// The headline of the collector's health: how much of the host's busy CPU
-// time and of its switches stackd could charge to a process (last 60 s).
-function showAttribution(a) {
-  const el = $("attribution");
-  if (!a) {
-    el.textContent = "";
-    return;
-  }
-  const pct = (x) => (100 * x).toFixed(1) + "%";
-  state.warnBelow = a.warn_below;
-  el.textContent = `attributed ${pct(a.cpu_share)} of busy CPU, ${pct(a.switch_share)} of ` +
-    "switches (60 s)" + (a.low ? ` · LOW, below ${pct(a.warn_below)}: figures miss part of ` +
-    "the host's work" : "");
-  el.classList.toggle("low", a.low);
+// ---- header: identity, demo label, health line -------------------------
+function showWriter(w) {
+  const b = $("outage");
+  b.hidden = !w || !w.failing;
+  if (b.hidden) return;
+  const since = fmtTime(w.failing_since_ns, false, true);
+  b.textContent = `Writes to the database are failing since ${since}: ${w.last_error} · ` +
+    `${w.pending_intervals} interval(s) waiting in memory, ${w.dropped_intervals} dropped`;
+}
+
+// How much of the host's work stackd could charge to processes, how much
+// of the time the counters covered, and what the collector lost (60 s).
+function showHealth(s) {
+  const a = s.attribution, c = s.collector || {};
+  const cov = (s.groups || []).map((g) => g.coverage).filter(Number.isFinite);
+  const lost = (c.lost_records || 0) + (c.lost_samples || 0) + (c.dropped || 0);
+  const parts = [];
+  if (a) parts.push(`attributed ${fmtShare(a.cpu_share)} of busy CPU, ` +
+    `${fmtShare(a.switch_share)} of switches` + (a.low ? ` · LOW (below ` +
+    `${fmtShare(a.warn_below)}): figures miss part of the host's work` : ""));
+  if (cov.length) parts.push(`counter coverage ${fmtShare(Math.min(...cov))}` +
+    (cov.length > 1 ? `–${fmtShare(Math.max(...cov))}` : "") + " of CPU time");
+  parts.push(`losses ${lost ? fmtCount(lost) + " (records, samples, dropped)" : "none"}`);
+  const h = $("health");
+  h.replaceChildren(el("span", { id: "attribution", textContent: parts[0] || "" }),
+    el("span", { className: "muted", textContent: " · " + parts.slice(1).join(" · ") + " (last 60 s)" }));
+  h.classList.toggle("low", !!(a && a.low));
+}
+
+function showNoPmu(s) {
+  const p = $("nopmu");
+  p.hidden = s.pipeline_width > 0;
+  if (p.hidden) return;
+  p.textContent = `No PMU: this host's hardware counters cannot be read (model "${s.model}"` +
+    (s.model_reason ? `: ${s.model_reason}` : "") + "). Shown instead: CPU time, context " +
+    "switches and page faults per process. On a host with a PMU stackd adds the Top-Down " +
+    "breakdown (frontend, bad speculation, backend, retiring; levels 2 and 3), IPC and FLOPS.";
 }
 
 async function loadSystem() {
+  const s = await getJSON("/api/v1/system");
+  const first = !state.system;
+  state.system = s;
+  $("system").textContent = `${s.host} · ${s.model} · ${s.window ? s.window.ncpus : "?"} CPUs · ` +
+    `stackd ${s.version}` + (s.uptime_s !== null ? ` · up ${fmtNum(s.uptime_s / 60, 0)} min` : "");
+  const demo = $("demo");
+  demo.hidden = !s.demo;
+  demo.textContent = s.demo ? s.demo.toUpperCase() : "";
+  showHealth(s);
+  showWriter(s.writer);
+  showNoPmu(s);
+  if (first) loadHost();
+}
+
+// ---- charts: time axis, value axis, gaps as gaps, hover values ---------
+// One run of points is one line (or band); a point with gap_before starts
+// a new run, and the empty stretch is shaded and labelled "no data".
+function runsOf(pts) {
+  const runs = [];
+  for (const p of pts) {
+    if (!runs.length || p.gap) runs.push([]);
+    runs[runs.length - 1].push(p);
+  }
+  return runs;
+}
+function timeTicks(from, to, maxTicks) {
+  const steps = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600,
+    43200, 86400, 172800, 604800].map((s) => s * 1e9);
+  const step = steps.find((s) => (to - from) / s <= maxTicks) || steps[steps.length - 1];
+  const off = new Date().getTimezoneOffset() * 60e9; // ticks on local hours and days
+  const ticks = [];
+  for (let t = Math.ceil((from - off) / step) * step + off; t <= to; t += step) ticks.push(t);
+  return { ticks, step };
+}
+
+// The smallest 1, 2 or 5 x 10^k at or above v: round axis labels.
+function niceCeil(v) {
+  if (!(v > 0)) return 1;
+  const p = 10 ** Math.floor(Math.log10(v));
+  return [1, 2, 5, 10].map((m) => m * p).find((c) => c >= v);
+}
+
+// chart(box, {from, to, step, series: [{label, color, pts: [{t, v, gap, low}]}],
+//   stacked, yMax, fmt, height}): draws into box (an SVG and its legend).
+function chart(box, o) {
+  const W = Math.max(260, box.clientWidth || 600), H = o.height || 150;
+  const L = 52, R = 10, T = 8, B = 22, pw = W - L - R, ph = H - T - B;
+  const svg = svgEl("svg", { viewBox: `0 0 ${W} ${H}`, width: W, height: H, role: "img",
+    class: "chart", "aria-label": o.series.map((s) => s.label).join(", ") + " over time" });
+  const x = (t) => L + ((t - o.from) / (o.to - o.from)) * pw;
+  const base = o.series[0].pts;
+  let max = o.yMax || 0;
+  if (!o.yMax) {
+    for (let i = 0; i < base.length; i++) {
+      const vals = o.series.map((s) => (s.pts[i] ? s.pts[i].v : 0) || 0);
+      max = Math.max(max, o.stacked ? vals.reduce((a, b) => a + b, 0) : Math.max(...vals));
+    }
+    max = niceCeil(max);
+  }
+  const y = (v) => T + ph - (Math.min(v, max) / max) * ph;
+  for (const v of [0, max / 2, max]) { // value axis: three labelled grid lines
+    svg.append(svgEl("line", { x1: L, x2: L + pw, y1: y(v), y2: y(v), class: "grid" }));
+    const lab = svgEl("text", { x: L - 4, y: y(v) + 4, class: "tick", "text-anchor": "end" });
+    lab.textContent = o.fmt(v);
+    svg.append(lab);
+  }
+  const span = o.to - o.from;
+  const { ticks, step } = timeTicks(o.from, o.to, Math.max(2, Math.floor(pw / 90)));
+  for (const t of ticks) { // time axis
+    svg.append(svgEl("line", { x1: x(t), x2: x(t), y1: T + ph, y2: T + ph + 4, class: "axis" }));
+    const lab = svgEl("text", { x: x(t), y: H - 5, class: "tick xtick", "text-anchor": "middle" });
+    lab.textContent = fmtTime(t, span > 86400e9 || step >= 86400e9, step < 60e9);
+    svg.append(lab);
+  }
+  svg.append(svgEl("line", { x1: L, x2: L + pw, y1: T + ph, y2: T + ph, class: "axis" }));
+  const runs = runsOf(base.map((p, i) => ({ ...p, i })));
+  for (let r = 1; r < runs.length; r++) { // the gaps, shaded
+    const a = runs[r - 1][runs[r - 1].length - 1].t + o.step, b = runs[r][0].t;
+    const g = svgEl("rect", { x: x(a), y: T, width: Math.max(1, x(b) - x(a)), height: ph, class: "gap" });
+    g.append(svgEl("title"));
+    g.firstChild.textContent = "no data";
+    svg.append(g);
+  }
+  const cum = base.map(() => 0);
+  for (const s of o.series) {
+    for (const run of runs) {
+      const idx = run.map((p) => p.i).filter((i) => s.pts[i] && Number.isFinite(s.pts[i].v));
+      if (!idx.length) continue;
+      const top = idx.map((i) => [x(base[i].t), y(cum[i] + s.pts[i].v)]);
+      if (top.length === 1) top.push([top[0][0] + 2, top[0][1]]); // a lone point still shows
+      const fmtPts = (pts) => pts.map(([a, b]) => `${a.toFixed(1)},${b.toFixed(1)}`).join(" ");
+      if (o.stacked) {
+        const bottom = idx.map((i) => [x(base[i].t), y(cum[i])]);
+        if (bottom.length === 1) bottom.push([bottom[0][0] + 2, bottom[0][1]]);
+        svg.append(svgEl("polygon", { points: fmtPts(top.concat(bottom.reverse())),
+          fill: s.color, class: "band" }));
+      } else {
+        svg.append(svgEl("polyline", { points: fmtPts(top), stroke: s.color, class: "line" }));
+      }
+    }
+    if (o.stacked) base.forEach((p, i) => { cum[i] += (s.pts[i] && s.pts[i].v) || 0; });
+  }
+  // A point where stackd could not charge part of the host's time to
+  // anyone may be low: an orange ring on it.
+  if (!o.stacked) for (const p of o.series[0].pts.filter((q) => q.low)) {
+    svg.append(svgEl("circle", { cx: x(p.t), cy: y(p.v), r: 4, class: "low-attribution" }));
+  }
+  const cross = svgEl("line", { y1: T, y2: T + ph, class: "crosshair", visibility: "hidden" });
+  const hit = svgEl("rect", { x: L, y: T, width: pw, height: ph, class: "hit" });
+  svg.append(cross, hit);
+  svg.dataset.runs = runs.length;
+  hit.addEventListener("pointermove", (e) => hover(e, svg, o, x, cross, pw, L));
+  hit.addEventListener("pointerleave", () => {
+    cross.setAttribute("visibility", "hidden");
+    $("tooltip").hidden = true;
+  });
+  const legend = el("div", { className: "legend" }, ...o.series.map((s) =>
+    el("span", {}, el("i", { className: "swatch", style: `background:${s.color}` }), s.label)));
+  box.replaceChildren(svg, legend);
+  return runs.length - 1;
+}
+
+function hover(e, svg, o, x, cross, pw, L) {
+  const rect = svg.getBoundingClientRect();
+  const t = o.from + ((e.clientX - rect.left) * (svg.viewBox.baseVal.width / rect.width) - L) /
+    pw * (o.to - o.from);
+  const base = o.series[0].pts;
+  let best = -1;
+  const shown = (i) => o.series.some((s) => s.pts[i] && Number.isFinite(s.pts[i].v));
+  for (let i = 0; i < base.length; i++)
+    if (shown(i) && (best < 0 || Math.abs(base[i].t - t) < Math.abs(base[best].t - t))) best = i;
+  const tip = $("tooltip");
+  if (best < 0 || Math.abs(base[best].t - t) > 1.5 * o.step + (o.to - o.from) / 200) {
+    cross.setAttribute("visibility", "hidden");
+    tip.textContent = `${fmtTime(t, o.to - o.from > 86400e9, true)}: no data`;
+  } else {
+    const p = base[best];
+    cross.setAttribute("x1", x(p.t));
+    cross.setAttribute("x2", x(p.t));
+    cross.setAttribute("visibility", "visible");
+    tip.replaceChildren(el("b", { textContent: fmtTime(p.t, o.to - o.from > 86400e9, true) }),
+      ...o.series.map((s) => el("div", {}, el("i", { className: "swatch",
+        style: `background:${s.color}` }), `${s.label}: ${o.fmt(s.pts[best] ? s.pts[best].v : NaN)}`)),
+      ...(p.low ? [el("div", { className: "warn", textContent: "attributed share low here" })] : []));
+  }
+  tip.hidden = false;
+  tip.style.left = Math.min(e.pageX + 12, document.documentElement.clientWidth - 220) + "px";
+  tip.style.top = e.pageY + 12 + "px";
+}
+
+// ---- the host view ----------------------------------------------------
+async function series(who, metric) {
+  const [, secs, step] = windowSpec();
+  const q = new URLSearchParams({ who, metric, from: secs + "s", step: step + "s" });
+  return getJSON("/api/v1/series?" + q);
+}
+const pointsOf = (s, f) => s.points.map((p) => ({ t: p.t_ns, v: f(p), gap: p.gap_before,
+  low: p.low_attribution }));
+// Align b's points on a's times (the same buckets; b may lack some).
+function alignOn(a, b) {
+  const byT = new Map(b.points.map((p) => [p.t_ns, p.value]));
+  return a.points.map((p) => (byT.has(p.t_ns) ? byT.get(p.t_ns) : NaN));
+}
+
+async function loadHost() {
+  if (!state.system) return;
+  const ncpus = (state.system.window && state.system.window.ncpus) || 1;
+  const [, secs, step] = windowSpec();
   try {
-    const s = await getJSON("/api/v1/system");
-    $("system").textContent = `${s.host} · model ${s.model} · stackd ${s.version} · up ` +
-      `${Math.round(s.uptime_s)} s · lost records (60 s) ${s.collector.lost_records}`;
-    showAttribution(s.attribution);
-    showWriter(s.writer);
+    const cpu = await series("host", "cpu_percent");
+    // a database younger than the window: the axis starts at its oldest data
+    const oldest = state.system.database ? state.system.database.oldest_ns : 0;
+    const o = { from: Math.max(cpu.from_ns, oldest), to: cpu.to_ns, step: step * 1e9 };
+    const busy = pointsOf(cpu, (p) => p.value / ncpus);
+    const panels = [];
+    if (hasTopDown()) {
+      const names = L1.filter((n) => n !== "smt_contention" || state.system.model === "zen4");
+      const parts = await Promise.all(names.map((n) => series("host", n)));
+      panels.push({ title: "Top-Down level 1 (share of issue slots, busy CPUs together)",
+        stacked: true, yMax: 1, fmt: fmtShare, series: names.map((n, k) => ({ label: human(n),
+          color: COLORS[n], pts: alignOn(cpu, parts[k]).map((v, i) => ({ ...busy[i], v })) })) });
+    }
+    panels.push({ title: `CPU busy (share of all ${ncpus} CPUs)`, yMax: 100, fmt: fmtPct,
+      series: [{ label: "CPU busy", color: COLORS.cpu, pts: busy }] });
+    if (!hasTopDown()) {
+      const [sw, pf] = await Promise.all([series("host", "switches_per_cpu_s"),
+        series("host", "page_faults_per_cpu_s")]);
+      // per CPU-second x CPU-seconds per second = per second of wall time
+      const perWall = (s) => alignOn(cpu, s).map((v, i) => ({ ...busy[i], low: false,
+        v: v * cpu.points[i].value / 100 }));
+      panels.push({ title: "Context switches per second", fmt: fmtRate,
+        series: [{ label: "switches/s", color: PALETTE[1], pts: perWall(sw) }] });
+      panels.push({ title: "Page faults per second", fmt: fmtRate,
+        series: [{ label: "faults/s", color: PALETTE[2], pts: perWall(pf) }] });
+    }
+    const box = $("host-charts");
+    box.replaceChildren(...panels.map(() => el("div", { className: "panel" })));
+    let gaps = 0;
+    panels.forEach((p, i) => {
+      const div = box.children[i];
+      div.append(el("h3", { textContent: p.title }), el("div"));
+      gaps = chart(div.lastChild, { ...o, ...p, height: p.stacked ? 170 : 110 });
+    });
+    $("host-note").textContent = `${cpu.points.length} points of ${fmtNum(step, 0)} s from ` +
+      `${cpu.source} over the last ${state.window}` + (gaps ? ` · ${gaps} gap(s) with no ` +
+      "data (stackd did not run), shaded" : "") + (secs > (state.system.database ?
+      (state.system.database.newest_ns - state.system.database.oldest_ns) / 1e9 : secs) ?
+      " · the database holds less than this window" : "");
   } catch (e) {
-    $("system").textContent = "system: " + e.message;
+    $("host-note").textContent = "host series: " + e.message;
   }
 }
 
-function columnsOf(rows) {
-  const keys = rows.length ? Object.keys(rows[0]) : [];
-  const cols = ["pid", "comm", "cpu_percent", "context_switches"];
-  for (const k of PREFERRED) if (keys.includes(k)) cols.push(k);
-  cols.push("unit", "cmdline");
+// ---- the process table ------------------------------------------------
+function globRe(glob) {
+  if (!/[*?[]/.test(glob)) glob = "*" + glob + "*";
+  const re = glob.replace(/[.+^${}()|\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, ".");
+  return new RegExp("^" + re + "$", "i");
+}
+const perWall = (row, perCpu) => (Number.isFinite(row[perCpu]) ?
+  row[perCpu] * row.cpu_percent / 100 : NaN);
+
+// The columns shown: [title, sort key, cell(row), class, tooltip].
+function tableColumns() {
+  const td = hasTopDown();
+  const cols = [];
+  const key = BY_KEY[state.by];
+  cols.push([state.by === "process" ? "Process" : { comm: "Command", unit: "Unit",
+    user: "User" }[state.by], key, (r) => nameCell(r), "text name", ""]);
+  if (state.by !== "process") cols.push(["Procs", "processes", (r) => fmtCount(r.processes), "opt",
+    "processes summed"]);
+  cols.push(["CPU %", "task_clock_ns", (r) => fmtPct(r.cpu_percent), "", "CPU time as a share of one CPU"]);
+  cols.push([td ? "Top-Down L1" : "CPU", td ? "frontend_bound_slots" : "task_clock_ns",
+    (r) => stackBar(r), "barcol", td ? "issue slots: retiring, bad speculation, frontend, backend" :
+      "CPU time, one CPU = full bar"]);
+  cols.push(["Switches/s", "context_switches", (r) => fmtRate(r.context_switches / spanS()), "opt",
+    "context switches per second"]);
+  if (!td) cols.push(["Faults/s", "page_faults", (r) => fmtRate(perWall(r, "page_faults_per_cpu_s")),
+    "opt", "page faults per second (estimated from the time the counter ran)"]);
+  if (td) cols.push(["IPC", "ipc", (r) => fmtNum(r.ipc, 2), "opt", "instructions per cycle"]);
+  if (td) cols.push(["GFLOP/s", "gflops", (r) => fmtNum(r.gflops, 2), "opt2", "floating-point operations"]);
+  if (state.by === "process") cols.push(["User", "user", (r) => r.user || "–", "text opt2", ""]);
+  if (state.by === "process") cols.push(["Unit", "unit", (r) => r.unit || "–", "text opt2 clip", ""]);
   return cols;
 }
+function spanS() {
+  return state.topWindow ? Math.max(1, (state.topWindow.to_ns - state.topWindow.from_ns) / 1e9) : 1;
+}
+function nameCell(r) {
+  if (state.by !== "process") return el("span", { textContent: r[BY_KEY[state.by]] || "–" });
+  return el("span", {}, el("span", { textContent: r.comm }),
+    el("span", { className: "pid", textContent: " " + r.pid }));
+}
+function stackBar(r) {
+  const bar = el("div", { className: "bar mini" });
+  const parts = hasTopDown() ? L1.filter((n) => Number.isFinite(r[n])).map((n) => [n, r[n]]) :
+    [["cpu", Math.min(1, r.cpu_percent / 100)]];
+  for (const [n, v] of parts) {
+    bar.append(el("div", { style: `width:${Math.max(0, Math.min(1, v)) * 100}%;` +
+      `background:${COLORS[n]}`, title: `${human(n)} ${fmtShare(v)}` }));
+  }
+  bar.title = parts.map(([n, v]) => `${human(n)} ${fmtShare(v)}`).join(" · ");
+  return bar;
+}
+const rowKey = (r) => (state.by === "process" ? String(r.pid) : String(r[BY_KEY[state.by]]));
+const rowTarget = (r) => (state.by === "process" ? { kind: "process", id: String(r.pid) } :
+  state.by === "user" ? null : { kind: state.by, id: r[BY_KEY[state.by]] });
 
-function renderTop(rows) {
-  const cols = columnsOf(rows);
+function renderTop() {
+  const cols = tableColumns();
+  const re = state.filter ? globRe(state.filter) : null;
+  const rows = state.rows.filter((r) => !re || [r.comm, r.unit, r.user, r.cmdline, r.pid]
+    .some((v) => v !== null && v !== undefined && re.test(String(v))));
   const head = $("top").tHead, body = $("top").tBodies[0];
-  head.replaceChildren();
-  const tr = head.insertRow();
-  for (const c of cols) {
-    const th = document.createElement("th");
-    th.textContent = c;
-    th.dataset.col = c;
-    if (c === "comm" || c === "unit" || c === "cmdline") th.className = "text";
-    if (c === state.sort) th.classList.add("sorted");
-    th.addEventListener("click", () => { state.sort = c; refresh(); });
-    tr.appendChild(th);
+  const tr = el("tr");
+  let marked = false; // one arrow, on the first column of the answer's sort
+  for (const [title, sort, , cls, tip] of cols) {
+    const b = el("button", { type: "button", textContent: title, title: tip ? `${tip}; sort` : "sort" });
+    b.addEventListener("click", () => { state.sort = sort; refreshTop(); });
+    const sorted = !marked && state.sortShown === sort;
+    marked = marked || sorted;
+    tr.append(el("th", { className: cls + (sorted ? " sorted" : ""), scope: "col" }, b));
   }
-  body.replaceChildren();
-  for (const row of rows) {
-    const r = body.insertRow();
-    r.dataset.pid = row.pid;
-    if (state.selected === row.pid) r.className = "selected";
-    for (const c of cols) {
-      const td = r.insertCell();
-      td.textContent = fmt(row[c], c);
-      if (c === "comm" || c === "unit" || c === "cmdline") td.className = "text";
-      if (c === "cmdline") td.title = row[c] || "";
+  head.replaceChildren(tr);
+  const focused = document.activeElement && document.activeElement.dataset ?
+    document.activeElement.dataset.key : null;
+  body.replaceChildren(...rows.map((r) => {
+    const row = el("tr");
+    row.dataset.key = rowKey(r);
+    const t = rowTarget(r);
+    if (t) {
+      row.tabIndex = 0;
+      row.dataset.kind = t.kind;
+      row.dataset.id = t.id;
+      if (state.target && state.target.kind === t.kind && state.target.id === t.id)
+        row.className = "selected";
     }
-  }
+    if (r.cmdline) row.title = r.cmdline;
+    for (const [, , cell, cls] of cols) {
+      const v = cell(r);
+      row.append(el("td", { className: cls }, v));
+    }
+    return row;
+  }));
+  if (focused) for (const r of body.rows) if (r.dataset.key === focused) r.focus();
+  $("table-note").textContent = `${rows.length} of ${state.total} ${state.by === "process" ?
+    "processes" : "groups"} · last ${state.topLabel}` + (re ? ` · filter ${state.filter}` : "") +
+    (state.by === "user" ? " · a user has no drill-down: group by process and filter" : "");
 }
 
-async function refresh() {
-  const params = new URLSearchParams({ window: $("window").value, sort: state.sort,
-    limit: "50" });
-  const comm = $("filter").value.trim();
-  if (comm) params.set("comm", comm);
+async function refreshTop() {
+  const [label, secs] = windowSpec();
+  const topSecs = Math.min(secs, TOP_MAX_S);
+  const q = new URLSearchParams({ window: topSecs + "s", by: state.by,
+    limit: state.filter ? "0" : "40" });
+  if (state.sort) q.set("sort", state.sort);
   try {
-    renderTop((await getJSON("/api/v1/top?" + params)).rows);
-    setStatus("updated " + new Date().toLocaleTimeString(), false);
+    const t = await getJSON("/api/v1/top?" + q);
+    state.rows = t.rows;
+    state.total = t.total_rows;
+    state.topWindow = t.window;
+    state.sortShown = t.sort;
+    state.topLabel = secs > TOP_MAX_S ? "24 h (the table's limit; the charts cover " + label + ")" :
+      label;
+    renderTop();
+    setStatus("updated " + fmtTime(Date.now() * 1e6, false, true), false);
   } catch (e) {
     setStatus(e.message, true);
   }
 }
 
-// One horizontal stacked bar of the given nodes (value = share of the whole).
+// ---- the drill-down ---------------------------------------------------
 function bar(nodes) {
-  const div = document.createElement("div");
-  div.className = "bar";
+  const div = el("div", { className: "bar" });
   nodes.forEach((n, i) => {
-    const part = document.createElement("div");
     const w = Math.max(0, Math.min(1, n.value)) * 100;
-    part.style.width = w + "%";
-    part.style.background = COLORS[n.name] || PALETTE[i % PALETTE.length];
-    part.title = `${n.name}: ${(n.value * 100).toFixed(1)}% (coverage ` +
-      `${(n.coverage * 100).toFixed(0)}%)`;
-    if (w > 8) part.textContent = n.name;
-    div.appendChild(part);
+    const part = el("div", { title: `${human(n.name)}: ${fmtShare(n.value)} (coverage ` +
+      `${fmtShare(n.coverage)})`, style: `width:${w}%;background:${COLORS[n.name] ||
+      PALETTE[i % PALETTE.length]}` });
+    if (w > 14) part.textContent = human(n.name);
+    div.append(part);
   });
   return div;
 }
@@ -150,210 +496,206 @@ function bar(nodes) {
 // cycles, not of the parent's slots, so each gets its own meter (they
 // need not add up to the parent).
 function levelThree(parent, nodes) {
-  const box = document.createElement("div");
-  box.className = "level3";
-  const label = document.createElement("div");
-  label.className = "legend";
-  label.textContent = `${parent.name} → level 3 (share of cycles)`;
-  box.appendChild(label);
+  const box = el("div", { className: "level3" },
+    el("div", { className: "legend", textContent: `${human(parent.name)} → level 3 (share of cycles)` }));
   for (const n of nodes) {
-    const row = document.createElement("div");
-    row.className = "meter-row";
-    const name = document.createElement("span");
-    name.textContent = n.name;
-    const meter = document.createElement("div");
-    meter.className = "meter";
-    const fill = document.createElement("div");
-    fill.style.width = Math.max(0, Math.min(1, n.value)) * 100 + "%";
-    meter.appendChild(fill);
-    const value = document.createElement("span");
-    value.textContent = (n.value * 100).toFixed(1) + "%";
-    row.title = n.help + (n.perf_names ? ` (perf: ${n.perf_names.join(", ")})` : "");
-    row.append(name, meter, value);
-    box.appendChild(row);
+    const meter = el("div", { className: "meter" },
+      el("div", { style: `width:${Math.max(0, Math.min(1, n.value)) * 100}%` }));
+    box.append(el("div", { className: "meter-row", title: n.help + (n.perf_names ?
+      ` (perf: ${n.perf_names.join(", ")})` : "") }, el("span", { textContent: n.name }), meter,
+      el("span", { textContent: fmtShare(n.value) })));
   }
   return box;
 }
 
-function renderStacks(detail) {
-  const box = $("stacks");
-  box.replaceChildren();
-  const byStack = {};
-  const scalars = [];
-  for (const m of detail.metrics) {
-    if (m.stack) (byStack[m.stack] = byStack[m.stack] || []).push(m);
+function renderStacks(d) {
+  const byStack = {}, scalars = [], ranges = {};
+  for (const m of d.metrics) {
+    const r = /^(.*)_(low|high)$/.exec(m.name);
+    if (r) (ranges[r[1]] = ranges[r[1]] || {})[r[2]] = m.value;
+    else if (m.stack) (byStack[m.stack] = byStack[m.stack] || []).push(m);
     else scalars.push(m);
   }
+  const box = $("stacks");
+  box.replaceChildren();
   for (const [name, nodes] of Object.entries(byStack)) {
-    const sec = document.createElement("div");
-    sec.className = "stack";
-    const h = document.createElement("h4");
-    h.textContent = name === "topdown" ? "Top-Down (share of slots)" : name;
-    sec.appendChild(h);
     const top = nodes.filter((n) => !n.parent);
-    sec.appendChild(bar(top));
-    const legend = document.createElement("div");
-    legend.className = "legend";
-    legend.textContent = top.map((n) => `${n.name} ${(n.value * 100).toFixed(1)}%`).join(" · ");
-    sec.appendChild(legend);
+    const sec = el("div", { className: "stack" },
+      el("h3", { textContent: name === "topdown" ? "Top-Down (share of issue slots)" : name }),
+      bar(top), el("div", { className: "legend", textContent: top.map((n) => `${human(n.name)} ` +
+        fmtShare(n.value) + (ranges[n.name] ? ` (range ${fmtShare(ranges[n.name].low)}–` +
+        `${fmtShare(ranges[n.name].high)})` : "")).join(" · ") }));
     for (const parent of top) {
       const kids = nodes.filter((n) => n.parent === parent.name);
       if (!kids.length) continue;
-      const child = document.createElement("div");
-      child.className = "children";
-      const label = document.createElement("div");
-      label.className = "legend";
-      label.textContent = parent.name + " → " +
-        kids.map((n) => `${n.name} ${(n.value * 100).toFixed(1)}%`).join(" · ");
-      child.appendChild(label);
+      const child = el("div", { className: "children" }, el("div", { className: "legend",
+        textContent: human(parent.name) + " → " + kids.map((n) => `${human(n.name)} ` +
+        fmtShare(n.value)).join(" · ") }));
       // children as shares of their parent's width
-      child.appendChild(bar(kids.map((k) => ({ ...k, value: parent.value > 0 ?
-        k.value / parent.value : 0 }))));
+      child.append(bar(kids.map((k) => ({ ...k, value: parent.value > 0 ? k.value / parent.value : 0 }))));
       for (const kid of kids) {
         const grand = nodes.filter((n) => n.parent === kid.name);
-        if (grand.length) child.appendChild(levelThree(kid, grand));
+        if (grand.length) child.append(levelThree(kid, grand));
       }
-      sec.appendChild(child);
+      sec.append(child);
     }
-    box.appendChild(sec);
+    box.append(sec);
   }
-  if (scalars.length) {
-    const t = document.createElement("table");
-    const hr = t.createTHead().insertRow();
-    for (const c of ["metric", "value", "coverage"]) {
-      const th = document.createElement("th");
-      th.textContent = c;
-      hr.appendChild(th);
-    }
-    const tb = t.createTBody();
-    for (const m of scalars) {
-      const r = tb.insertRow();
-      r.insertCell().textContent = m.name;
-      r.insertCell().textContent = fmt(m.value, m.name);
-      r.insertCell().textContent = fmt(m.coverage, "coverage");
-      r.title = m.help;
-    }
-    box.appendChild(t);
-  }
+  const t = el("table", { className: "scalars" });
+  t.createTHead().append(el("tr", {}, ...["Metric", "Value", "Coverage"].map((h) =>
+    el("th", { textContent: h, scope: "col", className: h === "Metric" ? "text" : "" }))));
+  const tb = t.createTBody();
+  for (const m of scalars) tb.append(el("tr", { title: m.help },
+    el("td", { className: "text", textContent: human(m.name) }),
+    el("td", { textContent: fmtUnit(m.value, /\/s$/.test(human(m.name)) ? "" : m.unit) }),
+    el("td", { textContent: fmtShare(m.coverage) })));
+  $("scalars").replaceChildren(...(scalars.length ? [el("h3", { textContent: "All figures" }), t] : []));
 }
 
-function drawChart(series) {
-  const svg = $("chart");
-  const ns = "http://www.w3.org/2000/svg";
-  svg.replaceChildren();
-  const pts = series.points.filter((p) => p.value !== null);
-  $("chart-note").textContent = `${series.metric} (${series.unit}), ${pts.length} points, ` +
-    `step ${series.step_ns / 1e9} s, from ${series.source}`;
-  if (!pts.length) return;
-  const t0 = series.from_ns, t1 = series.to_ns;
-  const max = Math.max(...pts.map((p) => p.value)) || 1;
-  const x = (t) => ((t - t0) / (t1 - t0)) * 800;
-  const y = (v) => 190 - (v / max) * 180;
-  // A stretch with no data is a gap, never a line across it: one polyline
-  // per run of points (a lone point still shows, as a dot).
-  const runs = [];
-  for (const p of pts) {
-    if (!runs.length || p.gap_before) runs.push([]);
-    runs[runs.length - 1].push(p);
-  }
-  for (const run of runs) {
-    const line = document.createElementNS(ns, "polyline");
-    const xy = run.map((p) => `${x(p.t_ns).toFixed(1)},${y(p.value).toFixed(1)}`);
-    line.setAttribute("points", (run.length === 1 ? [xy[0], xy[0]] : xy).join(" "));
-    line.setAttribute("fill", "none");
-    line.setAttribute("stroke", "#1565c0");
-    line.setAttribute("stroke-width", "2");
-    line.setAttribute("stroke-linecap", "round");
-    svg.appendChild(line);
-  }
-  // A point where stackd could not charge part of the host's time to
-  // anyone may be low: an orange ring on it, saying how much was charged.
-  const low = pts.filter((p) => p.low_attribution);
-  for (const p of low) {
-    const ring = document.createElementNS(ns, "circle");
-    ring.setAttribute("class", "low-attribution");
-    ring.setAttribute("cx", x(p.t_ns).toFixed(1));
-    ring.setAttribute("cy", y(p.value).toFixed(1));
-    ring.setAttribute("r", "5");
-    ring.setAttribute("fill", "none");
-    ring.setAttribute("stroke", "#e65100");
-    ring.setAttribute("stroke-width", "2");
-    const tip = document.createElementNS(ns, "title");
-    tip.textContent = `attributed ${(100 * p.attributed_cpu).toFixed(1)}% of busy CPU, ` +
-      `${(100 * p.attributed_switches).toFixed(1)}% of switches: may be missing time`;
-    ring.appendChild(tip);
-    svg.appendChild(ring);
-  }
-  if (runs.length > 1)
-    $("chart-note").textContent += ` · ${runs.length - 1} gap(s) with no data`;
-  if (low.length)
-    $("chart-note").textContent += ` · ${low.length} point(s) with attributed share below ` +
-      `${(100 * state.warnBelow).toFixed(0)}% (orange rings): they may be missing time`;
-  const label = document.createElementNS(ns, "text");
-  label.setAttribute("x", "4");
-  label.setAttribute("y", "14");
-  label.setAttribute("font-size", "12");
-  label.textContent = "max " + fmt(max, series.metric);
-  svg.appendChild(label);
+function apiPathOf(t) {
+  return t.kind === "process" ? `/api/v1/processes/${encodeURIComponent(t.id)}` :
+    `/api/v1/${t.kind === "comm" ? "comms" : "units"}/${encodeURIComponent(t.id)}`;
 }
+const whoOf = (t) => (t.kind === "process" ? "pid:" : t.kind + ":") + t.id;
 
-async function loadSeries() {
-  if (state.selected === null) return;
-  const metric = $("series-metric").value || "cpu_percent";
-  const params = new URLSearchParams({ who: "pid:" + state.selected, metric, from: "10m" });
+async function loadDetail() {
+  const t = state.target;
+  $("detail-empty").hidden = !!t;
+  $("detail-body").hidden = !t;
+  writeHash();
+  if (!t) return;
+  for (const r of $("top").tBodies[0].rows)
+    r.classList.toggle("selected", r.dataset.kind === t.kind && r.dataset.id === t.id);
+  const [label, secs] = windowSpec();
   try {
-    drawChart(await getJSON("/api/v1/series?" + params));
+    const d = await getJSON(`${apiPathOf(t)}?window=${Math.min(secs, TOP_MAX_S)}s`);
+    if (state.target !== t) return;
+    const p = d.processes[0];
+    $("detail-title").textContent = t.kind === "process" ? `${p.comm} (pid ${p.pid})` :
+      `${t.kind === "comm" ? "command" : "unit"} ${t.id} (${d.process_count} processes)`;
+    $("detail-meta").textContent = [`CPU ${fmtPct(d.cpu_percent)} of one CPU`,
+      `last ${label}`, p.user ? "user " + p.user : null, p.unit, d.model,
+      t.kind === "process" ? p.cmdline : null].filter(Boolean).join(" · ");
+    $("coverage").replaceChildren(el("b", { textContent: "Coverage " }),
+      document.createTextNode(d.groups.map((g) => `${g.name} ${fmtShare(g.coverage)}`).join(" · ") +
+      " (share of the CPU time each counter group ran)"));
+    renderStacks(d);
+    const sel = $("series-metric");
+    sel.replaceChildren(...["cpu_percent", ...d.metrics.filter((m) => !/_(low|high)$/.test(m.name))
+      .map((m) => m.name)].map((n) => el("option", { value: n, textContent: human(n) })));
+    sel.value = [...sel.options].some((o) => o.value === state.metric) ? state.metric : "cpu_percent";
+    await loadDetailSeries();
+  } catch (e) {
+    $("detail-title").textContent = `${t.kind} ${t.id}`;
+    $("detail-meta").textContent = e.message;
+    $("stacks").replaceChildren();
+  }
+}
+
+async function loadDetailSeries() {
+  const t = state.target;
+  if (!t) return;
+  const [, , step] = windowSpec();
+  try {
+    const s = await series(whoOf(t), $("series-metric").value || "cpu_percent");
+    const pts = pointsOf(s, (p) => p.value);
+    const oldest = state.system.database ? state.system.database.oldest_ns : 0;
+    const gaps = chart($("detail-chart"), { from: Math.max(s.from_ns, oldest), to: s.to_ns,
+      step: step * 1e9,
+      fmt: (v) => fmtUnit(v, s.unit), height: 140, yMax: s.unit === "fraction" ? 1 : null,
+      series: [{ label: human(s.metric), color: "#1565c0", pts }] });
+    const low = pts.filter((p) => p.low).length;
+    $("chart-note").textContent = `${pts.length} points from ${s.source}` +
+      (gaps ? ` · ${gaps} gap(s) with no data` : "") + (low ? ` · ${low} point(s) with the ` +
+      "attributed share low (orange rings): they may be missing time" : "");
   } catch (e) {
     $("chart-note").textContent = e.message;
   }
 }
 
-async function select(pid) {
-  state.selected = pid;
-  for (const r of $("top").tBodies[0].rows)
-    r.classList.toggle("selected", Number(r.dataset.pid) === pid);
+// ---- wiring -----------------------------------------------------------
+function renderWindows() {
+  $("windows").replaceChildren(...WINDOWS.map(([w]) => {
+    const b = el("button", { type: "button", textContent: w });
+    b.setAttribute("aria-pressed", String(w === state.window));
+    b.addEventListener("click", () => { state.window = w; applyState(); });
+    return b;
+  }));
+}
+function applyState() {
+  renderWindows();
+  $("by").value = state.by;
+  $("filter").value = state.filter;
+  writeHash();
+  loadHost();
+  refreshTop();
+  loadDetail();
+}
+function open(t) {
+  state.target = t;
+  loadDetail();
+  // one column: the drill-down is below the table, bring it into view
+  if (t && window.innerWidth < 1100) $("detail").scrollIntoView();
+}
+
+$("top").tBodies[0].addEventListener("click", (e) => {
+  const tr = e.target.closest("tr");
+  if (tr && tr.dataset.kind) open({ kind: tr.dataset.kind, id: tr.dataset.id });
+});
+$("top").tBodies[0].addEventListener("keydown", (e) => {
+  const tr = e.target.closest("tr");
+  if (!tr) return;
+  if ((e.key === "Enter" || e.key === " ") && tr.dataset.kind) {
+    e.preventDefault();
+    open({ kind: tr.dataset.kind, id: tr.dataset.id });
+  } else if (e.key === "ArrowDown" || e.key === "ArrowUp") {
+    e.preventDefault();
+    const next = e.key === "ArrowDown" ? tr.nextElementSibling : tr.previousElementSibling;
+    if (next) next.focus();
+  }
+});
+$("detail-close").addEventListener("click", () => open(null));
+$("by").addEventListener("change", () => {
+  state.by = $("by").value;
+  state.sort = null;
+  writeHash();
+  refreshTop();
+});
+$("filter").addEventListener("input", () => {
+  state.filter = $("filter").value.trim();
+  writeHash();
+  refreshTop();
+});
+$("series-metric").addEventListener("change", () => {
+  state.metric = $("series-metric").value;
+  loadDetailSeries();
+});
+window.addEventListener("hashchange", () => { readHash(); applyState(); });
+let resizeTimer = null;
+window.addEventListener("resize", () => {
+  clearTimeout(resizeTimer);
+  resizeTimer = setTimeout(() => { loadHost(); loadDetailSeries(); }, 200);
+});
+
+async function tick(n) {
+  if ($("pause").checked || state.busy) return;
+  state.busy = true;
   try {
-    const d = await getJSON(`/api/v1/processes/${pid}?window=${$("window").value}`);
-    $("detail").hidden = false;
-    const p = d.processes[0];
-    $("detail-title").textContent = `${p.comm} (pid ${p.pid})`;
-    $("detail-meta").textContent = `${d.model} · CPU ${fmt(d.cpu_percent, "cpu_percent")} · ` +
-      (p.unit ? p.unit + " · " : "") + (p.cmdline || "");
-    renderStacks(d);
-    const sel = $("series-metric");
-    const current = sel.value;
-    sel.replaceChildren();
-    for (const name of ["cpu_percent", ...d.metrics.map((m) => m.name)]) {
-      const o = document.createElement("option");
-      o.value = o.textContent = name;
-      sel.appendChild(o);
-    }
-    if ([...sel.options].some((o) => o.value === current)) sel.value = current;
-    await loadSeries();
+    await loadSystem();
+    await refreshTop();
+    if (n % (state.window === "5m" ? 2 : 15) === 0) await loadHost();
+    if (n % 5 === 0 && state.target) await loadDetail();
   } catch (e) {
     setStatus(e.message, true);
+  } finally {
+    state.busy = false;
   }
 }
 
-function schedule() {
-  clearInterval(state.timer);
-  state.timer = setInterval(() => {
-    if (!$("pause").checked) {
-      refresh();
-      loadSystem();
-    }
-  }, 2000);
-}
-
-// One listener on the table body, which outlives its rows: a click that
-// lands while a refresh replaces the rows still selects the process.
-$("top").tBodies[0].addEventListener("click", (e) => {
-  const tr = e.target.closest("tr");
-  if (tr && tr.dataset.pid) select(Number(tr.dataset.pid));
-});
-$("window").addEventListener("change", refresh);
-$("filter").addEventListener("change", refresh);
-$("series-metric").addEventListener("change", loadSeries);
-loadSystem();
-refresh();
-schedule();
+readHash();
+renderWindows();
+$("by").value = state.by;
+$("filter").value = state.filter;
+loadSystem().then(() => { refreshTop(); loadDetail(); }).catch((e) => setStatus(e.message, true));
+let ticks = 0;
+setInterval(() => tick(++ticks), 2000);
