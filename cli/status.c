@@ -176,10 +176,9 @@ static void print_sampling_cost(const json_t *c)
 {
 	if (c == NULL)
 		return;   /* an older daemon */
-	printf("               %.0f ns per sampled context switch (%s: %s)\n",
+	printf("               %.0f ns per sampled context switch (%s%s)\n",
 	       json_number_value(json_object_get(c, "ns_per_switch")),
-	       json_is_true(json_object_get(c, "measured")) ? "measured" : "NOT MEASURED",
-	       str(c, "method"));
+	       json_is_true(json_object_get(c, "measured")) ? "measured: " : "", str(c, "method"));
 }
 
 static void print_text(const json_t *a, const struct source *src)

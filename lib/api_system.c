@@ -234,7 +234,7 @@ static double print_sampling_cost(struct jsonw *j, struct db *db)
 	double cost = measured ? strtod(ns, NULL) : (double)SWITCH_SAMPLE_COST_NS;
 
 	if (!measured || query_meta(db, "sampling_cost_method", method, sizeof(method)) < 0)
-		snprintf(method, sizeof(method), "not measured on this host: make bench's figure on "
+		snprintf(method, sizeof(method), "NOT MEASURED on this host: make bench's figure on "
 			 "the development VM");
 	jsonw_break(j, 1);
 	jsonw_key(j, "sampling_cost");

@@ -135,7 +135,11 @@ int api_top(struct db *db, const char *query, const struct api_access *acc,
 	col = http_query_get(&q, "sort") ? top_rows_find_sort(&rs, http_query_get(&q, "sort")) :
 	      rowset_find_column(&rs, top_rows_default_sort(&rs));
 	if (col < 0) {
-		r = refuse_sort(resp, &w, &rs, http_query_get(&q, "sort"), sort);
+		/* the column the name stands for (an alias: "backend") */
+		const char *asked = http_query_get(&q, "sort");
+
+		r = refuse_sort(resp, &w, &rs, asked ? asked : "",
+				asked ? top_rows_sort_column(asked) : top_rows_default_sort(&rs));
 		goto out;
 	}
 	sort = rs.cols[col].name;
