@@ -234,7 +234,9 @@ static const struct model_event zen4_commit[] = {
 	  "ex_no_retire.thread_not_selected", false, false },
 };
 
-/* FLOPs from FMAs beside all FLOPs (floating-point.json), both paired. */
+/* FLOPs from FMAs beside all FLOPs (floating-point.json), both paired:
+ * four counters, more than a ratio set may hold, so with the NMI watchdog
+ * the two may be counted in different parts, each over its own cycles. */
 static const struct model_event zen4_flops_fma[] = {
 	ZEN_CYCLES,
 	{ "RETIRED_SSE_AVX_FLOPS:ANY", "flops", "fp_ret_sse_avx_ops.all", false, true },
@@ -269,8 +271,6 @@ static const struct model_ratio_set zen4_ratio_sets[] = {
 	{ "fe_flops", "opcache_ops,decoder_ops" },
 	/* commit_memory_bound's share of the backend: load / not complete */
 	{ "commit", "no_retire_load,no_retire_not_complete" },
-	/* flops_non_fma_loss: (.all - .mac_flops) / .all */
-	{ "flops_fma", "flops,mac_flops" },
 };
 
 /* The commit-stage stack and the per-component bounds (the comment at
