@@ -367,11 +367,12 @@ static double peak_share(const struct model *m, const struct fp_rates *r, double
 void model_put_stack(struct metric_value *const part[], const double *value, unsigned n,
 		     double coverage)
 {
-	double left = 1.0, v;
+	double left = 1.0;
 	unsigned i;
 
 	for (i = 0; i + 1 < n; i++) {
-		v = value[i];
+		double v = value[i];
+
 		if (isnan(v))
 			continue;
 		v = v < 0.0 ? 0.0 : v > left ? left : v;
