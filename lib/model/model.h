@@ -27,7 +27,7 @@
 
 #define MODEL_MAX_EVENTS  16  /* model events per group (stored as v0..v15) */
 #define MODEL_MAX_GROUPS  16
-#define MODEL_MAX_METRICS 64
+#define MODEL_MAX_METRICS 80
 
 struct model_event {
 	const char *name;    /* libpfm4 string ("perf::PAGE-FAULTS") or "cpu/slots/" */
@@ -168,6 +168,12 @@ struct model {
 	/* Half precision (AVX512-FP16) and AMX BF16 FLOP per cycle per core,
 	 * where the PMU counts them (0: not counted). */
 	unsigned peak_flop_hp, peak_flop_amx;
+	/* The vector width (bits) of the FP instructions that reach that peak
+	 * on all the core's FMA units: narrower ones leave lanes empty (the
+	 * FLOPS stack's width loss), as wide or wider ones do not (Ice Lake
+	 * client: 256, two 256-bit FMA ports; a 512-bit FMA takes both).  The
+	 * FMA units are peak_flop_dp / (2 x peak_vector_bits / 64). */
+	unsigned peak_vector_bits;
 	const struct model_group *groups;
 	unsigned n_groups;
 	const struct model_metric *metrics;

@@ -157,7 +157,7 @@ void model_generic_compute(const struct model *m, const struct group_sums *sums,
 					  rcov[k], false);
 			}
 	}
-	model_flops_family(m, sums, 1.0, 1.0, &fl);
+	model_flops_family(m, sums, 1.0, 1.0, NULL, &fl);
 	out[GM_FLOPS_PER_CYCLE] = fl.flops_per_cycle;
 	out[GM_GFLOPS] = fl.gflops;
 	out[GM_FLOP_PEAK] = fl.peak_fraction;
@@ -221,6 +221,7 @@ const struct model model_zen3 = {
 	ZEN_GENERIC_PLAN,
 	.peak_flop_dp = 16,
 	.peak_flop_sp = 32,
+	.peak_vector_bits = 256,  /* Zen 3: two 256-bit FMA pipes */
 	.groups = zen3_groups,
 	.n_groups = N(zen3_groups),
 	.metrics = generic_metrics,
@@ -241,6 +242,7 @@ const struct model model_zen2 = {
 	ZEN_GENERIC_PLAN,
 	.peak_flop_dp = 16,
 	.peak_flop_sp = 32,
+	.peak_vector_bits = 256,  /* Zen 2: two 256-bit FMA pipes */
 	.groups = zen2_groups,
 	.n_groups = N(zen2_groups),
 	.metrics = generic_metrics,

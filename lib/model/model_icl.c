@@ -23,9 +23,8 @@
  *   heavy_ops / retiring = IDQ.MS_UOPS / UOPS_ISSUED.ANY
  *                        + (UOPS_DECODED.DEC0 - UOPS_DECODED.DEC0:c1) / IDQ.MITE_UOPS,
  * is measured in family td_l2_ret (light_ops = retiring - heavy_ops).
- * Multi-stage bounds as on Skylake (model_skl.c), from the memory group:
- * frontend at the scheduler = RS_EVENTS.EMPTY_CYCLES / cycles, backend at
- * execution = (CYCLE_ACTIVITY.STALLS_TOTAL - RS_EVENTS.EMPTY_CYCLES) / cycles.
+ * The issue-stage stack (model_intel.c) takes RS_EVENTS.EMPTY_CYCLES and
+ * CYCLE_ACTIVITY.STALLS_MEM_ANY per cycle from the memory group.
  * Ice Lake counts per thread: nothing is core-scoped.
  *
  * Top-Down level 3 under the frontend, perf 6.1's tma_* nodes for Ice Lake
@@ -134,8 +133,8 @@ static const struct model_ratio_set icl_ratio_sets[] = {
 	{ "td_l2", "idq_0_uops_cycles,uop_dropping" },
 	/* branch_mispredicts' share: BR_MISP / (BR_MISP + MACHINE_CLEARS.COUNT) */
 	{ "td_l2", "br_misp_retired,machine_clears_count" },
-	/* memory_bound's share (mostly STALLS_MEM_ANY over STALLS_TOTAL) and the
-	 * backend at execution, STALLS_TOTAL - RS_EVENTS.EMPTY_CYCLES */
+	/* memory_bound's share (mostly STALLS_MEM_ANY over STALLS_TOTAL); the
+	 * issue-stage stack's RS_EVENTS.EMPTY_CYCLES beside them */
 	{ "td_mem", "stalls_mem_any,stalls_total,rs_empty_cycles" },
 	/* dsb_coverage, mite_share, ms_share over the sum of the sources (the
 	 * LSD's, the fourth, may come from another part: a set holds 3) */
@@ -269,9 +268,8 @@ static void icl_compute(const struct model *m, const struct group_sums *sums,
 			 model_ratio(model_gv(&ret, "dec0_uops") - model_gv(&ret, "dec0_cycles"),
 				     model_gv(&ret, "mite_uops"));
 	td.ret_cov = ret.coverage;
-	td.fe_issue_stage = model_ratio(model_gv(&mem, "rs_empty_cycles"), mem.cycles);
-	td.be_exec_stage =
-		model_ratio(model_gv(&mem, "stalls_total"), mem.cycles) - td.fe_issue_stage;
+	td.rs_empty = model_ratio(model_gv(&mem, "rs_empty_cycles"), mem.cycles);
+	td.stalls_mem = model_ratio(model_gv(&mem, "stalls_mem_any"), mem.cycles);
 	td.stage_cov = mem.coverage;
 	icl_fe_l3(m, sums, &td);
 	model_intel_core_per_cycle(m, sums, ctx != NULL && ctx->smt_on, &td);
@@ -295,6 +293,11 @@ const struct model model_icl = {
 	.n_event_rules = N(icl_event_rules),
 	.peak_flop_dp = 16,   /* one 512-bit FMA: 8 lanes x 2 */
 	.peak_flop_sp = 32,
+	/* Ice Lake client has no port-5 FMA: two 256-bit FMAs (ports 0, 1) or
+	 * one 512-bit FMA (both ports fused) per cycle reach the same 16 DP FLOP
+	 * (Intel 64 and IA-32 Architectures Optimization Reference Manual,
+	 * Sunny Cove client): 256-bit code loses no width. */
+	.peak_vector_bits = 256,
 	.groups = icl_groups,
 	.n_groups = N(icl_groups),
 	.metrics = model_intel_metrics,
@@ -319,6 +322,7 @@ const struct model model_icx = {
 	.n_event_rules = N(icl_event_rules),
 	.peak_flop_dp = 32,
 	.peak_flop_sp = 64,
+	.peak_vector_bits = 512, /* two 512-bit FMA units (ports 0+1 fused, 5) */
 	.groups = icl_groups,
 	.n_groups = N(icl_groups),
 	.metrics = model_intel_metrics,

@@ -11,6 +11,7 @@
 #define TD "topdown"
 #define FE "frontend"
 #define FL "flops"
+#define IS "issue"
 
 const struct model_metric model_intel_metrics[_IM_MAX] = {
 	[IM_RETIRING] = { "retiring", NULL, METRIC_FRACTION, "slots retiring useful uops", TD },
@@ -72,19 +73,24 @@ const struct model_metric model_intel_metrics[_IM_MAX] = {
 	[IM_V512] = { "flops_512b_share", NULL, METRIC_FRACTION, "FLOPs from 512-bit", NULL },
 	[IM_DP] = { "flops_dp_share", NULL, METRIC_FRACTION, "FLOPs in double precision", NULL },
 	[IM_FLOPS_BASE] = { "flops_base", NULL, METRIC_FRACTION,
-		"FLOPS stack: achieved share of peak", FL },
+		"FLOPS stack: achieved share of the peak, each precision over its own", FL },
 	[IM_FLOPS_WIDTH] = { "flops_width_loss", NULL, METRIC_FRACTION,
-		"FLOPS stack (approximation): lanes left empty by narrow FP instructions", FL },
+		"FLOPS stack: lanes FP instructions narrower than the width that reaches the "
+		"peak left empty (approximation: exact for FMA code; non-FMA code counts half "
+		"its lanes, the rest is unexplained)", FL },
 	[IM_FLOPS_OTHER] = { "flops_other_loss", NULL, METRIC_FRACTION,
-		"FLOPS stack (approximation): non-FP work, stalls, non-FMA", FL },
+		"FLOPS stack: unexplained rest - non-FMA work (FP_ARITH counts an FMA twice and "
+		"does not tell FMAs apart), non-FP use of the FP units, memory, dependences, "
+		"partial issue", FL },
 	[IM_FE_LOW] = { "frontend_bound_low", NULL, METRIC_FRACTION,
-		"frontend loss, lower of two stages (allocation, scheduler empty)", NULL },
+		"frontend loss, lower bound: the issue stage (issue_frontend_bound; capped at "
+		"the dispatch stage's)", NULL },
 	[IM_FE_HIGH] = { "frontend_bound_high", NULL, METRIC_FRACTION,
-		"frontend loss, higher of two stages (allocation, scheduler empty)", NULL },
+		"frontend loss, upper bound: the dispatch stage (frontend_bound)", NULL },
 	[IM_BE_LOW] = { "backend_bound_low", NULL, METRIC_FRACTION,
-		"backend loss, lower of two stages (allocation, execution)", NULL },
+		"backend loss, lower bound: the dispatch stage (backend_bound)", NULL },
 	[IM_BE_HIGH] = { "backend_bound_high", NULL, METRIC_FRACTION,
-		"backend loss, higher of two stages (allocation, execution)", NULL },
+		"backend loss, upper bound: the issue stage (issue_backend_bound)", NULL },
 	/* Level 3: perf defines these as fractions of cycles, not of slots */
 	[IM_ICACHE_MISSES] = { "icache_misses", "fetch_latency", METRIC_FRACTION,
 		"cycles stalled on i-cache misses (perf tma_icache_misses; share of cycles)", TD },
@@ -114,6 +120,30 @@ const struct model_metric model_intel_metrics[_IM_MAX] = {
 		"FLOPs in half precision (AVX512-FP16)", NULL },
 	[IM_AMX_SHARE] = { "flops_amx_share", NULL, METRIC_FRACTION,
 		"FLOPs from AMX (BF16 tile operations)", NULL },
+	[IM_FLOPS_FRONTEND] = { "flops_frontend_loss", NULL, METRIC_FRACTION,
+		"FLOPS stack: cycles the scheduler (RS) held no uop, so no FP instruction could "
+		"issue (approximation: whole empty cycles only)", FL },
+	[IM_FLOPS_STALL] = { "flops_stall_loss", NULL, METRIC_FRACTION,
+		"FLOPS stack: FP units without an FP uop while the scheduler held uops - non-FP "
+		"use, memory, dependences (approximation: FP_ARITH_DISPATCHED ports 0, 1, 5, "
+		"wrong-path uops included)", FL },
+	[IM_ISSUE_RETIRING] = { "issue_retiring", NULL, METRIC_FRACTION,
+		"issue-stage stack: slots of uops that retire (the same at every stage)", IS },
+	[IM_ISSUE_BAD_SPECULATION] = { "issue_bad_speculation", NULL, METRIC_FRACTION,
+		"issue-stage stack: wrong-path slots (issued - retired, as at dispatch), which "
+		"take the scheduler-empty cycles mispredicts explain", IS },
+	[IM_ISSUE_FRONTEND] = { "issue_frontend_bound", NULL, METRIC_FRACTION,
+		"issue-stage stack: cycles the scheduler (RS) was empty, less bad speculation's "
+		"share (approximation: the PMU does not say which empty cycles follow a "
+		"mispredict), at most the dispatch stage's frontend_bound", IS },
+	[IM_ISSUE_BACKEND] = { "issue_backend_bound", NULL, METRIC_FRACTION,
+		"issue-stage stack: slots not issued while the scheduler held uops", IS },
+	[IM_ISSUE_MEMORY] = { "issue_memory_bound", "issue_backend_bound", METRIC_FRACTION,
+		"issue-stage stack: cycles nothing executed while a load was outstanding "
+		"(CYCLE_ACTIVITY.STALLS_MEM_ANY)", IS },
+	[IM_ISSUE_CORE] = { "issue_core_bound", "issue_backend_bound", METRIC_FRACTION,
+		"issue-stage stack: the rest of the issue-stage backend loss (latencies, "
+		"dependences, ports, partial issue)", IS },
 };
 
 const struct model_event model_intel_flops_wide[INTEL_FLOPS_WIDE_ALL] = {
@@ -175,10 +205,59 @@ double model_intel_fe_source_limited(const struct gview *bw, const char *any, co
 	return model_ratio(model_gv(bw, any) - model_gv(bw, ok), model_gv(bw, "core_clks")) / 2.0;
 }
 
+/*
+ * The issue-stage CPI stack (paper section III-A, Table II issue column),
+ * in the dispatch stage's unit, slots (W = pipeline_width, the narrowest
+ * stage: section III-A's last paragraph):
+ *   issue_retiring        = retiring (correct-path work is the same at
+ *                           every stage)
+ *   issue_bad_speculation = bad_speculation (wrong-path work, issued -
+ *                           retired: section III-B's simple approach)
+ *   issue_frontend_bound  = min(frontend_bound,
+ *                               max(0, RS empty cycles / cycles - bad_speculation))
+ *   issue_backend_bound   = the rest (Table II lines 9-16: slots not
+ *                           issued while the RS held uops)
+ *   issue_memory_bound    = CYCLE_ACTIVITY.STALLS_MEM_ANY / cycles (line 11:
+ *                           the producer waits on memory), issue_core_bound
+ *                           the rest of the backend
+ * An RS-empty cycle after a mispredict is the branch predictor's (Table II
+ * issue lines 7-8), not the frontend's; the PMU does not say which empty
+ * cycles follow one, so bad speculation's whole share is taken off the
+ * empty cycles (an approximation toward the lower bound).  The frontend
+ * loss cannot exceed the dispatch stage's (accounting starts later at
+ * issue, section III-A), so it is capped there.  Rates of two families
+ * on Skylake (level 1, RS empty); one group on Ice Lake and Sapphire
+ * Rapids.
+ */
+static void intel_issue_stack(const struct topdown *td, struct metric_value *out)
+{
+	struct metric_value *const part[] = { &out[IM_ISSUE_RETIRING],
+					      &out[IM_ISSUE_BAD_SPECULATION],
+					      &out[IM_ISSUE_FRONTEND], &out[IM_ISSUE_BACKEND] };
+	const struct metric_value *ret = &out[IM_RETIRING], *bs = &out[IM_BAD_SPECULATION];
+	const struct metric_value *fe = &out[IM_FRONTEND_BOUND];
+	double v[4], empty, cov;
+
+	if (!ret->valid || !bs->valid || !fe->valid || isnan(td->rs_empty))
+		return;
+	empty = td->rs_empty - bs->value;
+	v[0] = ret->value;
+	v[1] = bs->value;
+	v[2] = empty < 0.0 ? 0.0 : empty > fe->value ? fe->value : empty;
+	v[3] = NAN;
+	cov = model_cov2(td->l1_cov, td->stage_cov);
+	model_put_stack(part, v, 4, cov);
+	if (out[IM_ISSUE_BACKEND].valid && out[IM_ISSUE_BACKEND].value > 0.0)
+		model_split_parent(&out[IM_ISSUE_MEMORY], &out[IM_ISSUE_CORE],
+				   &out[IM_ISSUE_BACKEND],
+				   td->stalls_mem / out[IM_ISSUE_BACKEND].value, cov);
+}
+
 void model_intel_compute(const struct model *m, const struct group_sums *sums,
 			 const struct topdown *td, struct metric_value *out)
 {
 	struct frontend_out fe;
+	struct flops_issue iss;
 	struct flops_out fl;
 	unsigned i;
 
@@ -195,10 +274,11 @@ void model_intel_compute(const struct model *m, const struct group_sums *sums,
 	model_split_parent(&out[IM_HEAVY_OPS], &out[IM_LIGHT_OPS], &out[IM_RETIRING],
 			   td->heavy_share, td->ret_cov);
 	model_put_ipc_cpi(m, sums, &out[IM_IPC], &out[IM_CPI]);
-	model_put_stage_range(&out[IM_FE_LOW], &out[IM_FE_HIGH], &out[IM_FRONTEND_BOUND],
-			      td->fe_issue_stage, td->stage_cov);
-	model_put_stage_range(&out[IM_BE_LOW], &out[IM_BE_HIGH], &out[IM_BACKEND_BOUND],
-			      td->be_exec_stage, td->stage_cov);
+	intel_issue_stack(td, out);
+	model_put_stage_bounds(&out[IM_FE_LOW], &out[IM_FE_HIGH], &out[IM_FRONTEND_BOUND],
+			       &out[IM_ISSUE_FRONTEND], true);
+	model_put_stage_bounds(&out[IM_BE_LOW], &out[IM_BE_HIGH], &out[IM_BACKEND_BOUND],
+			       &out[IM_ISSUE_BACKEND], false);
 
 	for (i = 0; i < INTEL_FE_L3; i++)
 		model_put(&out[IM_ICACHE_MISSES + i], td->fe_l3[i], td->fe_l3_cov[i], false);
@@ -216,7 +296,9 @@ void model_intel_compute(const struct model *m, const struct group_sums *sums,
 	out[IM_ICACHE_STALL] = fe.icache_stall_fraction;
 	out[IM_ITLB_STALL] = fe.itlb_stall_fraction;
 
-	model_flops_family(m, sums, td->core_per_cycle, td->core_cov, &fl);
+	iss.frontend = td->rs_empty;
+	iss.frontend_cov = td->stage_cov;
+	model_flops_family(m, sums, td->core_per_cycle, td->core_cov, &iss, &fl);
 	out[IM_FLOPS_PER_CYCLE] = fl.flops_per_cycle;
 	out[IM_GFLOPS] = fl.gflops;
 	out[IM_FLOP_PEAK] = fl.peak_fraction;
@@ -230,4 +312,6 @@ void model_intel_compute(const struct model *m, const struct group_sums *sums,
 	out[IM_FLOPS_BASE] = fl.stack_base;
 	out[IM_FLOPS_WIDTH] = fl.stack_width_loss;
 	out[IM_FLOPS_OTHER] = fl.stack_other;
+	out[IM_FLOPS_FRONTEND] = fl.stack_frontend;
+	out[IM_FLOPS_STALL] = fl.stack_stall;
 }

@@ -25,6 +25,11 @@ enum intel_metric {
 	IM_ICACHE_MISSES, IM_ITLB_MISSES, IM_BRANCH_RESTEERS, IM_MS_SWITCHES, IM_DSB_SWITCHES,
 	IM_LCP, IM_MITE, IM_DSB, IM_LSD,
 	IM_HP_SHARE, IM_AMX_SHARE,
+	/* FLOPS stack parts measured at the issue stage; the issue-stage CPI
+	 * stack (multi-stage stacks, model_intel.c) */
+	IM_FLOPS_FRONTEND, IM_FLOPS_STALL,
+	IM_ISSUE_RETIRING, IM_ISSUE_BAD_SPECULATION, IM_ISSUE_FRONTEND, IM_ISSUE_BACKEND,
+	IM_ISSUE_MEMORY, IM_ISSUE_CORE,
 	_IM_MAX,
 };
 
@@ -41,10 +46,11 @@ struct topdown {
 	 * when the model cannot split that parent. */
 	double fetch_latency_share, mispredict_share, memory_share, heavy_share;
 	double fe_cov, bs_cov, be_cov, ret_cov;
-	/* The same losses measured at a later pipeline stage, per cycle (NaN
-	 * when the model does not measure them): the frontend where the
-	 * scheduler ran dry, the backend where nothing executed. */
-	double fe_issue_stage, be_exec_stage, stage_cov;
+	/* The issue stage, shares of cycles (NaN when the model does not
+	 * measure them): the scheduler (RS) held no uop (RS_EVENTS.EMPTY_CYCLES,
+	 * RS.EMPTY); nothing executed while a load was outstanding
+	 * (CYCLE_ACTIVITY.STALLS_MEM_ANY). */
+	double rs_empty, stalls_mem, stage_cov;
 	/* Level 3 under fetch_latency and fetch_bandwidth, IM_ICACHE_MISSES
 	 * .. IM_LSD in order: perf's formulas, fractions of cycles (CLKS or
 	 * CORE_CLKS), NaN where the model has no such node. */

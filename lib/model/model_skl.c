@@ -39,14 +39,11 @@
  * formula exactly.  memory_bound combines per-cycle rates of two families.
  * heavy_ops is measured as a share of retiring inside td_l2_ret.
  *
- * Multi-stage bounds (papers/multi-stage-cpi-and-flops-stacks.txt): the
- * frontend loss is measured where uops are allocated (frontend_bound, the
- * dispatch stage) and where the scheduler runs dry (RS_EVENTS.EMPTY_CYCLES
- * per cycle, the issue stage); the backend loss at allocation
- * (backend_bound) and at execution (cycles nothing executed although the
- * RS held uops: (CYCLE_ACTIVITY.STALLS_TOTAL - RS_EVENTS.EMPTY_CYCLES) per
- * cycle, two families' per-cycle rates).  Each pair is reported as a range.
- * These events count per thread.
+ * Multi-stage stacks (papers/multi-stage-cpi-and-flops-stacks.txt): level 1
+ * is the dispatch stage's stack; the issue stage's (model_intel.c) takes
+ * RS_EVENTS.EMPTY_CYCLES (td_l2_ret) and CYCLE_ACTIVITY.STALLS_MEM_ANY
+ * (td_l2_be) per cycle, rates of two families.  These events count per
+ * thread.
  *
  * SMT-only events are appended to their families (stored columns keep
  * their places); the planner counts each only in the SMT state its rule
@@ -337,8 +334,8 @@ static void skl_compute(const struct model *m, const struct group_sums *sums,
 				     model_gv(&ret, "macro_fused") - model_gv(&ret, "instructions"),
 				     model_gv(&ret, "retire_slots"));
 	td.ret_cov = ret.coverage;
-	td.fe_issue_stage = model_ratio(model_gv(&ret, "rs_empty_cycles"), ret.cycles);
-	td.be_exec_stage = tot - td.fe_issue_stage;
+	td.rs_empty = model_ratio(model_gv(&ret, "rs_empty_cycles"), ret.cycles);
+	td.stalls_mem = mem;
 	td.stage_cov = model_cov2(be.coverage, ret.coverage);
 	skl_fe_l3(m, sums, smt_on, &td);
 	model_intel_compute(m, sums, &td, out);
@@ -361,6 +358,7 @@ const struct model model_skl = {
 	.n_event_rules = N(skl_event_rules),
 	.peak_flop_dp = 16,   /* 2 FMA units x 4 lanes x 2 */
 	.peak_flop_sp = 32,
+	.peak_vector_bits = 256, /* two 256-bit FMA units (ports 0, 1) */
 	.groups = skl_groups,
 	.n_groups = N(skl_groups),
 	.metrics = model_intel_metrics,
@@ -388,6 +386,7 @@ const struct model model_skx = {
 	.n_event_rules = N(skl_event_rules),
 	.peak_flop_dp = 32,   /* 2 AVX-512 FMA units x 8 lanes x 2 */
 	.peak_flop_sp = 64,
+	.peak_vector_bits = 512, /* two 512-bit FMA units (ports 0+1 fused, 5) */
 	.groups = skx_groups,
 	.n_groups = N(skx_groups),
 	.metrics = model_intel_metrics,

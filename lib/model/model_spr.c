@@ -13,9 +13,12 @@
  *   branch_mispredicts = topdown-br-mispredict / sum4
  *   memory_bound   = topdown-mem-bound / sum4;  heavy_ops = topdown-heavy-ops / sum4
  *   siblings = max(0, parent - child)
- * Multi-stage bounds as on Skylake (model_skl.c), from the same group:
- * frontend at the scheduler = RS.EMPTY / cycles, backend at execution =
- * (CYCLE_ACTIVITY.STALLS_TOTAL - RS.EMPTY) / cycles.
+ * The issue-stage stack (model_intel.c) takes RS.EMPTY / cycles from the
+ * same group; there is no STALLS_MEM_ANY in it, so its backend is not
+ * split.  CYCLE_ACTIVITY.STALLS_TOTAL stays in the family (its stored
+ * events unchanged) but no formula reads it since the issue-stage stack
+ * replaced the old execution-stage range.  The FLOPS stack's stall part
+ * comes from family flops_disp (FP_ARITH_DISPATCHED ports 0, 1, 5).
  *
  * Top-Down level 3 under the frontend, perf 6.1's tma_* nodes for Sapphire
  * Rapids (PERF_CPUID=GenuineIntel-6-8F-8), fractions of cycles as perf
@@ -107,12 +110,20 @@ static const struct model_event spr_flops_hp[] = {
 	{ "AMX_OPS_RETIRED:BF16", "amx_bf16", "AMX_OPS_RETIRED.BF16", false, false },
 };
 
+/* FP uops dispatched to ports 0, 1 and 5 (floating-point.json: 0xb3,
+ * umasks 0x1, 0x2, 0x4; counters 0-7): the FLOPS stack's issue stage,
+ * FP units idle (model_util.c, fp_units_idle). */
+static const struct model_event spr_flops_disp[] = {
+	INTEL_BASE_EVENTS,
+	{ "FP_ARITH_DISPATCHED:PORT_0", "fp_disp_p0", "FP_ARITH_DISPATCHED.PORT_0", false, false },
+	{ "FP_ARITH_DISPATCHED:PORT_1", "fp_disp_p1", "FP_ARITH_DISPATCHED.PORT_1", false, false },
+	{ "FP_ARITH_DISPATCHED:PORT_5", "fp_disp_p5", "FP_ARITH_DISPATCHED.PORT_5", false, false },
+};
+
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
 /* Ratio sets (each at most 3 general counters, see model_skl.c). */
 static const struct model_ratio_set spr_ratio_sets[] = {
-	/* the backend at execution: CYCLE_ACTIVITY.STALLS_TOTAL - RS.EMPTY */
-	{ "td", "rs_empty_cycles,stalls_total" },
 	/* dsb_coverage, mite_share, ms_share over the sum of the sources (the
 	 * LSD's, the fourth, may come from another part: a set holds 3) */
 	{ "fe_uops", "dsb_uops,mite_uops,ms_uops" },
@@ -149,6 +160,7 @@ static const struct model_group spr_groups[] = {
 	{ "fe_l3_lat", spr_fe_l3_lat, N(spr_fe_l3_lat), false },
 	{ "fe_l3_bw", spr_fe_l3_bw, N(spr_fe_l3_bw), false },
 	{ "flops_hp", spr_flops_hp, N(spr_flops_hp), false },
+	{ "flops_disp", spr_flops_disp, N(spr_flops_disp), false },
 };
 
 /* perf's level-3 frontend nodes (the formulas at the top). */
@@ -195,8 +207,8 @@ static void spr_compute(const struct model *m, const struct group_sums *sums,
 	td.memory_share = model_ratio(model_ratio(model_gv(&v, "td_mem_bound"), sum4), td.l1[3]);
 	td.heavy_share = model_ratio(model_ratio(model_gv(&v, "td_heavy_ops"), sum4), td.l1[0]);
 	td.fe_cov = td.bs_cov = td.be_cov = td.ret_cov = v.coverage;
-	td.fe_issue_stage = model_ratio(model_gv(&v, "rs_empty_cycles"), v.cycles);
-	td.be_exec_stage = model_ratio(model_gv(&v, "stalls_total"), v.cycles) - td.fe_issue_stage;
+	td.rs_empty = model_ratio(model_gv(&v, "rs_empty_cycles"), v.cycles);
+	td.stalls_mem = NAN;   /* no STALLS_MEM_ANY in this family */
 	td.stage_cov = v.coverage;
 	spr_fe_l3(m, sums, &td);
 	model_intel_core_per_cycle(m, sums, ctx != NULL && ctx->smt_on, &td);
@@ -220,6 +232,7 @@ const struct model model_spr = {
 	.n_event_rules = N(spr_event_rules),
 	.peak_flop_dp = 32,
 	.peak_flop_sp = 64,
+	.peak_vector_bits = 512, /* two 512-bit FMA units (ports 0+1 fused, 5) */
 	.peak_flop_hp = 128,   /* AVX512-FP16: 2 FMA units x 32 lanes x 2 */
 	.peak_flop_amx = 1024, /* AMX BF16: 1,024 FLOP per cycle per core (Intel) */
 	.groups = spr_groups,

@@ -91,18 +91,24 @@ double model_cov2(double a, double b)
 	return a < b ? a : b;
 }
 
-void model_put_stage_range(struct metric_value *low, struct metric_value *high,
-			   const struct metric_value *node, double other_stage, double coverage)
+void model_put_stage_bounds(struct metric_value *low, struct metric_value *high,
+			    const struct metric_value *earlier, const struct metric_value *later,
+			    bool shrinks)
 {
-	double a, b, c;
+	double e, l, c;
 
-	if (!node->valid || isnan(other_stage))
+	if (!earlier->valid || !later->valid)
 		return;
-	a = node->value;
-	b = model_clamp01(other_stage);
-	c = model_cov2(node->coverage, coverage);
-	model_put(low, a < b ? a : b, c, node->core_scoped);
-	model_put(high, a < b ? b : a, c, node->core_scoped);
+	e = earlier->value;
+	l = later->value;
+	c = model_cov2(earlier->coverage, later->coverage);
+	if (shrinks) {
+		model_put(low, l < e ? l : e, c, earlier->core_scoped);
+		model_put(high, e, c, earlier->core_scoped);
+	} else {
+		model_put(low, e, c, earlier->core_scoped);
+		model_put(high, l > e ? l : e, c, earlier->core_scoped);
+	}
 }
 
 void model_split_parent(struct metric_value *a, struct metric_value *b,
@@ -266,64 +272,80 @@ double model_flop_weight(const char *column)
 	return 0;
 }
 
-/* FLOPs per cycle by width and precision, and instructions per cycle by
- * precision (for the width loss). */
+/* FLOPs per cycle by width and precision, and the lanes the FP
+ * instructions left empty against the core's peak width, as a share of
+ * each precision's peak (summed). */
 struct fp_rates {
-	double flop[4], dp, sp, hp, amx, n_dp, n_sp, max_dp, max_sp, cov;
+	double flop[4], dp, sp, hp, amx, width_loss, cov;
 	bool any;
 };
 
-/* Add column's rate (instructions per cycle) times lanes into *flop and
- * *prec; true when the target has it. */
-static bool add_rate(const struct model *m, const struct group_sums *sums, const char *column,
-		     double lanes, double *flop, double *prec, struct fp_rates *r)
+/* Column's count per cycle into *rate; true when the model has it. */
+static bool fp_rate(const struct model *m, const struct group_sums *sums, const char *column,
+		    double *rate, struct fp_rates *r)
 {
-	double v, c;
+	double c;
 
-	if (!find_rate(m, sums, column, &v, &c))
+	if (!find_rate(m, sums, column, rate, &c))
 		return false;
-	*flop += v * lanes;
-	*prec += v * lanes;
 	r->cov = model_cov2(r->cov, c);
 	r->any = true;
 	return true;
 }
 
+/* Paper Table III line 7, mask_comp = n (v - m) / (k v), in FLOPs: each
+ * count (an FMA counts two) of an instruction `lanes` wide leaves
+ * (peak lanes - lanes) lanes of a peak-width FMA empty, over the
+ * precision's peak.  Exact for FMA code; non-FMA code counts once, so half
+ * of the paper's term (the other half stays unexplained). */
+static double width_lost(const struct model *m, double rate, double lanes, double lane_bits,
+			 unsigned peak)
+{
+	double peak_lanes = (double)m->peak_vector_bits / lane_bits;
+
+	if (peak == 0 || !(lanes < peak_lanes))
+		return 0.0;
+	return rate * (peak_lanes - lanes) / (double)peak;
+}
+
 static void read_fp_rates(const struct model *m, const struct group_sums *sums,
 			  struct fp_rates *r)
 {
-	double v, c;
+	double v;
 	unsigned w;
 
 	memset(r, 0, sizeof(*r));
 	r->cov = 1.0;
 	for (w = 0; w < 4; w++) {
-		double before_dp = r->dp, before_sp = r->sp;
-
-		/* The widest vector the model counts sets the width loss, whether
-		 * or not that group measured this target. */
-		if (model_has_column(m, widths[w].dp))
-			r->max_dp = widths[w].lanes_dp;
-		if (model_has_column(m, widths[w].sp))
-			r->max_sp = widths[w].lanes_sp;
-		if (add_rate(m, sums, widths[w].dp, widths[w].lanes_dp, &r->flop[w], &r->dp, r))
-			r->n_dp += (r->dp - before_dp) / widths[w].lanes_dp;
-		if (add_rate(m, sums, widths[w].sp, widths[w].lanes_sp, &r->flop[w], &r->sp, r))
-			r->n_sp += (r->sp - before_sp) / widths[w].lanes_sp;
-		(void)add_rate(m, sums, widths[w].hp, widths[w].lanes_hp, &r->flop[w], &r->hp, r);
+		if (fp_rate(m, sums, widths[w].dp, &v, r)) {
+			r->flop[w] += v * widths[w].lanes_dp;
+			r->dp += v * widths[w].lanes_dp;
+			r->width_loss += width_lost(m, v, widths[w].lanes_dp, 64, m->peak_flop_dp);
+		}
+		if (fp_rate(m, sums, widths[w].sp, &v, r)) {
+			r->flop[w] += v * widths[w].lanes_sp;
+			r->sp += v * widths[w].lanes_sp;
+			r->width_loss += width_lost(m, v, widths[w].lanes_sp, 32, m->peak_flop_sp);
+		}
+		if (fp_rate(m, sums, widths[w].hp, &v, r)) {
+			r->flop[w] += v * widths[w].lanes_hp;
+			r->hp += v * widths[w].lanes_hp;
+			r->width_loss += width_lost(m, v, widths[w].lanes_hp, 16, m->peak_flop_hp);
+		}
 	}
-	(void)add_rate(m, sums, "fp_complex_hp", 2.0, &r->flop[0], &r->hp, r);
-	if (find_rate(m, sums, "amx_bf16", &v, &c)) {
+	if (fp_rate(m, sums, "fp_complex_hp", &v, r)) {
+		r->flop[0] += 2.0 * v;
+		r->hp += 2.0 * v;
+		r->width_loss += width_lost(m, v, 1, 16, m->peak_flop_hp);
+	}
+	if (fp_rate(m, sums, "amx_bf16", &v, r))
 		r->amx = v * AMX_FLOP_PER_COUNT;
-		r->cov = model_cov2(r->cov, c);
-		r->any = true;
-	}
-	if (!r->any && find_rate(m, sums, "flops", &v, &c)) {
-		/* One FLOP counter (AMD): no width or precision split. */
+	if (!r->any && fp_rate(m, sums, "flops", &v, r)) {
+		/* One FLOP counter (AMD): no width or precision split; taken
+		 * as double precision, and no width loss. */
 		r->flop[0] = v;
 		r->dp = v;
-		r->cov = c;
-		r->any = true;
+		r->width_loss = NAN;
 	}
 }
 
@@ -342,10 +364,99 @@ static double peak_share(const struct model *m, const struct fp_rates *r, double
 	return share;
 }
 
-void model_flops_family(const struct model *m, const struct group_sums *sums,
-			double core_per_cycle, double core_cov, struct flops_out *out)
+void model_put_stack(struct metric_value *const part[], const double *value, unsigned n,
+		     double coverage)
 {
-	double total, fpc, loss, peak, per_core, secs, cycles_per_s = NAN, cov, share;
+	double left = 1.0;
+	unsigned i;
+
+	for (i = 0; i + 1 < n; i++) {
+		double v = value[i];
+
+		if (isnan(v))
+			continue;
+		v = v < 0.0 ? 0.0 : v > left ? left : v;
+		model_put(part[i], v, coverage, false);
+		left -= v;
+	}
+	model_put(part[n - 1], left, coverage, false);
+}
+
+/* The issue-stage FP units without an FP uop, paper Table III lines 8-18
+ * ((k - n) / k summed over cycles): Sapphire Rapids' FP_ARITH_DISPATCHED
+ * ports 0, 1, 5 (columns fp_disp_p0/p1/p5; speculative, wrong-path uops
+ * included) against the k FMA units.  NaN where not counted. */
+static double fp_units_idle(const struct model *m, const struct group_sums *sums, double *cov)
+{
+	double p0, p1, p5, c0 = 1, c1 = 1, c5 = 1, k;
+
+	if (!find_rate(m, sums, "fp_disp_p0", &p0, &c0) ||
+	    !find_rate(m, sums, "fp_disp_p1", &p1, &c1) ||
+	    !find_rate(m, sums, "fp_disp_p5", &p5, &c5) || m->peak_vector_bits == 0)
+		return NAN;
+	k = (double)m->peak_flop_dp / (2.0 * m->peak_vector_bits / 64.0);
+	*cov = model_cov2(*cov, model_cov2(c0, model_cov2(c1, c5)));
+	return 1.0 - (p0 + p1 + p5) / k;
+}
+
+/* The share of FLOPs not from FMAs, in the group that counts FMA FLOPs
+ * (column mac_flops, AMD) beside all (flops); NaN where none does. */
+static double non_fma_share(const struct model *m, const struct group_sums *sums, double *cov)
+{
+	unsigned g;
+
+	for (g = 0; g < m->n_groups; g++) {
+		struct gview v = model_gview_get(m, sums, m->groups[g].name);
+		double mac = model_gv(&v, "mac_flops"), all = model_gv(&v, "flops");
+
+		if (!isnan(mac) && !isnan(all)) {
+			*cov = v.coverage;
+			return 1.0 - model_ratio(mac, all);
+		}
+	}
+	return NAN;
+}
+
+/* The FLOPS stack (paper section III-C, Table III), as shares of the
+ * core's peak that sum to 1, in this order: base (the peak share,
+ * Eq. 1), width loss (line 7), non-FMA loss (line 5: where the PMU counts
+ * FMA FLOPs apart, each other FLOP leaves one of an FMA's two), frontend
+ * (lines 9-10: cycles the scheduler held no uop, so no FP instruction
+ * could issue), stalls (lines 11-18: FP units idle while the scheduler
+ * held uops), and the unexplained rest.  Each is capped at what the
+ * ones before left. */
+static void flops_stack(const struct model *m, const struct group_sums *sums,
+			const struct fp_rates *r, double share, double per_core, double cov,
+			const struct flops_issue *iss, struct flops_out *out)
+{
+	struct metric_value *const part[] = { &out->stack_base, &out->stack_width_loss,
+					      &out->stack_non_fma, &out->stack_frontend,
+					      &out->stack_stall, &out->stack_other };
+	double v[6] = { share, r->width_loss * per_core, NAN, NAN, NAN, NAN };
+	double mac, c = 1.0, idle, icov = 1.0;
+
+	mac = non_fma_share(m, sums, &c);
+	if (!isnan(mac)) {
+		v[2] = share * mac;
+		cov = model_cov2(cov, c);
+	}
+	if (iss != NULL && !isnan(iss->frontend)) {
+		v[3] = iss->frontend;
+		cov = model_cov2(cov, iss->frontend_cov);
+	}
+	idle = fp_units_idle(m, sums, &icov);
+	if (!isnan(idle)) {
+		v[4] = idle - (isnan(v[3]) ? 0.0 : model_clamp01(v[3]));
+		cov = model_cov2(cov, icov);
+	}
+	model_put_stack(part, v, 6, cov);
+}
+
+void model_flops_family(const struct model *m, const struct group_sums *sums,
+			double core_per_cycle, double core_cov, const struct flops_issue *iss,
+			struct flops_out *out)
+{
+	double total, fpc, per_core, secs, cycles_per_s = NAN, cov, share;
 	struct fp_rates r;
 	unsigned g;
 
@@ -387,13 +498,6 @@ void model_flops_family(const struct model *m, const struct group_sums *sums,
 		if (m->peak_flop_amx > 0)
 			model_put(&out->amx_share, r.amx / total, r.cov, false);
 	}
-	/* Lanes the FP instructions left empty against the widest vector,
-	 * against the peak of the precision that dominates. */
-	loss = (r.max_dp * r.n_dp - r.dp + r.max_sp * r.n_sp - r.sp) * per_core;
-	peak = r.dp >= r.sp ? m->peak_flop_dp : m->peak_flop_sp;
-	model_put(&out->stack_base, model_clamp01(share), cov, false);
-	model_put(&out->stack_width_loss, model_clamp01(loss / peak), cov, false);
-	model_put(&out->stack_other,
-		  model_clamp01(1.0 - model_clamp01(share) - model_clamp01(loss / peak)), cov,
-		  false);
+	if (isfinite(share))
+		flops_stack(m, sums, &r, share, per_core, cov, iss, out);
 }

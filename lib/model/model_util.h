@@ -51,12 +51,25 @@ double model_cov2(double a, double b);
 void model_split_parent(struct metric_value *a, struct metric_value *b,
 			const struct metric_value *parent, double share, double coverage);
 
-/* Multi-stage bounds (papers/multi-stage-cpi-and-flops-stacks.txt): a loss
- * measured at two pipeline stages, the level-1 node (allocation) and
- * other_stage (a later stage, per cycle, clamped to 0..1), reported as the
- * range [low, high].  Left invalid when either is missing. */
-void model_put_stage_range(struct metric_value *low, struct metric_value *high,
-			   const struct metric_value *node, double other_stage, double coverage);
+/* Multi-stage CPI stacks (papers/multi-stage-cpi-and-flops-stacks.txt,
+ * section III-A): one loss measured at an earlier and a later pipeline
+ * stage, as bounds, each bound one stage's value.  Frontend and
+ * mispredict losses start to be accounted later at later stages, so they
+ * shrink (shrinks: high = the earlier stage, low = the later one);
+ * backend losses start sooner, so they grow (low = the earlier stage,
+ * high = the later one).  Where counter approximations put the later
+ * stage across the earlier one, the bound takes the earlier stage's value
+ * (an empty range), not a wider one.  Left invalid when either is. */
+void model_put_stage_bounds(struct metric_value *low, struct metric_value *high,
+			    const struct metric_value *earlier, const struct metric_value *later,
+			    bool shrinks);
+
+/* A stack whose parts sum to 1 (fractions of slots, or of the FLOP peak):
+ * value[i] into part[i] in order, each clamped to 0 and to what the parts
+ * before left (approximations can overshoot); a NaN value leaves its part
+ * invalid and takes nothing; the last part is the rest. */
+void model_put_stack(struct metric_value *const part[], const double *value, unsigned n,
+		     double coverage);
 
 /* Cycles and instructions summed over every group that counts both (the
  * base events ride in most groups, so this covers most of the target's
@@ -85,18 +98,32 @@ void model_frontend_delivery(const struct model *m, const struct group_sums *sum
 /* FLOPS from Intel's FP_ARITH_INST_RETIRED counts (columns fp_scalar_dp,
  * fp_scalar_sp, fp_128_dp, fp_128_sp, fp_256_dp, fp_256_sp, fp_512_dp,
  * fp_512_sp; FMA already counts twice) or from one FLOP counter (column
- * flops, AMD RETIRED_SSE_AVX_FLOPS).  The FLOPS stack (multi-stage CPI and
- * FLOPS stacks paper) is approximated: base = achieved FLOP per cycle over
- * the peak; width loss = lanes an FP instruction left empty against the
- * widest vector; the rest (non-FP work, stalls, non-FMA) is one component.
- * Every FP column the model has must be counted for the target, or the
- * family is left invalid (never summed without a width). */
+ * flops, AMD RETIRED_SSE_AVX_FLOPS), and the FLOPS stack of the paper
+ * (section III-C, Table III) at the issue stage, as shares of the core's
+ * peak per precision that sum to 1: stack_base (achieved share, Eq. 1),
+ * stack_width_loss (lanes narrower instructions left empty against
+ * model.peak_vector_bits; Intel and Arm widths), stack_non_fma (AMD's
+ * mac_flops column: FLOPs not from FMAs), stack_frontend (flops_issue),
+ * stack_stall (Sapphire Rapids' FP_ARITH_DISPATCHED ports: FP units idle
+ * while the scheduler held uops) and stack_other, the unexplained rest.
+ * A part the model cannot measure is left invalid (its loss is in the
+ * rest).  Every FP column the model has must be counted for the target,
+ * or the family is left invalid (never summed without a width). */
 struct flops_out {
 	struct metric_value flops_per_cycle, gflops, peak_fraction;
 	struct metric_value scalar_share, v128_share, v256_share, v512_share, dp_share;
 	struct metric_value hp_share, amx_share;
-	struct metric_value stack_base, stack_width_loss, stack_other;
+	struct metric_value stack_base, stack_width_loss, stack_non_fma, stack_frontend;
+	struct metric_value stack_stall, stack_other;
 };
+
+/* Issue-stage input to the FLOPS stack beside the FP counts: the share of
+ * cycles no FP instruction could issue because the scheduler held no uop
+ * (Intel RS empty cycles; paper Table III line 9), NaN where not measured. */
+struct flops_issue {
+	double frontend, frontend_cov;
+};
+
 /* FLOPs one count of an FP column stands for (fp_256_dp: 4), 0 for a
  * column that counts no FLOPs. */
 double model_flop_weight(const char *column);
@@ -107,6 +134,7 @@ double model_flop_weight(const char *column);
  * CORE_CLKS / cycles (1 where they are the same; NaN: unknown, then no
  * per-cycle figure), measured with coverage core_cov. */
 void model_flops_family(const struct model *m, const struct group_sums *sums,
-			double core_per_cycle, double core_cov, struct flops_out *out);
+			double core_per_cycle, double core_cov, const struct flops_issue *iss,
+			struct flops_out *out);
 
 #endif

@@ -26,10 +26,40 @@
  * the NMI watchdog holding one, the planner splits it along its ratio sets
  * (zen4_ratio_sets).  Each level-2
  * split is a ratio inside its own group, applied to the level-1 parent.
- * Multi-stage bounds (papers/multi-stage-cpi-and-flops-stacks.txt): the
- * backend loss at dispatch (backend_bound) and at retirement (cycles the
- * oldest op was not complete, ex_no_retire.not_complete / cycles), reported
- * as a range.
+ * Multi-stage CPI stacks (papers/multi-stage-cpi-and-flops-stacks.txt,
+ * section III-A, Table II): level 1 above is the dispatch stage's stack;
+ * family `commit` gives the commit stage's, in the same unit (slots, W = 6,
+ * the dispatch width: the narrowest stage, section III-A; Zen 4 retires
+ * up to 8), with C = cycles:
+ *   commit_retiring        = ex_ret_ops / 6C (the same at every stage)
+ *   commit_bad_speculation = min(ex_no_retire.empty / C, bad_speculation)
+ *   commit_frontend_bound  = ex_no_retire.empty / C - commit_bad_speculation
+ *                            (Table II commit lines 4-8: ROB empty)
+ *   commit_backend_bound   = ex_no_retire.not_complete / C (lines 9-16: the
+ *                            oldest op not done), split into
+ *     commit_memory_bound  = ex_no_retire.load_not_complete / C (line 11)
+ *     commit_core_bound    = the rest (ALU latency, dependences)
+ *   commit_smt_contention  = ex_no_retire.thread_not_selected / C
+ *   commit_other_stalls    = ex_no_retire.other / C (retire breaks, traps)
+ *   commit_partial         = the rest: slots lost in cycles that retired
+ *                            some ops, which the counters do not classify
+ * Each part is capped at what the ones before left (model_put_stack).  A
+ * ROB-empty cycle after a mispredict is the branch predictor's (Table II
+ * commit lines 7-8); the PMU does not say which empty cycles follow one,
+ * so they are taken as mispredicts up to the dispatch stage's bad
+ * speculation (an approximation; bad_speculation comes from td_l1, a rate
+ * of another family).  Bounds per component, each from one stage
+ * (model_put_stage_bounds): frontend and bad speculation shrink from
+ * dispatch to commit (low = commit, high = dispatch), backend and memory
+ * grow (low = dispatch, high = commit).
+ *
+ * FLOPS stack (paper section III-C, Table III) from fp_ret_sse_avx_ops:
+ * flops_base = FLOPs per cycle over the double-precision peak (the counter
+ * does not split precision: an approximation, single-precision code reads
+ * up to twice its share, capped at 1); flops_non_fma_loss = the FLOPs not
+ * from FMAs (.all - .mac_flops, Table III line 5: each leaves one FLOP of
+ * an FMA's two), over the same peak; flops_other_loss the unexplained rest
+ * (width: the counter has none; frontend, memory, dependences).
  * RETIRED_SSE_AVX_FLOPS counts up to 64 per cycle: the kernel pairs it
  * with the merge event, so it takes two counters.
  */
@@ -43,10 +73,16 @@ enum zen_metric {
 	ZM_MEMORY_BOUND, ZM_CORE_BOUND, ZM_LIGHT_OPS, ZM_HEAVY_OPS,
 	ZM_IPC, ZM_CPI, ZM_OPCACHE, ZM_FLOPS_PER_CYCLE, ZM_GFLOPS, ZM_FLOP_PEAK,
 	ZM_BE_LOW, ZM_BE_HIGH,
+	ZM_FE_LOW, ZM_FE_HIGH, ZM_BS_LOW, ZM_BS_HIGH, ZM_MEM_LOW, ZM_MEM_HIGH,
+	ZM_COMMIT_RETIRING, ZM_COMMIT_BAD_SPECULATION, ZM_COMMIT_FRONTEND, ZM_COMMIT_BACKEND,
+	ZM_COMMIT_SMT, ZM_COMMIT_OTHER, ZM_COMMIT_PARTIAL, ZM_COMMIT_MEMORY, ZM_COMMIT_CORE,
+	ZM_FLOPS_BASE, ZM_FLOPS_NON_FMA, ZM_FLOPS_OTHER,
 	_ZM_MAX,
 };
 
 #define TD "topdown"
+#define CM "commit"
+#define FL "flops"
 
 static const struct model_metric zen4_metrics[_ZM_MAX] = {
 	[ZM_RETIRING] = { "retiring", NULL, METRIC_FRACTION, "dispatch slots of ops that retired", TD },
@@ -82,9 +118,59 @@ static const struct model_metric zen4_metrics[_ZM_MAX] = {
 	[ZM_FLOP_PEAK] = { "flop_peak_fraction", NULL, METRIC_FRACTION,
 		"FLOP per cycle over the core's double-precision peak", NULL },
 	[ZM_BE_LOW] = { "backend_bound_low", NULL, METRIC_FRACTION,
-		"backend loss, lower of two stages (dispatch, retire)", NULL },
+		"backend loss, lower bound: the dispatch stage (backend_bound)", NULL },
 	[ZM_BE_HIGH] = { "backend_bound_high", NULL, METRIC_FRACTION,
-		"backend loss, higher of two stages (dispatch, retire)", NULL },
+		"backend loss, upper bound: the commit stage (commit_backend_bound; at least "
+		"the dispatch stage's)", NULL },
+	[ZM_FE_LOW] = { "frontend_bound_low", NULL, METRIC_FRACTION,
+		"frontend loss, lower bound: the commit stage (commit_frontend_bound; at most "
+		"the dispatch stage's)", NULL },
+	[ZM_FE_HIGH] = { "frontend_bound_high", NULL, METRIC_FRACTION,
+		"frontend loss, upper bound: the dispatch stage (frontend_bound)", NULL },
+	[ZM_BS_LOW] = { "bad_speculation_low", NULL, METRIC_FRACTION,
+		"mispredict loss, lower bound: the commit stage (commit_bad_speculation)", NULL },
+	[ZM_BS_HIGH] = { "bad_speculation_high", NULL, METRIC_FRACTION,
+		"mispredict loss, upper bound: the dispatch stage (bad_speculation)", NULL },
+	[ZM_MEM_LOW] = { "memory_bound_low", NULL, METRIC_FRACTION,
+		"memory loss, lower bound: the dispatch stage (memory_bound)", NULL },
+	[ZM_MEM_HIGH] = { "memory_bound_high", NULL, METRIC_FRACTION,
+		"memory loss, upper bound: the commit stage (commit_memory_bound; at least the "
+		"dispatch stage's)", NULL },
+	[ZM_COMMIT_RETIRING] = { "commit_retiring", NULL, METRIC_FRACTION,
+		"commit-stage stack: slots of ops that retired (the same at every stage)", CM },
+	[ZM_COMMIT_BAD_SPECULATION] = { "commit_bad_speculation", NULL, METRIC_FRACTION,
+		"commit-stage stack: ROB-empty cycles taken as mispredicts, up to the dispatch "
+		"stage's bad_speculation (approximation: the PMU does not say which follow one)",
+		CM },
+	[ZM_COMMIT_FRONTEND] = { "commit_frontend_bound", NULL, METRIC_FRACTION,
+		"commit-stage stack: the other ROB-empty cycles (ex_no_retire.empty)", CM },
+	[ZM_COMMIT_BACKEND] = { "commit_backend_bound", NULL, METRIC_FRACTION,
+		"commit-stage stack: cycles the oldest op was not complete "
+		"(ex_no_retire.not_complete)", CM },
+	[ZM_COMMIT_SMT] = { "commit_smt_contention", NULL, METRIC_FRACTION,
+		"commit-stage stack: cycles retire served the other thread "
+		"(ex_no_retire.thread_not_selected)", CM },
+	[ZM_COMMIT_OTHER] = { "commit_other_stalls", NULL, METRIC_FRACTION,
+		"commit-stage stack: cycles retire breaks, traps or faults held ops "
+		"(ex_no_retire.other)", CM },
+	[ZM_COMMIT_PARTIAL] = { "commit_partial", NULL, METRIC_FRACTION,
+		"commit-stage stack: unexplained rest, slots lost in cycles that retired fewer "
+		"than 6 ops but some (the counters classify zero-retire cycles only)", CM },
+	[ZM_COMMIT_MEMORY] = { "commit_memory_bound", "commit_backend_bound", METRIC_FRACTION,
+		"commit-stage stack: the oldest op waited for load data "
+		"(ex_no_retire.load_not_complete)", CM },
+	[ZM_COMMIT_CORE] = { "commit_core_bound", "commit_backend_bound", METRIC_FRACTION,
+		"commit-stage stack: the oldest op waited on execution (latency, dependences)",
+		CM },
+	[ZM_FLOPS_BASE] = { "flops_base", NULL, METRIC_FRACTION,
+		"FLOPS stack: FLOPs per cycle over the double-precision peak (approximation: "
+		"the counter does not split precision)", FL },
+	[ZM_FLOPS_NON_FMA] = { "flops_non_fma_loss", NULL, METRIC_FRACTION,
+		"FLOPS stack: FLOPs not from FMAs, each one of an FMA's two lost "
+		"(fp_ret_sse_avx_ops.all - .mac_flops)", FL },
+	[ZM_FLOPS_OTHER] = { "flops_other_loss", NULL, METRIC_FRACTION,
+		"FLOPS stack: unexplained rest - vector width (not counted), frontend, memory, "
+		"dependences", FL },
 };
 
 #define ZEN_CYCLES { "CYCLES_NOT_IN_HALT", "cycles", "cycles", false, false }
@@ -133,11 +219,38 @@ static const struct model_event zen4_fe_flops[] = {
 	{ "RETIRED_SSE_AVX_FLOPS:ANY", "flops", "fp_ret_sse_avx_ops.all", false, true },
 };
 
+/* The commit stage (ex_no_retire.*, pipeline.json; seven events: the
+ * planner splits the family, every figure is a rate over cycles). */
+static const struct model_event zen4_commit[] = {
+	ZEN_CYCLES,
+	{ "RETIRED_OPS", "retired_ops", "ex_ret_ops", false, false },
+	{ "CYCLES_NO_RETIRE:EMPTY", "no_retire_empty", "ex_no_retire.empty", false, false },
+	{ "CYCLES_NO_RETIRE:NOT_COMPLETE_LOAD_AND_ALU", "no_retire_not_complete",
+	  "ex_no_retire.not_complete", false, false },
+	{ "CYCLES_NO_RETIRE:NOT_COMPLETE_MISSING_LOAD", "no_retire_load",
+	  "ex_no_retire.load_not_complete", false, false },
+	{ "CYCLES_NO_RETIRE:OTHER", "no_retire_other", "ex_no_retire.other", false, false },
+	{ "CYCLES_NO_RETIRE:THREAD_NOT_SELECTED", "no_retire_thread_not_selected",
+	  "ex_no_retire.thread_not_selected", false, false },
+};
+
+/* FLOPs from FMAs beside all FLOPs (floating-point.json), both paired:
+ * four counters, more than a ratio set may hold, so with the NMI watchdog
+ * the two may be counted in different parts, each over its own cycles. */
+static const struct model_event zen4_flops_fma[] = {
+	ZEN_CYCLES,
+	{ "RETIRED_SSE_AVX_FLOPS:ANY", "flops", "fp_ret_sse_avx_ops.all", false, true },
+	{ "RETIRED_SSE_AVX_FLOPS:MAC_FLOPS", "mac_flops", "fp_ret_sse_avx_ops.mac_flops",
+	  false, true },
+};
+
 static const struct model_group zen4_groups[] = {
 	{ "td_l1", zen4_td_l1, N(zen4_td_l1), false },
 	{ "td_l2_fe_bs", zen4_td_l2_fe_bs, N(zen4_td_l2_fe_bs), false },
 	{ "td_l2_be_ret", zen4_td_l2_be_ret, N(zen4_td_l2_be_ret), false },
 	{ "fe_flops", zen4_fe_flops, N(zen4_fe_flops), false },
+	{ "commit", zen4_commit, N(zen4_commit), false },
+	{ "flops_fma", zen4_flops_fma, N(zen4_flops_fma), false },
 };
 
 /* Ratio sets: the events a formula compares with one another, not only
@@ -156,7 +269,49 @@ static const struct model_ratio_set zen4_ratio_sets[] = {
 	{ "td_l2_be_ret", "ucode_ops,retired_ops" },
 	/* dsb_coverage: op cache ops / (op cache + decoder ops) */
 	{ "fe_flops", "opcache_ops,decoder_ops" },
+	/* commit_memory_bound's share of the backend: load / not complete */
+	{ "commit", "no_retire_load,no_retire_not_complete" },
 };
+
+/* The commit-stage stack and the per-component bounds (the comment at
+ * the top); needs level 1 (out) filled. */
+static void zen4_commit_stack(const struct model *m, const struct group_sums *sums,
+			      struct metric_value *out)
+{
+	struct gview c = model_gview_get(m, sums, "commit");
+	struct metric_value *const part[] = {
+		&out[ZM_COMMIT_RETIRING], &out[ZM_COMMIT_BAD_SPECULATION],
+		&out[ZM_COMMIT_FRONTEND], &out[ZM_COMMIT_BACKEND], &out[ZM_COMMIT_SMT],
+		&out[ZM_COMMIT_OTHER], &out[ZM_COMMIT_PARTIAL],
+	};
+	const struct metric_value *bs = &out[ZM_BAD_SPECULATION];
+	double v[7], empty, nc;
+
+	if (!c.ok || !bs->valid)
+		return;
+	empty = model_ratio(model_gv(&c, "no_retire_empty"), c.cycles);
+	nc = model_gv(&c, "no_retire_not_complete");
+	v[0] = model_ratio(model_gv(&c, "retired_ops"), 6.0 * c.cycles);
+	v[1] = empty < bs->value ? empty : bs->value;
+	v[2] = empty - v[1];
+	v[3] = model_ratio(nc, c.cycles);
+	v[4] = model_ratio(model_gv(&c, "no_retire_thread_not_selected"), c.cycles);
+	v[5] = model_ratio(model_gv(&c, "no_retire_other"), c.cycles);
+	v[6] = NAN;
+	if (isnan(v[0]) || isnan(empty) || isnan(v[3]))
+		return;
+	model_put_stack(part, v, 7, model_cov2(c.coverage, bs->coverage));
+	model_split_parent(&out[ZM_COMMIT_MEMORY], &out[ZM_COMMIT_CORE], &out[ZM_COMMIT_BACKEND],
+			   model_ratio(model_gv(&c, "no_retire_load"), nc), c.coverage);
+	model_put_stage_bounds(&out[ZM_FE_LOW], &out[ZM_FE_HIGH], &out[ZM_FRONTEND_BOUND],
+			       &out[ZM_COMMIT_FRONTEND], true);
+	model_put_stage_bounds(&out[ZM_BS_LOW], &out[ZM_BS_HIGH], bs,
+			       &out[ZM_COMMIT_BAD_SPECULATION], true);
+	model_put_stage_bounds(&out[ZM_BE_LOW], &out[ZM_BE_HIGH], &out[ZM_BACKEND_BOUND],
+			       &out[ZM_COMMIT_BACKEND], false);
+	model_put_stage_bounds(&out[ZM_MEM_LOW], &out[ZM_MEM_HIGH], &out[ZM_MEMORY_BOUND],
+			       &out[ZM_COMMIT_MEMORY], false);
+}
 
 static void zen4_compute(const struct model *m, const struct group_sums *sums,
 			 const struct model_context *ctx, struct metric_value *out)
@@ -194,9 +349,6 @@ static void zen4_compute(const struct model *m, const struct group_sums *sums,
 			   model_ratio(model_gv(&beret, "no_retire_load"),
 				       model_gv(&beret, "no_retire_not_complete")),
 			   beret.coverage);
-	model_put_stage_range(&out[ZM_BE_LOW], &out[ZM_BE_HIGH], &out[ZM_BACKEND_BOUND],
-			      model_ratio(model_gv(&beret, "no_retire_not_complete"), beret.cycles),
-			      beret.coverage);
 	model_split_parent(&out[ZM_HEAVY_OPS], &out[ZM_LIGHT_OPS], &out[ZM_RETIRING],
 			   model_ratio(model_gv(&beret, "ucode_ops"),
 				       model_gv(&beret, "retired_ops")), beret.coverage);
@@ -207,10 +359,14 @@ static void zen4_compute(const struct model *m, const struct group_sums *sums,
 		  model_ratio(model_gv(&fe, "opcache_ops"),
 			      model_gv(&fe, "opcache_ops") + model_gv(&fe, "decoder_ops")),
 		  fe.coverage, false);
-	model_flops_family(m, sums, 1.0, 1.0, &fl);
+	model_flops_family(m, sums, 1.0, 1.0, NULL, &fl);
 	out[ZM_FLOPS_PER_CYCLE] = fl.flops_per_cycle;
 	out[ZM_GFLOPS] = fl.gflops;
 	out[ZM_FLOP_PEAK] = fl.peak_fraction;
+	out[ZM_FLOPS_BASE] = fl.stack_base;
+	out[ZM_FLOPS_NON_FMA] = fl.stack_non_fma;
+	out[ZM_FLOPS_OTHER] = fl.stack_other;
+	zen4_commit_stack(m, sums, out);
 }
 
 const struct model model_zen4 = {
@@ -231,6 +387,10 @@ const struct model model_zen4 = {
 	.n_event_rules = 0,
 	.peak_flop_dp = 16,   /* two 256-bit FMA pipes: 4 lanes x 2 x 2 */
 	.peak_flop_sp = 32,
+	/* AVX-512 runs on the two 256-bit FMA pipes in two halves (AMD's
+	 * Zen 4 software optimization guide, 57647): 256-bit code reaches the
+	 * peak, 512-bit code no more. */
+	.peak_vector_bits = 256,
 	.groups = zen4_groups,
 	.n_groups = N(zen4_groups),
 	.metrics = zen4_metrics,

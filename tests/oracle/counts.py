@@ -98,6 +98,10 @@ def _flops(rng, v):
                  "FP_ARITH_INST_RETIRED2.256B_PACKED_HALF",
                  "FP_ARITH_INST_RETIRED2.512B_PACKED_HALF", "AMX_OPS_RETIRED.BF16"):
         v[name] = round(ins * _u(rng, 0.0, 0.05))
+    # FP uops dispatched per port (Sapphire Rapids' FLOPS stack)
+    for name in ("FP_ARITH_DISPATCHED.PORT_0", "FP_ARITH_DISPATCHED.PORT_1",
+                 "FP_ARITH_DISPATCHED.PORT_5"):
+        v[name] = round(v["cycles"] * _u(rng, 0.0, 0.6))
 
 
 def _backend(rng, v):
@@ -205,6 +209,11 @@ def zen4(rng, smt_on):
     v["de_src_op_disp.op_cache"] = round(disp * _u(rng, 0.4, 0.9))
     v["de_src_op_disp.decoder"] = disp - v["de_src_op_disp.op_cache"]
     v["fp_ret_sse_avx_ops.all"] = round(v["instructions"] * _u(rng, 0.0, 0.5))
+    # the commit stage and FMA FLOPs (the stacks of model_zen4.c)
+    v["ex_no_retire.empty"] = round(c * _u(rng, 0.0, 0.2))
+    v["ex_no_retire.other"] = round(c * _u(rng, 0.0, 0.02))
+    v["ex_no_retire.thread_not_selected"] = round(c * _u(rng, 0.0, 0.1)) if smt_on else 0
+    v["fp_ret_sse_avx_ops.mac_flops"] = round(v["fp_ret_sse_avx_ops.all"] * _u(rng, 0.0, 1.0))
     return v
 
 

@@ -141,7 +141,8 @@ MAPPING = [
 # mite_p_only/overall (the thesis's throughputs); flop_peak_fraction and
 # the FLOPS stack (perf's FP_Arith_Utilization is FP instructions per port
 # cycle, not FLOPs over the core's peak); flops_*_share; the multi-stage
-# frontend/backend_bound_low/high ranges (no perf metric).
+# per-stage bounds (*_low/_high), the issue- and commit-stage stacks
+# (issue_*, commit_*): no perf metric.
 
 # perf 6.1's Ice Lake-SP tma_lsd alone carries its percent in the
 # expression (100 * (...)): scaled back to a fraction.
@@ -279,6 +280,10 @@ ZEN4_LIBPFM = {
     "de_src_op_disp.op_cache": "OPS_SOURCE_DISPATCHED_FROM_DECODER:OPCACHE",
     "de_src_op_disp.decoder": "OPS_SOURCE_DISPATCHED_FROM_DECODER:DECODER",
     "fp_ret_sse_avx_ops.all": "RETIRED_SSE_AVX_FLOPS:ANY",
+    "fp_ret_sse_avx_ops.mac_flops": "RETIRED_SSE_AVX_FLOPS:MAC_FLOPS",
+    "ex_no_retire.empty": "CYCLES_NO_RETIRE:EMPTY",
+    "ex_no_retire.other": "CYCLES_NO_RETIRE:OTHER",
+    "ex_no_retire.thread_not_selected": "CYCLES_NO_RETIRE:THREAD_NOT_SELECTED",
 }
 # Arm: the architected numbers, as perf's raw form (rNNNN)
 ARM_RAW = {"CPU_CYCLES": 0x11, "INST_RETIRED": 0x08, "STALL_SLOT": 0x3f,

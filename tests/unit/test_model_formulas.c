@@ -74,7 +74,8 @@ static double get(const struct model *m, const struct metric_value *out, const c
 	fprintf(stderr, "%s:%d: %s = %.12f, want %.12f\n", __FILE__, __LINE__, #a, _a, _b); \
 	exit(1); } } while (0)
 
-static void check_tree(const struct model *m, const struct metric_value *out)
+/* A stack's first level sums to 1 and children to their parent. */
+static void check_stack(const struct model *m, const struct metric_value *out, const char *stack)
 {
 	double l1 = 0;
 	unsigned i, j;
@@ -82,7 +83,7 @@ static void check_tree(const struct model *m, const struct metric_value *out)
 	for (i = 0; i < m->n_metrics; i++) {
 		const struct model_metric *mm = &m->metrics[i];
 
-		if (mm->stack == NULL || strcmp(mm->stack, "topdown") != 0)
+		if (mm->stack == NULL || strcmp(mm->stack, stack) != 0)
 			continue;
 		if (mm->parent == NULL) {
 			double kids = 0;
@@ -100,6 +101,39 @@ static void check_tree(const struct model *m, const struct metric_value *out)
 		}
 	}
 	NEAR(l1, 1.0);
+}
+
+/* Top-Down, and each other stack (multi-stage, FLOPS) the model filled. */
+static void check_tree(const struct model *m, const struct metric_value *out)
+{
+	static const char *const others[] = { "issue", "commit", "flops" };
+	unsigned i, k;
+
+	check_stack(m, out, "topdown");
+	for (k = 0; k < sizeof(others) / sizeof(others[0]); k++)
+		for (i = 0; i < m->n_metrics; i++)
+			if (m->metrics[i].stack != NULL &&
+			    strcmp(m->metrics[i].stack, others[k]) == 0 && out[i].valid) {
+				check_stack(m, out, others[k]);
+				break;
+			}
+}
+
+/* The issue-stage stack (model_intel.c) and the bounds it gives with the
+ * dispatch stage (Top-Down level 1). */
+static void check_issue(const struct model *m, const struct metric_value *out, double ret,
+			double bs, double fe, double be, double rs_empty)
+{
+	double fe_i = fmin(fe, fmax(0, rs_empty - bs));
+
+	NEAR(get(m, out, "issue_retiring"), ret);
+	NEAR(get(m, out, "issue_bad_speculation"), bs);
+	NEAR(get(m, out, "issue_frontend_bound"), fe_i);
+	NEAR(get(m, out, "issue_backend_bound"), 1 - ret - bs - fe_i);
+	NEAR(get(m, out, "frontend_bound_low"), fe_i);
+	NEAR(get(m, out, "frontend_bound_high"), fe);
+	NEAR(get(m, out, "backend_bound_low"), be);
+	NEAR(get(m, out, "backend_bound_high"), 1 - ret - bs - fe_i);
 }
 
 static void test_skl(void)
@@ -165,16 +199,12 @@ static void test_skl(void)
 	NEAR(get(m, out, "flops_per_cycle"), (1e8 + 4 * 1e8) / c);
 	NEAR(get(m, out, "gflops"), (1e8 + 4 * 1e8) / 1e9);
 	NEAR(get(m, out, "flops_base") + get(m, out, "flops_width_loss") +
-	     get(m, out, "flops_other_loss"), 1.0);
+	     get(m, out, "flops_frontend_loss") + get(m, out, "flops_other_loss"), 1.0);
 	/* tma_heavy_operations; light is the rest of retiring */
 	heavy = (retire + mf - 1.5e9) / slots;
 	NEAR(get(m, out, "heavy_ops"), heavy);
 	NEAR(get(m, out, "light_ops"), ret - heavy);
-	/* two-stage ranges: allocation vs RS empty; allocation vs execution */
-	NEAR(get(m, out, "frontend_bound_low"), fmin(fe, rs_empty / c));
-	NEAR(get(m, out, "frontend_bound_high"), fmax(fe, rs_empty / c));
-	NEAR(get(m, out, "backend_bound_low"), fmin(be, (tot - rs_empty) / c));
-	NEAR(get(m, out, "backend_bound_high"), fmax(be, (tot - rs_empty) / c));
+	check_issue(m, out, ret, bs, fe, be, rs_empty / c);
 	check_tree(m, out);
 	CHECK(!out[model_metric_index(m, "retiring")].core_scoped);
 	/* SMT on without the SMT-on events counted: invalid, not SMT-off figures */
@@ -331,10 +361,7 @@ static void test_icl(void)
 	memb = (0.3e9 + 0.02e9) / (0.4e9 + (0.1e9 + ret * 0.1e9) + 0.02e9) * be;
 	NEAR(get(m, out, "memory_bound"), memb);
 	NEAR(get(m, out, "core_bound"), fmax(0, be - memb));
-	NEAR(get(m, out, "frontend_bound_low"), fmin(fe, 0.25));
-	NEAR(get(m, out, "frontend_bound_high"), fmax(fe, 0.25));
-	NEAR(get(m, out, "backend_bound_low"), fmin(be, 0.4 - 0.25));
-	NEAR(get(m, out, "backend_bound_high"), fmax(be, 0.4 - 0.25));
+	check_issue(m, out, ret, bs, fe, be, 0.25);
 	check_tree(m, out);
 }
 
@@ -379,10 +406,7 @@ static void test_spr(void)
 	NEAR(get(m, out, "core_bound"), fmax(0, be - memb / sum4));
 	NEAR(get(m, out, "heavy_ops"), heavy / sum4);
 	NEAR(get(m, out, "light_ops"), fmax(0, ret - heavy / sum4));
-	NEAR(get(m, out, "frontend_bound_low"), fmin(fe, 0.1));
-	NEAR(get(m, out, "frontend_bound_high"), fmax(fe, 0.1));
-	NEAR(get(m, out, "backend_bound_low"), fmin(be, 0.2));
-	NEAR(get(m, out, "backend_bound_high"), fmax(be, 0.2));
+	check_issue(m, out, ret, bs, fe, be, 0.1);
 	check_tree(m, out);
 }
 
@@ -479,7 +503,8 @@ static void test_zen4(void)
 	NEAR(get(m, out, "light_ops"), ret / slots * (1 - ucode / ret));
 	NEAR(get(m, out, "dsb_coverage"), 2.0 / 2.5);
 	NEAR(get(m, out, "flops_per_cycle"), 4.0);
-	/* backend at dispatch (0.25 of slots) vs oldest op not complete (0.5) */
+	/* backend at dispatch (0.25 of slots) vs the commit stage's oldest op
+	 * not complete (0.5) */
 	NEAR(get(m, out, "backend_bound_low"), be / slots);
 	NEAR(get(m, out, "backend_bound_high"), nc / c);
 	check_tree(m, out);

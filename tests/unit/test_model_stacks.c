@@ -1,0 +1,218 @@
+/*
+ * The multi-stage CPI stacks and the FLOPS stack
+ * (papers/multi-stage-cpi-and-flops-stacks.txt) on constructed counter
+ * vectors: kernels at their precision's peak read 100%, 256-bit FMA code at
+ * Ice Lake client's peak loses no width (it does on Skylake-SP), every
+ * stack sums to 1, and the per-stage bounds keep the paper's ordering
+ * (RS-empty cycles after mispredicts are not frontend loss).
+ */
+#include "lib/model/model.h"
+#include "test.h"
+
+#include <math.h>
+#include <string.h>
+
+static void set(const struct model *m, struct group_sums *s, const char *column, double v)
+{
+	unsigned g, e;
+
+	for (g = 0; g < m->n_groups; g++)
+		for (e = 0; e < m->groups[g].n_events; e++)
+			if (strcmp(m->groups[g].events[e].column, column) == 0) {
+				s[g].present = true;
+				s[g].task_clock_ns = 1000000000;
+				s[g].v[e] = (uint64_t)v;
+			}
+}
+
+static double get(const struct model *m, const struct metric_value *out, const char *name)
+{
+	int i = model_metric_index(m, name);
+
+	CHECK(i >= 0);
+	if (!out[i].valid)
+		fprintf(stderr, "%s: %s not valid\n", m->name, name);
+	CHECK(out[i].valid);
+	return out[i].value;
+}
+
+#define NEAR(a, b) do { double _a = (a), _b = (b); if (fabs(_a - _b) > 1e-9) { \
+	fprintf(stderr, "%s:%d: %s = %.12f, want %.12f\n", __FILE__, __LINE__, #a, _a, _b); \
+	exit(1); } } while (0)
+
+/* The valid first-level nodes of one stack, summed. */
+static double stack_sum(const struct model *m, const struct metric_value *out, const char *stack)
+{
+	double sum = 0;
+	unsigned i;
+
+	for (i = 0; i < m->n_metrics; i++)
+		if (m->metrics[i].stack != NULL && strcmp(m->metrics[i].stack, stack) == 0 &&
+		    m->metrics[i].parent == NULL && out[i].valid)
+			sum += out[i].value;
+	return sum;
+}
+
+/* One FP column at rate per cycle, 1e9 cycles; the stack computed. */
+static void flops_run(const struct model *m, const char *column, double per_cycle,
+		      struct metric_value *out)
+{
+	struct group_sums s[MODEL_MAX_GROUPS];
+
+	memset(s, 0, sizeof(s));
+	memset(out, 0, sizeof(*out) * MODEL_MAX_METRICS);
+	set(m, s, "cycles", 1e9);
+	set(m, s, "instructions", 1e9);
+	set(m, s, column, per_cycle * 1e9);
+	m->compute(m, s, NULL, out);
+}
+
+static void test_flops_peak(void)
+{
+	struct metric_value out[MODEL_MAX_METRICS];
+
+	/* Skylake-SP: two 512-bit FMAs a cycle (FP_ARITH counts each twice) */
+	flops_run(&model_skx, "fp_512_dp", 4, out);
+	NEAR(get(&model_skx, out, "flops_base"), 1.0);
+	NEAR(get(&model_skx, out, "flops_width_loss"), 0.0);
+	flops_run(&model_skx, "fp_512_sp", 4, out);
+	NEAR(get(&model_skx, out, "flops_base"), 1.0);   /* the SP peak, not twice the DP one */
+	NEAR(stack_sum(&model_skx, out, "flops"), 1.0);
+	/* 256-bit FMAs at two a cycle: half of Skylake-SP's peak, the rest width */
+	flops_run(&model_skx, "fp_256_dp", 4, out);
+	NEAR(get(&model_skx, out, "flops_base"), 0.5);
+	NEAR(get(&model_skx, out, "flops_width_loss"), 0.5);
+	NEAR(stack_sum(&model_skx, out, "flops"), 1.0);
+	/* ...and all of Ice Lake client's: no width loss */
+	flops_run(&model_icl, "fp_256_dp", 4, out);
+	NEAR(get(&model_icl, out, "flops_base"), 1.0);
+	NEAR(get(&model_icl, out, "flops_width_loss"), 0.0);
+	NEAR(get(&model_icl, out, "flops_other_loss"), 0.0);
+	flops_run(&model_icl, "fp_256_sp", 4, out);
+	NEAR(get(&model_icl, out, "flops_base"), 1.0);
+	NEAR(get(&model_icl, out, "flops_width_loss"), 0.0);
+	/* scalar FMAs on Ice Lake client: 2 of 16 FLOP, 3 lanes of 4 lost per count */
+	flops_run(&model_icl, "fp_scalar_dp", 4, out);
+	NEAR(get(&model_icl, out, "flops_base"), 4.0 / 16);
+	NEAR(get(&model_icl, out, "flops_width_loss"), 4.0 * 3 / 16);
+	NEAR(stack_sum(&model_icl, out, "flops"), 1.0);
+}
+
+/* Sapphire Rapids: RS-empty cycles are the frontend part, FP ports idle
+ * beyond them the stall part; Zen 4: FLOPs not from FMAs. */
+static void test_flops_issue(void)
+{
+	const struct model *m = &model_spr;
+	struct group_sums s[MODEL_MAX_GROUPS];
+	struct metric_value out[MODEL_MAX_METRICS];
+
+	memset(s, 0, sizeof(s));
+	memset(out, 0, sizeof(out));
+	set(m, s, "cycles", 1e9);
+	set(m, s, "instructions", 1e9);
+	set(m, s, "fp_512_dp", 1e9);        /* one 512-bit FMA a cycle: half the peak */
+	set(m, s, "fp_disp_p0", 0.5e9);     /* 1 FP uop a cycle on 2 units: half idle */
+	set(m, s, "fp_disp_p5", 0.5e9);
+	set(m, s, "rs_empty_cycles", 0.2e9);
+	m->compute(m, s, NULL, out);
+	NEAR(get(m, out, "flops_base"), 0.25);
+	NEAR(get(m, out, "flops_frontend_loss"), 0.2);
+	NEAR(get(m, out, "flops_stall_loss"), 0.5 - 0.2);
+	NEAR(stack_sum(m, out, "flops"), 1.0);
+
+	m = &model_zen4;
+	memset(s, 0, sizeof(s));
+	set(m, s, "cycles", 1e9);
+	set(m, s, "instructions", 1e9);
+	set(m, s, "flops", 8e9);            /* half the DP peak of 16 */
+	set(m, s, "mac_flops", 6e9);        /* a quarter not from FMAs */
+	m->compute(m, s, NULL, out);
+	NEAR(get(m, out, "flops_base"), 0.5);
+	NEAR(get(m, out, "flops_non_fma_loss"), 0.5 * 0.25);
+	NEAR(stack_sum(m, out, "flops"), 1.0);
+}
+
+/* The issue's example on Ice Lake: bad speculation 25%, frontend 5%,
+ * retiring 40%, backend 30% of slots, the RS empty 30% of cycles.  The
+ * empty cycles bad speculation explains are not frontend: the issue-stage
+ * frontend is 5%, the range 5%..5%, not 5%..30%.  With the RS empty 60%
+ * the issue stage still cannot exceed the dispatch stage's frontend. */
+static void test_intel_stages(double rs_empty)
+{
+	const struct model *m = &model_icl;
+	struct group_sums s[MODEL_MAX_GROUPS];
+	struct metric_value out[MODEL_MAX_METRICS];
+
+	memset(s, 0, sizeof(s));
+	memset(out, 0, sizeof(out));
+	set(m, s, "cycles", 1e9);
+	set(m, s, "instructions", 1e9);
+	set(m, s, "slots", 5e9);
+	set(m, s, "td_retiring", 0.40 * 5e9);
+	set(m, s, "td_bad_spec", 0.25 * 5e9);
+	set(m, s, "td_fe_bound", 0.05 * 5e9);
+	set(m, s, "td_be_bound", 0.30 * 5e9);
+	set(m, s, "rs_empty_cycles", rs_empty * 1e9);
+	set(m, s, "stalls_mem_any", 0.1e9);
+	m->compute(m, s, NULL, out);
+	NEAR(get(m, out, "issue_frontend_bound"), fmin(0.05, rs_empty - 0.25));
+	NEAR(get(m, out, "frontend_bound_low"), fmin(0.05, rs_empty - 0.25));
+	NEAR(get(m, out, "frontend_bound_high"), 0.05);
+	NEAR(get(m, out, "backend_bound_low"), 0.30);
+	NEAR(get(m, out, "backend_bound_high"), 1 - 0.40 - 0.25 - fmin(0.05, rs_empty - 0.25));
+	CHECK(get(m, out, "frontend_bound_low") <= get(m, out, "frontend_bound_high"));
+	CHECK(get(m, out, "backend_bound_low") <= get(m, out, "backend_bound_high"));
+	NEAR(stack_sum(m, out, "issue"), 1.0);
+	NEAR(stack_sum(m, out, "topdown"), 1.0);
+	NEAR(get(m, out, "issue_memory_bound") + get(m, out, "issue_core_bound"),
+	     get(m, out, "issue_backend_bound"));
+}
+
+/* Zen 4's commit stage: ROB-empty cycles first to mispredicts (up to the
+ * dispatch stage's bad speculation), the rest frontend; bounds per stage. */
+static void test_zen4_commit(void)
+{
+	const struct model *m = &model_zen4;
+	struct group_sums s[MODEL_MAX_GROUPS];
+	struct metric_value out[MODEL_MAX_METRICS];
+	double c = 1e9, slots = 6 * c;
+
+	memset(s, 0, sizeof(s));
+	memset(out, 0, sizeof(out));
+	set(m, s, "cycles", c);
+	set(m, s, "instructions", 1e9);
+	set(m, s, "retired_ops", 0.3 * slots);
+	set(m, s, "dispatched_ops", 0.4 * slots);   /* bad speculation 10% */
+	set(m, s, "fe_no_ops", 0.3 * slots);
+	set(m, s, "be_stalls", 0.3 * slots);
+	set(m, s, "no_retire_empty", 0.25 * c);
+	set(m, s, "no_retire_not_complete", 0.4 * c);
+	set(m, s, "no_retire_load", 0.3 * c);
+	set(m, s, "no_retire_other", 0.01 * c);
+	set(m, s, "no_retire_thread_not_selected", 0.0);
+	m->compute(m, s, NULL, out);
+	NEAR(get(m, out, "commit_retiring"), 0.3);
+	NEAR(get(m, out, "commit_bad_speculation"), 0.1);
+	NEAR(get(m, out, "commit_frontend_bound"), 0.15);
+	NEAR(get(m, out, "commit_backend_bound"), 0.4);
+	NEAR(get(m, out, "commit_memory_bound"), 0.3);
+	NEAR(get(m, out, "commit_other_stalls"), 0.01);
+	NEAR(stack_sum(m, out, "commit"), 1.0);
+	NEAR(get(m, out, "frontend_bound_low"), 0.15);    /* commit */
+	NEAR(get(m, out, "frontend_bound_high"), 0.3);    /* dispatch */
+	NEAR(get(m, out, "backend_bound_low"), 0.3);      /* dispatch */
+	NEAR(get(m, out, "backend_bound_high"), 0.4);     /* commit */
+	NEAR(get(m, out, "bad_speculation_low"), 0.1);
+	NEAR(get(m, out, "bad_speculation_high"), 0.1);
+	NEAR(get(m, out, "memory_bound_high"), 0.3);
+}
+
+int main(void)
+{
+	test_flops_peak();
+	test_flops_issue();
+	test_intel_stages(0.30);
+	test_intel_stages(0.60);
+	test_zen4_commit();
+	return 0;
+}
