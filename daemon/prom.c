@@ -23,7 +23,9 @@ struct series {
 	int32_t pid;
 	uint64_t start_ns;       /* processes: with pid, the identity */
 	bool exited;
-	uint64_t last_tc;        /* CPU time in the newest interval: top-N order */
+	uint64_t last_tc;        /* CPU time in the newest interval */
+	double smooth_tc;        /* processes: CPU time per interval, smoothed: top-N order */
+	bool shown;              /* processes: one of the top N printed */
 	uint64_t tc, cs;
 	uint64_t group_tc[PLAN_MAX_GROUPS];                 /* by plan group */
 	uint64_t v[PLAN_MAX_GROUPS][MODEL_MAX_EVENTS];      /* by plan group, stored order */
@@ -238,6 +240,72 @@ static void add_health(struct iv_stats *sum, const struct iv_stats *st)
 #undef ADD_FIELD
 }
 
+/* Smoothing of each process's CPU time per interval, and how much busier a
+ * process must be than the least busy one shown to take its place: the
+ * printed set of pids changes only when the ranking really does, not every
+ * time two processes of similar CPU swap places (a new pid label value is a
+ * new series in Prometheus). */
+#define TOP_SMOOTH 0.3
+#define TOP_SWAP_FACTOR 1.5
+
+static int by_smooth_tc(const void *a, const void *b)
+{
+	const struct series *x = *(struct series *const *)a, *y = *(struct series *const *)b;
+
+	return x->smooth_tc < y->smooth_tc ? 1 : x->smooth_tc > y->smooth_tc ? -1 : 0;
+}
+
+/* The least busy process shown, or NULL. */
+static struct series *least_shown(struct series **ss, size_t n)
+{
+	struct series *low = NULL;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (ss[i]->shown && (low == NULL || ss[i]->smooth_tc < low->smooth_tc))
+			low = ss[i];
+	return low;
+}
+
+/* Which top_n processes /metrics prints: the shown ones stay while no
+ * other is TOP_SWAP_FACTOR busier (smoothed); free places go to the busiest. */
+static void select_processes(struct prom *p)
+{
+	struct table *t = &p->procs;
+	struct series **ss;
+	size_t i, shown = 0;
+
+	for (i = 0; i < t->n; i++) {
+		struct series *x = &t->s[i];
+
+		x->smooth_tc = TOP_SMOOTH * (double)x->last_tc + (1 - TOP_SMOOTH) * x->smooth_tc;
+		x->shown = x->shown || p->top_n == 0;
+		shown += x->shown;
+	}
+	if (p->top_n == 0 || t->n == 0 || (ss = malloc(t->n * sizeof(*ss))) == NULL)
+		return;
+	for (i = 0; i < t->n; i++)
+		ss[i] = &t->s[i];
+	qsort(ss, t->n, sizeof(*ss), by_smooth_tc);
+	for (i = 0; i < t->n; i++) {
+		struct series *low;
+
+		if (ss[i]->shown)
+			continue;
+		if (shown < p->top_n) {
+			ss[i]->shown = true;
+			shown++;
+		} else if ((low = least_shown(ss, t->n)) != NULL &&
+			   ss[i]->smooth_tc > TOP_SWAP_FACTOR * low->smooth_tc) {
+			low->shown = false;
+			ss[i]->shown = true;
+		} else {
+			break;   /* the rest are no busier */
+		}
+	}
+	free(ss);
+}
+
 /* Series of one process of the interval, found on its first row. */
 struct memo {
 	bool known;
@@ -293,6 +361,7 @@ void prom_add_interval(struct prom *p, const struct interval_data *iv)
 		add_row(&p->units, m->unit, r);
 		add_row(&p->procs, m->proc, r);
 	}
+	select_processes(p);
 	add_health(&p->health, &iv->st);
 	p->intervals++;
 	p->last_attributed = interval_attributed_share(iv, false);
@@ -392,13 +461,6 @@ static void render_family(struct prom *p, FILE *f, const char *kind, struct seri
 		}
 }
 
-static int by_last_tc(const void *a, const void *b)
-{
-	const struct series *x = *(struct series *const *)a, *y = *(struct series *const *)b;
-
-	return x->last_tc < y->last_tc ? 1 : x->last_tc > y->last_tc ? -1 : 0;
-}
-
 static void render_table(struct prom *p, FILE *f, const char *kind, const struct table *t,
 			 size_t limit)
 {
@@ -410,12 +472,12 @@ static void render_table(struct prom *p, FILE *f, const char *kind, const struct
 	ss = malloc(n * sizeof(*ss));
 	if (ss == NULL)
 		return;
-	for (i = 0; i < n; i++)
-		ss[i] = &t->s[i];
-	if (limit > 0 && n > limit) {
-		qsort(ss, n, sizeof(*ss), by_last_tc);
-		n = limit;
-	}
+	n = 0;
+	for (i = 0; i < t->n; i++)
+		if (!limit || t->s[i].shown)   /* processes: the top N select_processes() chose */
+			ss[n++] = &t->s[i];
+	if (limit > 0)
+		qsort(ss, n, sizeof(*ss), by_smooth_tc);
 	render_family(p, f, kind, ss, n);
 	free(ss);
 }

@@ -2,7 +2,8 @@
  * /metrics bookkeeping: counters add up across intervals, exited processes
  * leave the per-process family (and the index is rebuilt so the others keep
  * their counts), names beyond max_keys add up under "[other]", and only the
- * top-N processes of the last interval are printed; labels are valid UTF-8
+ * top-N processes are printed, a set that changes only when another
+ * process is clearly busier (smoothed over intervals); labels are valid UTF-8
  * whatever bytes a name holds; a re-plan (SIGHUP) moves each group's counts
  * to its new index, prints no group left out, and starts a new one at 0.
  */
@@ -41,6 +42,22 @@ static int valid_utf8(const char *s)
 
 	json_decref(j);
 	return j != NULL;
+}
+
+/* n intervals in which alpha, beta and gamma run a, b and c ms. */
+static void top_churn(struct prom *p, struct iv_proc *procs, uint64_t a, uint64_t b, uint64_t c,
+		      int n)
+{
+	struct iv_row rows[3];
+	struct interval_data iv;
+
+	while (n-- > 0) {
+		interval(&iv, procs, 3, rows);
+		rows[0].task_clock_ns = a * 1000000;
+		rows[1].task_clock_ns = b * 1000000;
+		rows[2].task_clock_ns = c * 1000000;
+		prom_add_interval(p, &iv);
+	}
 }
 
 static char *render(struct prom *p)
@@ -186,6 +203,23 @@ int main(void)
 	text = render(p);
 	CHECK(strstr(text, "pid=\"12\"") != NULL);
 	CHECK(strstr(text, "stackd_process_cpu_seconds_total{pid=\"11\"") == NULL);
+	free(text);
+	prom_free(p);
+
+	/* the top-N set is stable: two processes of similar CPU swapping places
+	 * do not swap series; one clearly busier takes the least busy's place */
+	CHECK(prom_new(&model_software, NULL, 10, 2, &p) == 0);
+	procs[0].exit_ns = 0;   /* alpha runs again */
+	top_churn(p, procs, 3000, 2000, 1900, 5);
+	top_churn(p, procs, 3000, 1900, 2000, 5);   /* beta and gamma swap: no churn */
+	text = render(p);
+	CHECK(strstr(text, "pid=\"10\"") != NULL && strstr(text, "pid=\"11\"") != NULL);
+	CHECK(strstr(text, "pid=\"12\"") == NULL);
+	free(text);
+	top_churn(p, procs, 3000, 500, 6000, 5);    /* gamma 12 x beta: it takes beta's place */
+	text = render(p);
+	CHECK(strstr(text, "pid=\"10\"") != NULL && strstr(text, "pid=\"12\"") != NULL);
+	CHECK(strstr(text, "pid=\"11\"") == NULL);
 	free(text);
 	prom_free(p);
 
