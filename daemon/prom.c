@@ -50,6 +50,8 @@ struct prom {
 	uint64_t idle_ns, unattributed_ns, cpu_ns;
 	double last_attributed;  /* the newest interval's share of busy CPU */
 	uint64_t last_end_ns;    /* its end, CLOCK_REALTIME */
+	double cost_ns;          /* per sampled switch; 0: not set */
+	bool cost_measured;
 };
 
 int prom_new(const struct model *m, const struct plan *plan, unsigned max_keys, unsigned top_n,
@@ -488,6 +490,27 @@ static void metric(FILE *f, const char *name, const char *type, const char *help
 		help, name, type, name, v);
 }
 
+void prom_set_sampling_cost(struct prom *p, double ns_per_switch, bool measured)
+{
+	pthread_mutex_lock(&p->lock);
+	p->cost_ns = ns_per_switch;
+	p->cost_measured = measured;
+	pthread_mutex_unlock(&p->lock);
+}
+
+/* The per-switch sampling cost, for the recording rule that turns the
+ * busiest CPU's switch rate into the share of it sampling takes. */
+static void render_sampling_cost(const struct prom *p, FILE *f)
+{
+	if (p->cost_ns <= 0)
+		return;
+	fprintf(f, "# HELP stackd_sampling_cost_seconds_per_switch What sampling one context "
+		"switch costs on this host (%s).\n# TYPE stackd_sampling_cost_seconds_per_switch "
+		"gauge\nstackd_sampling_cost_seconds_per_switch %.9f\n",
+		p->cost_measured ? "measured at start" : "not measured: the development VM's figure",
+		p->cost_ns / (double)NS_PER_SEC);
+}
+
 /* The headline share, the CPU time behind it, and how fresh it is. */
 static void render_attribution(const struct prom *p, FILE *f)
 {
@@ -552,6 +575,7 @@ void prom_render(struct prom *p, struct writer_status_box *writer, bool full, FI
 	HEALTH_FIELDS(PRINT_FIELD)
 #undef PRINT_FIELD
 	render_attribution(p, f);
+	render_sampling_cost(p, f);
 	if (writer != NULL)
 		render_writer(writer, f);
 	if (full) {

@@ -29,6 +29,11 @@ void prom_free(struct prom *p);   /* NULL is a no-op */
  * sees its series end).  Safe while other threads render. */
 void prom_replan(struct prom *p, const struct plan *plan);
 
+/* What sampling one context switch costs here (measured at start, else
+ * the development VM's figure: measured false), for
+ * stackd_sampling_cost_seconds_per_switch. */
+void prom_set_sampling_cost(struct prom *p, double ns_per_switch, bool measured);
+
 /* Add one flushed interval (main thread). */
 void prom_add_interval(struct prom *p, const struct interval_data *iv);
 

@@ -654,6 +654,7 @@ static int start_collecting(struct daemon *d)
 	d->calib.on_per_s = calibrate_pingpong(d->calib.cpu);
 	calibrate_finish(&d->calib);
 	hold_reviews(d, false);
+	prom_set_sampling_cost(d->prom, run_sampling_cost_ns(d), d->calib.cost_ns >= 0);
 	r = flush_init(&d->fl, d->col, d->workers, d->n_workers, &d->pt, d->started_ns);
 	if (r < 0)
 		return log_error_r(-ENOMEM, "startup");

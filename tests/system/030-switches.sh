@@ -28,11 +28,12 @@ done
 "$STACKCTL" status --db "$DB" --window 60s --json >"$TMP/status.json" || fail "stackctl status failed"
 rate=$(jq .collector.max_cpu_switch_rate "$TMP/status.json")
 cost=$(jq .sampling_cost_fraction "$TMP/status.json")
+per_switch=$(jq .sampling_cost.ns_per_switch "$TMP/status.json")   # measured at start
 costly=$(jq .sampling_costly "$TMP/status.json")
-note "busiest cpu: $rate switches/s, sampling cost $cost, costly=$costly"
+note "busiest cpu: $rate switches/s, sampling cost $cost at $per_switch ns per switch, costly=$costly"
 [ "$rate" -ge 1000 ] || fail "status shows a switch rate of $rate/s, the sleepers made >= 1000/s"
-awk -v r="$rate" -v c="$cost" -v k="$costly" 'BEGIN {
-	want = r * 1.2e-6; if (c < want * 0.99 || c > want * 1.01) exit 1
+awk -v r="$rate" -v c="$cost" -v k="$costly" -v ns="$per_switch" 'BEGIN {
+	want = r * ns / 1e9; if (c < want * 0.99 - 1e-9 || c > want * 1.01 + 1e-9) exit 1
 	if ((want > 0.02) != (k == "true")) exit 1 }' ||
 	fail "sampling cost $cost / costly=$costly do not follow the rate $rate/s"
 stop_daemon
