@@ -382,14 +382,16 @@ static bool report_combined(const struct ps_recording *rec, const struct ps_matc
 	return any;
 }
 
-/* The FLOPS figures that need the FP events one by one. */
-static bool needs_fp_split(const char *metric)
+/* The FLOPS figures that need the FP events one by one: the peak share,
+ * the shares by width and precision, and every part of the FLOPS stack
+ * (each is capped by the base, which is the peak share). */
+static bool needs_fp_split(const struct model_metric *mm)
 {
+	const char *metric = mm->name;
 	size_t n = strlen(metric);
 
 	return strcmp(metric, "flop_peak_fraction") == 0 ||
-	       strncmp(metric, "flops_base", 10) == 0 || strncmp(metric, "flops_width", 11) == 0 ||
-	       strncmp(metric, "flops_other", 11) == 0 ||
+	       (mm->stack != NULL && strcmp(mm->stack, "flops") == 0) ||
 	       (strncmp(metric, "flops_", 6) == 0 && n > 6 && strcmp(metric + n - 6, "_share") == 0);
 }
 
@@ -433,7 +435,7 @@ static int compute_all(const struct model *m, const struct ps_recording *rec, bo
 		if (secs[i] <= 0 && gf >= 0)
 			out[i].v[gf].valid = false;  /* no time in the recording */
 		for (k = 0; combined && k < m->n_metrics; k++)
-			if (needs_fp_split(m->metrics[k].name))
+			if (needs_fp_split(&m->metrics[k]))
 				out[i].v[k].valid = false;
 		/* the same FLOPs over the wall time: gflops counted them per
 		 * secs[i] (task-clock when recorded) */

@@ -48,7 +48,7 @@ static void help(void)
 	       "'stackctl show --db F 1234'.\n"
 	       "\n"
 	       "Exit status: 0 success, 1 the request failed (daemon or data not there, no\n"
-	       "such target), 2 bad command line.\n"
+	       "such target), 2 bad command line, 3 status: the daemon is not running.\n"
 	       "See 'stackctl VERB --help' for each verb, and stackctl(1).\n");
 }
 

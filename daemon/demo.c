@@ -65,18 +65,38 @@ static void remove_demo(const char *dir)
 
 /* Serve until SIGTERM/SIGINT (blocked before any thread starts, so every
  * thread leaves them to sigwait). */
+/* The TCP addresses of listen ("a,unix:/p,b" -> "a,b"), or the default
+ * TCP one when it has none. */
+static const char *demo_tcp_only(const char *listen, char *buf, size_t len)
+{
+	char copy[1024], *save = NULL, *a;
+	size_t used = 0;
+
+	snprintf(copy, sizeof(copy), "%s", listen);
+	buf[0] = '\0';
+	for (a = strtok_r(copy, ",", &save); a != NULL; a = strtok_r(NULL, ",", &save)) {
+		if (strncmp(a, "unix:", 5) == 0 || strcmp(a, "none") == 0)
+			continue;
+		used += (size_t)snprintf(buf + used, used < len ? len - used : 0, "%s%s",
+					 used ? "," : "", a);
+	}
+	if (buf[0] == '\0' || used >= len)
+		snprintf(buf, len, "%s", STACKD_DEFAULT_TCP);
+	return buf;
+}
+
 static int serve(const struct config *cfg, const char *path, uint64_t now_ns, struct prom *prom)
 {
 	struct http_config hc;
 	struct http_server *http = NULL;
-	char err[1024];
+	char err[1024], tcp[1024];
 	sigset_t set;
 	int sig = 0, r;
 
 	memset(&hc, 0, sizeof(hc));
-	/* the default's Unix socket is the real daemon's: TCP only */
-	hc.listen = strcmp(cfg->listen, STACKD_DEFAULT_LISTEN) == 0 ? STACKD_DEFAULT_TCP :
-		    cfg->listen;
+	/* TCP only: a Unix socket in listen is the real daemon's place, where
+	 * stackctl would read constructed data as this host's */
+	hc.listen = demo_tcp_only(cfg->listen, tcp, sizeof(tcp));
 	hc.web_dir = strcmp(cfg->web_dir, "none") == 0 ? "" : cfg->web_dir;
 	hc.max_connections = cfg->http_max_connections;
 	hc.info.database = path;

@@ -627,6 +627,41 @@ static void hold_reviews(struct daemon *d, bool on)
 		worker_hold_review(&d->workers[i], on);
 }
 
+/* The workers, with what sampling a switch costs here measured around
+ * their start: without sampling before, with it once they run
+ * (calibrate.h; 0.4 s of one CPU, once).  The switch-record review waits
+ * meanwhile: the burst is not this host's rate. */
+static int start_workers_calibrated(struct daemon *d)
+{
+	struct timespec settle = { 0, 20 * 1000 * 1000 };   /* the groups enabled */
+	int r;
+
+	d->calib.cpu = d->col->cpus[d->col->n_cpus - 1].cpu;
+	d->calib.off_per_s = calibrate_pingpong(d->calib.cpu);
+	r = run_start_workers(d);
+	if (r < 0)
+		return log_error_r(r, "cannot start the CPU workers");
+	hold_reviews(d, true);
+	nanosleep(&settle, NULL);
+	d->calib.on_per_s = calibrate_pingpong(d->calib.cpu);
+	calibrate_finish(&d->calib);
+	hold_reviews(d, false);
+	prom_set_sampling_cost(d->prom, run_sampling_cost_ns(d), d->calib.cost_ns >= 0);
+	return 0;
+}
+
+/* Collection starts now: what the workers counted so far is the
+ * calibration's own bouncing (a burst of ~500,000 switches/s on one CPU,
+ * that would read as this host's) and the start's partial spans; it is
+ * cut off and dropped, so the first interval begins after it. */
+static void drop_start_cut(struct daemon *d)
+{
+	struct interval_data *iv;
+
+	if (flush_run(&d->fl, false, &iv) == 0)
+		interval_free(iv);
+}
+
 static int start_collecting(struct daemon *d)
 {
 	int r;
@@ -638,37 +673,14 @@ static int start_collecting(struct daemon *d)
 	r = serve_http(d);
 	if (r < 0)
 		return r;
-	/* What sampling a switch costs here: without sampling now, with it
-	 * once the workers run (calibrate.h); 0.4 s of one CPU, once. */
-	d->calib.cpu = d->col->cpus[d->col->n_cpus - 1].cpu;
-	d->calib.off_per_s = calibrate_pingpong(d->calib.cpu);
-	r = run_start_workers(d);
+	r = start_workers_calibrated(d);
 	if (r < 0)
-		return log_error_r(r, "cannot start the CPU workers");
-	hold_reviews(d, true);
-	{
-		struct timespec settle = { 0, 20 * 1000 * 1000 };   /* the groups enabled */
-
-		nanosleep(&settle, NULL);
-	}
-	d->calib.on_per_s = calibrate_pingpong(d->calib.cpu);
-	calibrate_finish(&d->calib);
-	hold_reviews(d, false);
-	prom_set_sampling_cost(d->prom, run_sampling_cost_ns(d), d->calib.cost_ns >= 0);
+		return r;
 	r = flush_init(&d->fl, d->col, d->workers, d->n_workers, &d->pt, d->started_ns);
 	if (r < 0)
 		return log_error_r(-ENOMEM, "startup");
 	d->fl_ready = true;
-	/* Collection starts now: what the workers counted so far is the
-	 * calibration's own bouncing (a burst of ~100,000 switches/s on one
-	 * CPU, that would read as this host's) and the start's partial
-	 * spans; the first interval begins after it. */
-	{
-		struct interval_data *iv;
-
-		if (flush_run(&d->fl, false, &iv) == 0)
-			interval_free(iv);
-	}
+	drop_start_cut(d);
 	return 0;
 }
 

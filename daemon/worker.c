@@ -587,11 +587,17 @@ bool worker_tick(struct worker *w)
 		uint64_t rotate_ns = __atomic_load_n(&w->rotate_ns, __ATOMIC_RELAXED);
 
 		rotate(w);
-		if (__atomic_load_n(&w->review_hold, __ATOMIC_RELAXED)) {
-			/* the held time is not part of the next review's rate */
+		int hold = __atomic_load_n(&w->review_hold, __ATOMIC_RELAXED);
+
+		if (hold != 0) {
+			/* the held time (up to this tick) is not part of the
+			 * next review's rate; once released, one more tick */
 			w->at.unsampled_span_ns = 0;
 			w->switch_review_ns = now;
 			w->switch_review_samples = w->at.samples_seen;
+			if (hold == REVIEW_RELEASED)
+				__atomic_compare_exchange_n(&w->review_hold, &hold, 0, false,
+							    __ATOMIC_RELAXED, __ATOMIC_RELAXED);
 		} else {
 			review_switch_records(w, now);
 		}
@@ -739,7 +745,9 @@ void worker_recycle(struct worker *w, struct handover *h)
 
 void worker_hold_review(struct worker *w, bool on)
 {
-	__atomic_store_n(&w->review_hold, on ? 1 : 0, __ATOMIC_RELAXED);
+	/* released: the worker re-baselines at its next tick before reviewing
+	 * again, so no held time reaches a review */
+	__atomic_store_n(&w->review_hold, on ? REVIEW_HELD : REVIEW_RELEASED, __ATOMIC_RELAXED);
 }
 
 void worker_set_rotate(struct worker *w, uint64_t rotate_ns)

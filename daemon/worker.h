@@ -53,6 +53,8 @@ struct handover {
 	struct handover *next;
 };
 
+enum { REVIEW_HELD = 1, REVIEW_RELEASED = 2 };
+
 struct worker {
 	struct collector *col;
 	struct cpu_events *ev;
@@ -66,7 +68,8 @@ struct worker {
 	uint64_t flush_seq;        /* atomic: flush requested */
 	int stop;                  /* atomic */
 	/* atomic: the switch-record review waits (the start's calibration
-	 * bounces ~500,000 switches/s through this CPU: not this host's rate) */
+	 * bounces ~500,000 switches/s through this CPU: not this host's rate):
+	 * 0, REVIEW_HELD, or REVIEW_RELEASED (one more tick without review) */
 	int review_hold;
 
 	/* owned by the worker thread */

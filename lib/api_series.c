@@ -70,17 +70,6 @@ static void print_point(struct jsonw *j, const struct series_bucket *b, const st
 	jsonw_object_end(j);
 }
 
-/* Bucket i follows a stretch with no data: more than one step and a half
- * after the previous bucket, and more than its own intervals' length (and
- * a step for where their ends fall) - a step shorter than the intervals
- * (10 s ones, or hour rollups, at a 2 s step) leaves buckets empty that
- * are not a gap. */
-static bool gap_before(const struct series_bucket *b, int i, uint64_t step)
-{
-	uint64_t d = i > 0 ? b[i].start_ns - b[i - 1].start_ns : 0;
-
-	return i > 0 && d > step + step / 2 && d > b[i].span_ns + step;
-}
 
 /* The metric's index in m, the model of the data (NULL: one this build
  * does not know).  Returns 0, or 1 after an error answer: 404 for a metric
@@ -173,7 +162,9 @@ int api_series(struct db *db, const char *query, const struct api_access *acc,
 	jsonw_object_begin(&o.w);
 	jsonw_key(&o.w, "who");
 	jsonw_object_begin(&o.w);
-	jsonw_field_string(&o.w, api_who_key(who), what);
+	/* a user who sees only their own processes gets only those */
+	jsonw_field_string(&o.w, api_who_key(who),
+			   who == WHO_HOST && !acc->full ? "your processes but [idle]" : what);
 	jsonw_object_end(&o.w);
 	jsonw_field_string(&o.w, "metric", metric);
 	jsonw_field_string(&o.w, "unit", mi >= 0 ? api_metric_unit(m->metrics[mi].unit) : "percent");
@@ -185,7 +176,7 @@ int api_series(struct db *db, const char *query, const struct api_access *acc,
 	jsonw_key(&o.w, "points");
 	jsonw_array_begin(&o.w);
 	for (i = 0; i < n; i++)
-		print_point(&o.w, &b[i], m, mi, smt_on, gap_before(b, i, step));
+		print_point(&o.w, &b[i], m, mi, smt_on, series_gap_before(b, (size_t)i, step));
 	jsonw_array_end(&o.w);
 	jsonw_object_end(&o.w);
 	free(b);

@@ -229,13 +229,18 @@ static void print_writer(struct jsonw *j, struct writer_status_box *box)
  * figure, saying which; returns the ns per switch. */
 static double print_sampling_cost(struct jsonw *j, struct db *db)
 {
-	char ns[32] = "", method[256] = "";
+	char ns[32] = "", method[512] = "";
 	bool measured = query_meta(db, "sampling_cost_ns", ns, sizeof(ns)) == 0 && ns[0] != '\0';
 	double cost = measured ? strtod(ns, NULL) : (double)SWITCH_SAMPLE_COST_NS;
 
-	if (!measured || query_meta(db, "sampling_cost_method", method, sizeof(method)) < 0)
-		snprintf(method, sizeof(method), "NOT MEASURED on this host: make bench's figure on "
-			 "the development VM");
+	if (query_meta(db, "sampling_cost_method", method, sizeof(method)) < 0 || !measured) {
+		size_t at = strnlen(method, 400);
+
+		/* the daemon's reason when it gave one ("the ping-pong threads
+		 * could not run on cpu N"), and the figure standing in */
+		snprintf(method + at, sizeof(method) - at, "%sNOT MEASURED on this host: make "
+			 "bench's figure on the development VM", at ? "; " : "");
+	}
 	jsonw_break(j, 1);
 	jsonw_key(j, "sampling_cost");
 	jsonw_object_begin(j);

@@ -645,7 +645,8 @@ int query_series(struct db *db, enum query_who who, const char *what, int64_t ui
 	/* How much time each bucket's intervals cover: a step is rarely a
 	 * whole number of intervals, and rates must not count one twice. */
 	if (n > 0 && sqlite3_prepare_v2(db->db, "SELECT (end_ns - ?1 - 1) / ?3, sum(end_ns - start_ns),"
-					" max(rollup_s) FROM interval WHERE end_ns > ?1 AND end_ns <= ?2"
+					" max(rollup_s), max(end_ns - start_ns) FROM interval"
+					" WHERE end_ns > ?1 AND end_ns <= ?2"
 					" AND " TIER_MATCH("") " GROUP BY 1", -1, &st, NULL) == SQLITE_OK) {
 		size_t j = 0;
 
@@ -661,6 +662,7 @@ int query_series(struct db *db, enum query_who who, const char *what, int64_t ui
 			if (j < n && out[j].start_ns == start) {
 				out[j].span_ns = (uint64_t)sqlite3_column_int64(st, 1);
 				out[j].resolution_s = (unsigned)sqlite3_column_int(st, 2);
+				out[j].longest_interval_ns = (uint64_t)sqlite3_column_int64(st, 3);
 			}
 		}
 		sqlite3_finalize(st);
@@ -682,4 +684,11 @@ void window_done(struct window *w)
 	}
 	free(w->procs);
 	memset(w, 0, sizeof(*w));
+}
+
+bool series_gap_before(const struct series_bucket *b, size_t i, uint64_t step)
+{
+	uint64_t d = i > 0 ? b[i].start_ns - b[i - 1].start_ns : 0;
+
+	return i > 0 && d > step + step / 2 && d > b[i].longest_interval_ns + step;
 }

@@ -100,6 +100,7 @@ struct series_bucket {
 	uint64_t start_ns;                          /* bucket start, CLOCK_REALTIME */
 	uint64_t span_ns;                           /* length of the intervals in it */
 	unsigned resolution_s;                      /* 0 raw, 60/3600 from rollups */
+	uint64_t longest_interval_ns;               /* of the intervals in it */
 	uint64_t task_clock_ns;
 	struct group_sums sums[MODEL_MAX_GROUPS];   /* by the model's group index */
 	struct cpu_split host;                      /* every process's, not the target's */
@@ -113,6 +114,13 @@ struct series_bucket {
 int query_series(struct db *db, enum query_who who, const char *what, int64_t uid,
 		 uint64_t from_ns, uint64_t to_ns, uint64_t step_ns, struct series_bucket *out,
 		 size_t max_buckets, const struct model **model, char *err, size_t errlen);
+
+/* Bucket i follows a stretch with no data: more than one step and a half
+ * after bucket i - 1, and more than one of its intervals' length (and a
+ * step for where their ends fall) - a step shorter than the intervals (10 s
+ * ones, or hour rollups, at a 2 s step) leaves buckets empty that are not
+ * a gap. */
+bool series_gap_before(const struct series_bucket *b, size_t i, uint64_t step);
 
 /* ---- raw rows, for `stackctl export` and /api/v1/export ---------------- */
 

@@ -122,11 +122,12 @@ const struct model_metric model_intel_metrics[_IM_MAX] = {
 		"FLOPs from AMX (BF16 tile operations)", NULL },
 	[IM_FLOPS_FRONTEND] = { "flops_frontend_loss", NULL, METRIC_FRACTION,
 		"FLOPS stack: cycles the scheduler (RS) held no uop, so no FP instruction could "
-		"issue (approximation: whole empty cycles only)", FL },
+		"issue (approximation: whole empty cycles only, per thread cycle while the base "
+		"is per core clock)", FL },
 	[IM_FLOPS_STALL] = { "flops_stall_loss", NULL, METRIC_FRACTION,
 		"FLOPS stack: FP units without an FP uop while the scheduler held uops - non-FP "
-		"use, memory, dependences (approximation: FP_ARITH_DISPATCHED ports 0, 1, 5, "
-		"wrong-path uops included)", FL },
+		"use, memory, dependences (approximation: FP_ARITH_DISPATCHED ports 0, 1, 5 "
+		"against 2 FMA units, wrong-path uops included, per thread cycle)", FL },
 	[IM_ISSUE_RETIRING] = { "issue_retiring", NULL, METRIC_FRACTION,
 		"issue-stage stack: slots of uops that retire (the same at every stage)", IS },
 	[IM_ISSUE_BAD_SPECULATION] = { "issue_bad_speculation", NULL, METRIC_FRACTION,
