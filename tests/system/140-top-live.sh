@@ -100,9 +100,18 @@ while [ ! -s "$TMP/exit" ] && [ "$i" -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 grep -q " icanon" "$TMP/stty" && grep -q " echo" "$TMP/stty" || fail "terminal left raw: $(cat "$TMP/stty")"
 note "fixture: every key did what it says; q quit with exit 0 and the terminal restored"
 $T kill-server 2>/dev/null
+# the server's exit takes a moment: a new session started during it dies
+# with it ("server exited unexpectedly"), so wait, and try again if so
+i=0
+while $T has-session -t "$PANE" 2>/dev/null && [ "$i" -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
 
 # a screen too short for the five processes: arrows, pages, Home and End scroll
-$T new-session -d -s "$PANE" -x 150 -y 10 "TZ=UTC '$STACKCTL' top --db '$FIX' --sort pid -d 0.2; sleep 60"
+for try in 1 2 3; do
+	$T new-session -d -s "$PANE" -x 150 -y 10 \
+		"TZ=UTC '$STACKCTL' top --db '$FIX' --sort pid -d 0.2; sleep 60" 2>/dev/null &&
+		sleep 0.3 && $T has-session -t "$PANE" 2>/dev/null && break
+	sleep 0.5
+done
 wait_screen "sorted by pid"
 wait_first_row 1005 scroll
 key Down; wait_first_row 1004 Down
