@@ -139,7 +139,8 @@ $(WEB_GEN): daemon/gen-web.sh $(WEB_FILES)
 # The generated file must exist before anything that includes its header.
 $(call obj,rel,daemon/store.c) $(call obj,asan,daemon/store.c): $(STACKD_GEN)
 
-$(BUILD)/tests/%: tests/unit/%.c $(UNIT_OBJS) $(SIM_OBJS) tests/unit/test.h tests/unit/test_db.h
+$(BUILD)/tests/%: tests/unit/%.c $(UNIT_OBJS) $(SIM_OBJS) tests/unit/test.h tests/unit/test_db.h \
+	tests/unit/test_model.h
 	@mkdir -p $(dir $@)
 	@echo "  CC $@"
 	$(Q)$(CC) $(ASAN_CFLAGS) -Itests/unit -Itests/sim -o $@ $< $(UNIT_OBJS) $(SIM_OBJS) $(STACKD_LIBS) \

@@ -14,40 +14,12 @@
  */
 #include "lib/model/model.h"
 #include "test.h"
+#include "test_model.h"
 
 #include <math.h>
 #include <string.h>
 
-#define NEAR(a, b) do { double _a = (a), _b = (b); if (!(fabs(_a - _b) <= 1e-12)) { \
-	fprintf(stderr, "%s:%d: %s = %.15f, want %.15f\n", __FILE__, __LINE__, #a, _a, _b); \
-	exit(1); } } while (0)
-
-/* The same count for the column in every family that has it. */
-static void set(const struct model *m, struct group_sums *s, const char *column, double v)
-{
-	unsigned g, e;
-
-	for (g = 0; g < m->n_groups; g++)
-		for (e = 0; e < m->groups[g].n_events; e++)
-			if (strcmp(m->groups[g].events[e].column, column) == 0) {
-				s[g].present = true;
-				s[g].task_clock_ns = 1000000000;
-				s[g].v[e] = (uint64_t)v;
-			}
-}
-
-static void mark_missing(const struct model *m, struct group_sums *s, const char *group,
-			 const char *column)
-{
-	int g = model_group_index(m, group);
-	unsigned e;
-
-	CHECK(g >= 0);
-	for (e = 0; e < m->groups[g].n_events; e++)
-		if (strcmp(m->groups[g].events[e].column, column) == 0)
-			s[g].missing |= 1u << e;
-}
-
+/* (NEAR, set, get, missing: test_model.h) */
 static const struct metric_value *metric(const struct model *m, const struct metric_value *out,
 					 const char *name)
 {
@@ -55,16 +27,6 @@ static const struct metric_value *metric(const struct model *m, const struct met
 
 	CHECK(i >= 0);
 	return &out[i];
-}
-
-static double get(const struct model *m, const struct metric_value *out, const char *name)
-{
-	const struct metric_value *v = metric(m, out, name);
-
-	if (!v->valid)
-		fprintf(stderr, "%s: %s not valid\n", m->name, name);
-	CHECK(v->valid);
-	return v->value;
 }
 
 static void compute(const struct model *m, const struct group_sums *s, bool smt_on,
@@ -149,7 +111,7 @@ static void test_skl(const struct model *m, bool smt_on)
 
 	/* SMT on without CORE_CLKS' events: mite and dsb cannot be had */
 	if (smt_on) {
-		mark_missing(m, s, "fe_l3_bw", "ref_xclk");
+		missing(m, s, "fe_l3_bw", "ref_xclk");
 		compute(m, s, smt_on, out);
 		CHECK(!metric(m, out, "mite")->valid);
 		CHECK(!metric(m, out, "dsb")->valid);
@@ -215,7 +177,7 @@ static void test_icl(const struct model *m)
 		NEAR(get(m, out, "lsd"), (LSD_ACT - LSD_OK) / DIST / 2);
 	}
 	/* CORE_CLKS not counted: the bandwidth nodes go, latency stays */
-	mark_missing(m, s, "fe_l3_bw", "core_clks");
+	missing(m, s, "fe_l3_bw", "core_clks");
 	compute(m, s, false, out);
 	CHECK(!metric(m, out, "mite")->valid);
 	CHECK(!metric(m, out, "lsd")->valid);

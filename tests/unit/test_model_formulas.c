@@ -10,69 +10,11 @@
 #include "lib/model/model_generic.h"
 #include "lib/nnls.h"
 #include "test.h"
+#include "test_model.h"
 
 #include <math.h>
 #include <string.h>
 
-static void set(const struct model *m, struct group_sums *s, const char *column, double v)
-{
-	unsigned g, e;
-
-	/* the same event in several groups gets the same count */
-	for (g = 0; g < m->n_groups; g++)
-		for (e = 0; e < m->groups[g].n_events; e++)
-			if (strcmp(m->groups[g].events[e].column, column) == 0) {
-				s[g].present = true;
-				s[g].task_clock_ns = 1000000000;
-				s[g].v[e] = (uint64_t)v;
-			}
-}
-
-static int col(const struct model *m, const char *group, const char *column)
-{
-	int g = model_group_index(m, group);
-	unsigned e;
-
-	CHECK(g >= 0);
-	for (e = 0; e < m->groups[g].n_events; e++)
-		if (strcmp(m->groups[g].events[e].column, column) == 0)
-			return (int)e;
-	CHECK(0);
-	return -1;
-}
-
-/* The family counted the target but not this event (model.h, missing). */
-static void missing(const struct model *m, struct group_sums *s, const char *group,
-		    const char *column)
-{
-	int g = model_group_index(m, group), e = col(m, group, column);
-
-	s[g].v[e] = 0;
-	s[g].missing |= 1u << e;
-}
-
-static bool valid(const struct model *m, const struct metric_value *out, const char *name)
-{
-	int i = model_metric_index(m, name);
-
-	CHECK(i >= 0);
-	return out[i].valid;
-}
-
-static double get(const struct model *m, const struct metric_value *out, const char *name)
-{
-	int i = model_metric_index(m, name);
-
-	CHECK(i >= 0);
-	if (!out[i].valid)
-		fprintf(stderr, "%s: %s not valid\n", m->name, name);
-	CHECK(out[i].valid);
-	return out[i].value;
-}
-
-#define NEAR(a, b) do { double _a = (a), _b = (b); if (fabs(_a - _b) > 1e-9) { \
-	fprintf(stderr, "%s:%d: %s = %.12f, want %.12f\n", __FILE__, __LINE__, #a, _a, _b); \
-	exit(1); } } while (0)
 
 /* A stack's first level sums to 1 and children to their parent. */
 static void check_stack(const struct model *m, const struct metric_value *out, const char *stack)

@@ -8,37 +8,11 @@
  */
 #include "lib/model/model.h"
 #include "test.h"
+#include "test_model.h"
 
 #include <math.h>
 #include <string.h>
 
-static void set(const struct model *m, struct group_sums *s, const char *column, double v)
-{
-	unsigned g, e;
-
-	for (g = 0; g < m->n_groups; g++)
-		for (e = 0; e < m->groups[g].n_events; e++)
-			if (strcmp(m->groups[g].events[e].column, column) == 0) {
-				s[g].present = true;
-				s[g].task_clock_ns = 1000000000;
-				s[g].v[e] = (uint64_t)v;
-			}
-}
-
-static double get(const struct model *m, const struct metric_value *out, const char *name)
-{
-	int i = model_metric_index(m, name);
-
-	CHECK(i >= 0);
-	if (!out[i].valid)
-		fprintf(stderr, "%s: %s not valid\n", m->name, name);
-	CHECK(out[i].valid);
-	return out[i].value;
-}
-
-#define NEAR(a, b) do { double _a = (a), _b = (b); if (fabs(_a - _b) > 1e-9) { \
-	fprintf(stderr, "%s:%d: %s = %.12f, want %.12f\n", __FILE__, __LINE__, #a, _a, _b); \
-	exit(1); } } while (0)
 
 /* The valid first-level nodes of one stack, summed. */
 static double stack_sum(const struct model *m, const struct metric_value *out, const char *stack)
