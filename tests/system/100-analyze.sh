@@ -122,7 +122,8 @@ fi
 # this host's perf, reads back: the switch rate per CPU second is perf's own
 # (its "/sec" beside context-switches is per second of task-clock).
 "$STACKCTL" analyze --perf-command --model software >"$TMP/swcmd" || fail "--perf-command software"
-sed -i "s|stackd-recording.csv|$TMP/sw.csv|; s|COMMAND|sh -c 'i=0; while [ \$i -lt 200000 ]; do i=\$((i + 1)); done'|" "$TMP/swcmd"
+# (a workload that surely switches within its one interval: 20 short sleeps)
+sed -i "s|stackd-recording.csv|$TMP/sw.csv|; s|COMMAND|sh -c 'for j in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do sleep 0.01; done'|" "$TMP/swcmd"
 if command -v perf >/dev/null && sh "$TMP/swcmd" >/dev/null 2>&1; then
 	"$STACKCTL" analyze --json --model software "$TMP/sw.csv" >"$TMP/sw.json" 2>"$TMP/sw.err" ||
 		fail "the software model's own recording: $(cat "$TMP/sw.err")"
