@@ -51,7 +51,7 @@ static int write_demo(const char *path, uint64_t now_ns, char *err, size_t errle
 /* The temporary directory and what SQLite left in it. */
 static void remove_demo(const char *dir)
 {
-	static const char *const files[] = { "", "-wal", "-shm", ".lock" };
+	static const char *const files[] = { "", "-wal", "-shm", "-journal", ".lock" };
 	char path[PATH_MAX + 32];
 	size_t i;
 
