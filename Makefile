@@ -36,7 +36,7 @@ Q := $(if $(V),,@)
 LIB_SRCS := lib/duration.c lib/model/models.c lib/model/model_software.c \
 	lib/model/model_util.c lib/model/model_intel.c lib/model/model_skl.c \
 	lib/model/model_icl.c lib/model/model_spr.c lib/model/model_zen4.c \
-	lib/model/model_generic.c lib/model/model_neoverse.c lib/model/perf_names.c lib/nnls.c lib/perfstat.c lib/perfstat_combined.c \
+	lib/model/model_generic.c lib/model/model_neoverse.c lib/model/perf_names.c lib/model/cpi_fit_quality.c lib/nnls.c lib/perfstat.c lib/perfstat_combined.c \
 	lib/perfstat_match.c lib/event_id.c \
 	lib/paths.c lib/rowset.c lib/query.c lib/query_export.c \
 	lib/top_rows.c lib/http_query.c lib/http_chunked.c lib/api.c lib/api_top.c \

@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "lib/model/model.h"
 #include "lib/model/model_generic.h"
+#include "lib/model/cpi_fit_quality.h"
 #include "lib/model/perf_names.h"
 #include "lib/perfstat.h"
 
@@ -149,6 +150,43 @@ static void report_cpi_fit_failure(int r)
 		fprintf(stderr, "the fit did not converge\n");
 	else
 		fprintf(stderr, "%s\n", strerror(-r));
+}
+
+/* The regression CPI stack's weights and quality (cpi_fit_quality.h), and
+ * regressors too alike to tell apart, on stderr; weights NULL: no fit. */
+static void report_cpi_fit(const struct model *m, const struct group_sums *const *iv, size_t n,
+			   const double *weights)
+{
+	double *a = calloc(n ? n : 1, CPI_WEIGHTS * sizeof(*a)), *b = calloc(n ? n : 1, sizeof(*b));
+	struct cpi_fit_quality q;
+	int rows, r;
+	unsigned k;
+
+	if (a == NULL || b == NULL)
+		goto out;
+	rows = model_generic_cpi_rows(m, iv, n, a, b);
+	r = cpi_fit_quality(a, b, (size_t)rows, &q);
+	for (k = 0; k < q.n_collinear; k++)
+		fprintf(stderr, "stackctl: analyze: %s and %s move together (correlation above "
+			"%.3f): the regression cannot tell their penalties apart, and their split "
+			"in the CPI stack is arbitrary\n", model_generic_regressor(m, q.collinear[k][0]),
+			model_generic_regressor(m, q.collinear[k][1]), CPI_COLLINEAR_R);
+	if (weights == NULL)
+		goto out;
+	fprintf(stderr, "stackctl: analyze: regression CPI stack (an estimate) over %d intervals: "
+		"base %.3f cycles per instruction; cycles per event:", rows, weights[0]);
+	for (k = 0; k < CPI_REGRESSORS; k++)
+		fprintf(stderr, "%s %s %.2f", k ? "," : "", model_generic_regressor(m, k),
+			weights[k + 1]);
+	if (r == 0)
+		fprintf(stderr, "; R2 %.3f over %zu training intervals, held-out error %.1f%% of "
+			"CPI over %zu\n", q.r2, q.train_rows, 100.0 * q.held_error, q.held_rows);
+	else
+		fprintf(stderr, "; no held-out check (%d intervals, it needs %d)\n", rows,
+			2 * CPI_WEIGHTS);
+out:
+	free(a);
+	free(b);
 }
 
 /* "perf_names": Linux perf's names of the metrics that are the same
@@ -427,6 +465,7 @@ static int compute_all(const struct model *m, const struct ps_recording *rec, bo
 			ctx.cpi_weights = weights;
 		else
 			report_cpi_fit_failure(fit);
+		report_cpi_fit(m, ptr, rec->n, fit == 0 ? weights : NULL);
 	}
 	for (i = 0; i < rec->n; i++) {
 		double wall = perfstat_wall_seconds(rec, i);

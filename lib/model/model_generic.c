@@ -163,20 +163,12 @@ void model_generic_compute(const struct model *m, const struct group_sums *sums,
 	out[GM_FLOP_PEAK] = fl.peak_fraction;
 }
 
-int model_generic_cpi_fit(const struct model *m, const struct group_sums *const *intervals,
-			  size_t n, double weights[CPI_WEIGHTS])
+int model_generic_cpi_rows(const struct model *m, const struct group_sums *const *intervals,
+			   size_t n, double *a, double *b)
 {
-	double *a, *b, cov;
 	size_t rows = 0, i, k;
-	int r;
+	double cov;
 
-	a = calloc(n ? n : 1, CPI_WEIGHTS * sizeof(*a));
-	b = calloc(n ? n : 1, sizeof(*b));
-	if (a == NULL || b == NULL) {
-		free(a);
-		free(b);
-		return -ENOMEM;
-	}
 	for (i = 0; i < n; i++) {
 		double cpi, x[CPI_REGRESSORS];
 		bool ok = cycles_per_instruction(m, intervals[i], &cpi, &cov);
@@ -191,7 +183,28 @@ int model_generic_cpi_fit(const struct model *m, const struct group_sums *const 
 		b[rows] = cpi;
 		rows++;
 	}
-	r = rows > CPI_WEIGHTS ? nnls(a, b, rows, CPI_WEIGHTS, weights) : -EINVAL;
+	return (int)rows;
+}
+
+const char *model_generic_regressor(const struct model *m, unsigned k)
+{
+	return regressor(m, k);
+}
+
+int model_generic_cpi_fit(const struct model *m, const struct group_sums *const *intervals,
+			  size_t n, double weights[CPI_WEIGHTS])
+{
+	double *a = calloc(n ? n : 1, CPI_WEIGHTS * sizeof(*a));
+	double *b = calloc(n ? n : 1, sizeof(*b));
+	int rows, r;
+
+	if (a == NULL || b == NULL) {
+		free(a);
+		free(b);
+		return -ENOMEM;
+	}
+	rows = model_generic_cpi_rows(m, intervals, n, a, b);
+	r = rows > CPI_WEIGHTS ? nnls(a, b, (size_t)rows, CPI_WEIGHTS, weights) : -EINVAL;
 	free(a);
 	free(b);
 	return r;

@@ -42,6 +42,15 @@ void model_generic_compute(const struct model *m, const struct group_sums *sums,
 int model_generic_cpi_fit(const struct model *m, const struct group_sums *const *intervals,
 			  size_t n, double weights[CPI_WEIGHTS]);
 
+/* The regression's rows: per usable interval, 1 then each regressor's
+ * events per instruction into a[row * CPI_WEIGHTS ..], its CPI into b[row]
+ * (a and b hold n rows); how many rows. */
+int model_generic_cpi_rows(const struct model *m, const struct group_sums *const *intervals,
+			   size_t n, double *a, double *b);
+
+/* Regressor k's event column ("br_misp_retired"). */
+const char *model_generic_regressor(const struct model *m, unsigned k);
+
 /* Whether m has a regression CPI stack. */
 bool model_is_generic(const struct model *m);
 

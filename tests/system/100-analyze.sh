@@ -86,6 +86,33 @@ sed 's|cpu/INT_MISC.RECOVERY_CYCLES,cmask=1,edge/|INT_MISC.RECOVERY_CYCLES|' "$D
 [ "$(get "$TMP/z.json" '.intervals[0].metrics.fetch_latency')" = 0.05 ] || fail "zen4 cmask event"
 [ "$(grep -c "not used: branch-misses$" "$TMP/z.err")" = 1 ] || fail "branch-misses not named once"
 
+# The regression CPI stack of a Zen 3 recording made from known penalties
+# (base 0.4 cycles per instruction; 15, 8, 30, 20, 25, 100 cycles per
+# branch mispredict, i-cache refill from L2 and from memory, i-TLB and
+# d-TLB miss, d-cache fill from DRAM), 24 intervals, no noise: analyze
+# prints the weights it fitted and the fit's quality.
+awk 'BEGIN {
+	split("ex_ret_brn_misp ic_fw32_miss ic_fetch_stall.ic_stall_any bp_l1_tlb_miss_l2_tlb_miss ls_l1_d_tlb_miss.all_l2_miss ls_dmnd_fills_from_sys.mem_io_local", ev, " ")
+	split("15 8 30 20 25 100", pen, " ")
+	ins = 1000000000
+	for (i = 1; i <= 24; i++) {
+		cyc = 0.4 * ins
+		for (k = 1; k <= 6; k++) {
+			n[k] = int(ins * (0.0005 + 0.0003 * ((i * (k + 2) * 7 + k * 13) % 17) / 17))
+			cyc += pen[k] * n[k]
+		}
+		t = sprintf("%d.000100000", i)
+		printf "%s,%d,,cycles,1000000000,100.00,,\n%s,%d,,instructions,1000000000,100.00,,\n", t, cyc, t, ins
+		for (k = 1; k <= 6; k++)
+			printf "%s,%d,,%s,1000000000,100.00,,\n", t, n[k], ev[k]
+	}
+}' >"$TMP/zen3.csv"
+"$STACKCTL" analyze --json --model amd64_fam19h_zen3 "$TMP/zen3.csv" >"$TMP/z3.json" 2>"$TMP/z3.err" ||
+	fail "zen3 recording: $(cat "$TMP/z3.err")"
+grep -q "regression CPI stack (an estimate) over 24 intervals: base 0.400 cycles per instruction; cycles per event: br_misp_retired 15.00, ic_refill_l2 8.00, ic_refill_mem 30.00, itlb_miss 20.00, dtlb_miss 25.00, dc_refill_mem 100.00; R2 1.000 over 18 training intervals, held-out error 0.0% of CPI over 6" "$TMP/z3.err" ||
+	fail "zen3 fit report: $(cat "$TMP/z3.err")"
+[ "$(get "$TMP/z3.json" '.intervals[0].metrics.cpi_base')" = 0.4 ] || fail "zen3 cpi_base"
+
 # perf's combined FP events (newer perf's -M FLOPS): the FLOPs exact from
 # .SCALAR/.4_FLOPS/.8_FLOPS, the width and precision split not computed
 # and said so; GFLOP/s per CPU second and, as perf's GFLOPs, per wall second.
