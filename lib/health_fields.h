@@ -87,7 +87,12 @@
 	  "samples with another reader's id")						\
 	X(bad_samples, sum, "bad_samples_total",					\
 	  "Ring records that could not be parsed (truncated or malformed), dropped.",	\
-	  "ring records that failed to parse")
+	  "ring records that failed to parse")						\
+	X(periodic_ns, sum, "periodic_mode_cpu_nanoseconds_total",			\
+	  "CPU time (ns, summed over CPUs) measured in periodic mode: a clock sampler "	\
+	  "charging each delta to the task it interrupts (statistical), because "	\
+	  "sampling every switch would have cost more than max_sampling_cost.",		\
+	  "CPU-ns measured in periodic (statistical) mode")
 
 /* The attributed share (busy CPU time charged to a process, switches
  * sampled) below which every surface warns: status, top, the API, the
