@@ -118,8 +118,8 @@ static int check_family(const char *name)
 	for (i = 0; top_view_families[i] != NULL; i++)
 		if (strcmp(top_view_families[i], name) == 0)
 			return 0;
-	cli_error("top", "unknown --family '%s' (one of: l2, fe_l3, frontend, flops, cpi, all, none)",
-		  name);
+	cli_error("top", "unknown --family '%s' (one of: l2, fe_l3, frontend, flops, cpi, commit, "
+		  "all, none)", name);
 	return -EINVAL;
 }
 
