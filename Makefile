@@ -153,10 +153,13 @@ sim-tables:
 
 # The golden tests' database writer: the daemon's store code, like a unit test.
 FIXTURE_BIN := $(BUILD)/tests/mkfixture
-$(FIXTURE_BIN): tests/golden/mkfixture.c $(UNIT_OBJS)
+FIXTURE_SRCS := tests/golden/mkfixture.c tests/golden/fixture_zen.c
+$(FIXTURE_BIN): $(FIXTURE_SRCS) tests/golden/fixture_zen.h $(UNIT_OBJS)
 	@mkdir -p $(dir $@)
 	@echo "  CC $@"
-	$(Q)$(CC) $(ASAN_CFLAGS) -o $@ $< $(UNIT_OBJS) $(STACKD_LIBS)
+	$(Q)$(CC) $(ASAN_CFLAGS) -Itests/golden -o $@ $(FIXTURE_SRCS) $(UNIT_OBJS) $(STACKD_LIBS)
+# The unit test of the fixture's profiles includes fixture_zen.c.
+$(BUILD)/tests/test_fixture_zen: tests/golden/fixture_zen.c tests/golden/fixture_zen.h
 
 # The peer lookup bench calls the daemon's two lookups directly.
 PEERBENCH_SRCS := daemon/peer.c daemon/peer_diag.c daemon/peer_procnet.c

@@ -40,7 +40,7 @@ static int write_demo(const char *path, uint64_t now_ns, char *err, size_t errle
 		"smt", "off", "switch_event", "member", "demo", DEMO_DATA_LABEL,
 	};
 	const struct demo_data_spec spec = {
-		now_ns / NS_PER_SEC - 120, 4, "demo-boot", kv, sizeof(kv) / sizeof(kv[0]) / 2,
+		now_ns / NS_PER_SEC - 120, 4, "demo-boot", kv, sizeof(kv) / sizeof(kv[0]) / 2, NULL,
 	};
 
 	snprintf(started, sizeof(started), "%" PRIu64, now_ns);

@@ -9,7 +9,9 @@
  * bound, branchy 30% bad speculation, dgemm 70% retiring.
  *
  * The golden tests compare stackctl's answers on it byte for byte, so any
- * change here changes tests/golden/expected.
+ * change here changes tests/golden/expected.  Hosts of other models
+ * (struct demo_host) get the same detailed minutes from their own
+ * profiles, with no history.
  */
 #include "demo_data.h"
 #include "interval.h"
@@ -25,28 +27,25 @@
 #include <string.h>
 
 #define SEC ((uint64_t)NS_PER_SEC)   /* unsigned: ns fields are uint64_t */
-#define N_INTERVALS 120
+#define N_INTERVALS DEMO_DATA_INTERVALS
 #define HISTORY_INTERVALS 1080   /* 3 h of 10 s before t0 */
 
 struct profile {
-	int32_t pid;
-	const char *comm, *cmdline, *unit;
-	int64_t uid;
-	double cpu;                 /* share of one CPU */
+	struct demo_proc id;
 	double ipc, fe, bs, ret;    /* Top-Down level-1 shares; backend is the rest */
 	double flops_per_cycle;
 };
 
 static const struct profile procs[] = {
-	{ 1001, "jitserver", "/usr/bin/jitserver --port 8080", "jit.service", 0, 0.90,
+	{ { 1001, "jitserver", "/usr/bin/jitserver --port 8080", "jit.service", 0, 0.90 },
 	  0.9, 0.35, 0.08, 0.22, 0.0 },
-	{ 1002, "stream", "./stream -n 100000000", "user@4242.service", 4242, 0.60,
+	{ { 1002, "stream", "./stream -n 100000000", "user@4242.service", 4242, 0.60 },
 	  0.5, 0.05, 0.02, 0.38, 0.4 },
-	{ 1003, "stream", "./stream -n 50000000", "user@4242.service", 4242, 0.30,
+	{ { 1003, "stream", "./stream -n 50000000", "user@4242.service", 4242, 0.30 },
 	  0.5, 0.05, 0.02, 0.38, 0.4 },
-	{ 1004, "branchy", "python3 parse.py big.json", "batch.slice", 4242, 0.10,
+	{ { 1004, "branchy", "python3 parse.py big.json", "batch.slice", 4242, 0.10 },
 	  1.1, 0.15, 0.30, 0.30, 0.0 },
-	{ 1005, "dgemm", "./dgemm 4096", "hpc.slice", 4343, 0.05, 2.6, 0.05, 0.02, 0.70, 12.0 },
+	{ { 1005, "dgemm", "./dgemm 4096", "hpc.slice", 4343, 0.05 }, 2.6, 0.05, 0.02, 0.70, 12.0 },
 };
 #define N_PROCS (sizeof(procs) / sizeof(procs[0]))
 
@@ -120,21 +119,19 @@ static void counts(const struct profile *p, unsigned g, uint64_t tc, uint64_t *v
 	}
 }
 
-/* Interval i of len_s seconds on ncpus starting at start_s; NULL without
+/* Interval i of len_s seconds on ncpus starting at start_s, with room
+ * for n_procs processes and n_rows rows and none set; NULL without
  * memory. */
-static struct interval_data *make_interval(unsigned i, uint64_t start_s, uint64_t len_s,
-					   unsigned ncpus)
+static struct interval_data *interval_new(unsigned i, uint64_t start_s, uint64_t len_s,
+					  unsigned ncpus, size_t n_procs, size_t n_rows)
 {
 	struct interval_data *iv = calloc(1, sizeof(*iv));
-	unsigned g = i % model_skl.n_groups, k;
 
 	if (iv == NULL)
 		return NULL;
 	iv->start_ns = start_s * SEC;
 	iv->end_ns = (start_s + len_s) * SEC;
 	iv->ncpus = ncpus;
-	iv->n_groups = model_skl.n_groups;
-	iv->enabled_ns[g] = ncpus * len_s * SEC;
 	iv->st.samples = 900;
 	iv->st.max_cpu_switch_rate = 450;
 	iv->st.busiest_cpu = 1;
@@ -145,32 +142,89 @@ static struct interval_data *make_interval(unsigned i, uint64_t start_s, uint64_
 	iv->st.unknown_id_samples = i == 62 ? 5 : 0;
 	iv->st.foreign_id_samples = i == 61 ? 40 : 0;
 	iv->st.bad_samples = i == 63 ? 1 : 0;
-	iv->procs = calloc(N_PROCS, sizeof(*iv->procs));
-	iv->rows = calloc(N_PROCS, sizeof(*iv->rows));
+	iv->procs = calloc(n_procs, sizeof(*iv->procs));
+	iv->rows = calloc(n_rows, sizeof(*iv->rows));
 	if (iv->procs == NULL || iv->rows == NULL) {
 		interval_free(iv);
 		return NULL;
 	}
+	return iv;
+}
+
+/* Process k of iv is p (the k-th process of its host: its start time
+ * tells them apart).  0 or -ENOMEM (iv stays whole for interval_free). */
+static int put_proc(struct interval_data *iv, size_t k, const struct demo_proc *p)
+{
+	iv->procs[k] = (struct iv_proc){ .pid = p->pid, .start_ns = 1000 * SEC + k, .uid = p->uid,
+					 .cmdline = strdup(p->cmdline), .unit = strdup(p->unit) };
+	iv->n_procs = k + 1;   /* interval_free frees what was set */
+	if (iv->procs[k].cmdline == NULL || iv->procs[k].unit == NULL)
+		return -ENOMEM;
+	snprintf(iv->procs[k].comm, sizeof(iv->procs[k].comm), "%s", p->comm);
+	return 0;
+}
+
+/* Skylake interval i: one group per interval, the groups rotating over
+ * intervals.  NULL without memory. */
+static struct interval_data *make_interval(unsigned i, uint64_t start_s, uint64_t len_s,
+					   unsigned ncpus)
+{
+	struct interval_data *iv = interval_new(i, start_s, len_s, ncpus, N_PROCS, N_PROCS);
+	unsigned g = i % model_skl.n_groups, k;
+
+	if (iv == NULL)
+		return NULL;
+	iv->n_groups = model_skl.n_groups;
+	iv->enabled_ns[g] = ncpus * len_s * SEC;
 	for (k = 0; k < N_PROCS; k++) {
 		const struct profile *p = &procs[k];
 		/* stream ramps up in the second minute: history has a shape */
-		double share = p->cpu * (p->pid == 1002 && i >= 60 ? 1.5 : 1.0);
+		double share = p->id.cpu * (p->id.pid == 1002 && i >= 60 ? 1.5 : 1.0);
 		uint64_t tc = (uint64_t)(share * (double)(len_s * SEC));
 
-		iv->procs[k] = (struct iv_proc){ .pid = p->pid, .start_ns = 1000 * SEC + k,
-						 .uid = p->uid, .cmdline = strdup(p->cmdline),
-						 .unit = strdup(p->unit) };
-		iv->n_procs = k + 1;   /* interval_free frees what was set */
-		if (iv->procs[k].cmdline == NULL || iv->procs[k].unit == NULL) {
+		if (put_proc(iv, k, &p->id) < 0) {
 			interval_free(iv);
 			return NULL;
 		}
-		snprintf(iv->procs[k].comm, sizeof(iv->procs[k].comm), "%s", p->comm);
 		iv->rows[k] = (struct iv_row){ .proc = k, .group = (uint16_t)g, .task_clock_ns = tc,
 					       .context_switches = 100 + k };
 		counts(p, g, tc, iv->rows[k].v);
 	}
 	iv->n_rows = N_PROCS;
+	return iv;
+}
+
+/* Detailed interval i (1 s from start_s) of host h: every group of every
+ * process, each group counting an equal part of the process's time.
+ * NULL without memory. */
+static struct interval_data *make_host_interval(const struct demo_host *h, unsigned i,
+						uint64_t start_s, unsigned ncpus)
+{
+	unsigned ng = h->model->n_groups, g;
+	struct interval_data *iv = interval_new(i, start_s, 1, ncpus, h->n_procs,
+						h->n_procs * ng);
+	size_t k;
+
+	if (iv == NULL)
+		return NULL;
+	iv->n_groups = ng;
+	for (g = 0; g < ng; g++)
+		iv->enabled_ns[g] = ncpus * SEC / ng;
+	for (k = 0; k < h->n_procs; k++) {
+		uint64_t tc = (uint64_t)(h->procs[k].cpu * (double)SEC) / ng;
+
+		if (put_proc(iv, k, &h->procs[k]) < 0) {
+			interval_free(iv);
+			return NULL;
+		}
+		for (g = 0; g < ng; g++) {
+			struct iv_row *row = &iv->rows[iv->n_rows++];
+
+			*row = (struct iv_row){ .proc = (uint32_t)k, .group = (uint16_t)g,
+						.task_clock_ns = tc, .context_switches = 30 + k };
+			h->counts(k, g, i, tc, row->v);
+		}
+	}
 	return iv;
 }
 
@@ -250,20 +304,15 @@ static int roll_up(struct store *s, uint64_t t0_s, char *err, size_t errlen)
 	return r < 0 ? r : 0;
 }
 
-int demo_data_write(const char *path, const struct demo_data_spec *spec, char *err,
-		    size_t errlen)
+/* The Skylake host: history, detailed minutes, rollups.  0 or -errno
+ * with err. */
+static int write_skylake(struct store *s, const struct demo_data_spec *spec, char *err,
+			 size_t errlen)
 {
 	uint64_t t0 = spec->t0_s;
-	struct store *s = NULL;
 	unsigned i;
-	int r;
+	int r = 0;
 
-	r = store_open(path, &s, err, errlen);
-	if (r == 0)
-		r = store_register(s, &model_skl, NULL, spec->boot_id, t0 * SEC - 3600 * SEC, err,
-				   errlen);
-	if (r == 0)
-		r = store_set_meta(s, spec->meta, spec->n_meta, err, errlen);
 	/* History: the three hours before, in 10 s intervals (branchy runs
 	 * in the first hour only)... */
 	for (i = 0; r == 0 && i < HISTORY_INTERVALS; i++)
@@ -274,6 +323,46 @@ int demo_data_write(const char *path, const struct demo_data_spec *spec, char *e
 		r = write_one(s, spec, i, t0 + i, 1, false, true, err, errlen);
 	if (r == 0)
 		r = roll_up(s, t0, err, errlen);
+	return r;
+}
+
+/* Another model's host: the detailed minutes only.  0 or -errno with err. */
+static int write_host(struct store *s, const struct demo_data_spec *spec, char *err,
+		      size_t errlen)
+{
+	unsigned i;
+	int r = 0;
+
+	for (i = 0; r == 0 && i < N_INTERVALS; i++) {
+		struct interval_data *iv = make_host_interval(spec->host, i, spec->t0_s + i,
+							      spec->ncpus);
+
+		if (iv == NULL) {
+			snprintf(err, errlen, "out of memory");
+			return -ENOMEM;
+		}
+		r = store_write_intervals(s, iv, err, errlen);
+		interval_free(iv);
+	}
+	return r;
+}
+
+int demo_data_write(const char *path, const struct demo_data_spec *spec, char *err,
+		    size_t errlen)
+{
+	const struct model *m = spec->host != NULL ? spec->host->model : &model_skl;
+	struct store *s = NULL;
+	int r;
+
+	r = store_open(path, &s, err, errlen);
+	if (r == 0)
+		r = store_register(s, m, NULL, spec->boot_id, spec->t0_s * SEC - 3600 * SEC, err,
+				   errlen);
+	if (r == 0)
+		r = store_set_meta(s, spec->meta, spec->n_meta, err, errlen);
+	if (r == 0)
+		r = spec->host != NULL ? write_host(s, spec, err, errlen)
+				       : write_skylake(s, spec, err, errlen);
 	store_close(s);
 	return r;
 }
