@@ -159,6 +159,8 @@ static const char *stack_title(const char *stack)
 		return "FLOPS";
 	if (streq(stack, "cpi"))
 		return "CPI stack: cycles per instruction";
+	if (streq(stack, "cpi_cycles"))
+		return "Cycle-accounted CPI stack: stall cycles per instruction";
 	return stack;
 }
 

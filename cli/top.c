@@ -43,7 +43,9 @@ static void help(void)
 	       "  --by KIND        process (default), comm, unit or user: sum the processes\n"
 	       "                   of each command name, systemd unit or user\n"
 	       "  --family NAME    the figures shown beside the Top-Down split: l2, fe_l3\n"
-	       "                   (level 3 under the frontend), frontend, flops, cpi, all,\n"
+	       "                   (level 3 under the frontend), frontend, flops, cpi\n"
+	       "                   (regression), commit (Zen 4's commit stage), cpi_cycles\n"
+	       "                   (stall-cycle accounted), all,\n"
 	       "                   none (default l2, or all without Top-Down)\n"
 	       "  --user USER      only USER's processes (name or uid)\n"
 	       "  --unit UNIT      only processes of this systemd unit (a glob: '*.service')\n"
@@ -119,7 +121,7 @@ static int check_family(const char *name)
 		if (strcmp(top_view_families[i], name) == 0)
 			return 0;
 	cli_error("top", "unknown --family '%s' (one of: l2, fe_l3, frontend, flops, cpi, commit, "
-		  "all, none)", name);
+		  "cpi_cycles, all, none)", name);
 	return -EINVAL;
 }
 

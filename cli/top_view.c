@@ -18,7 +18,7 @@
  * with its level-2 parents; the others are stacks by name; "all": every
  * metric (the software model has no stacks); "none". */
 const char *const top_view_families[] = { "l2", "fe_l3", "frontend", "flops", "cpi", "commit",
-					  "all", "none", NULL };
+					  "cpi_cycles", "all", "none", NULL };
 
 /* The Top-Down level of a node: 1 without a parent, 2 under a level-1
  * node, ... (the parents are columns of the same rowset). */

@@ -125,6 +125,29 @@ static const struct model_event icl_fe_l3_bw[] = {
 	  false, false },
 };
 
+/* The cycle-accounted CPI stack (model_intel.c, model_intel_cycle_stack):
+ * stall cycles by cause, the events of icelake_core.json (ARITH.DIVIDER_ACTIVE
+ * is umask 0x09 here, 0x01 on Skylake).  The recovery column is named as
+ * on Skylake (this thread's recovery, counted in both SMT states); the
+ * i-side stall cycles come from fe_stalls_flops. */
+static const struct model_event icl_cyc_cpi[] = {
+	INTEL_BASE_EVENTS,
+	{ "CYCLE_ACTIVITY:STALLS_TOTAL", "stalls_total", "CYCLE_ACTIVITY.STALLS_TOTAL", false, false },
+	{ "CYCLE_ACTIVITY:STALLS_MEM_ANY", "stalls_mem_any", "CYCLE_ACTIVITY.STALLS_MEM_ANY",
+	  false, false },
+	{ "CYCLE_ACTIVITY:STALLS_L1D_MISS", "stalls_l1d_miss", "CYCLE_ACTIVITY.STALLS_L1D_MISS",
+	  false, false },
+	{ "CYCLE_ACTIVITY:STALLS_L2_MISS", "stalls_l2_miss", "CYCLE_ACTIVITY.STALLS_L2_MISS",
+	  false, false },
+	{ "CYCLE_ACTIVITY:STALLS_L3_MISS", "stalls_l3_miss", "CYCLE_ACTIVITY.STALLS_L3_MISS",
+	  false, false },
+	{ "ARITH:DIVIDER_ACTIVE", "divider_active", "ARITH.DIVIDER_ACTIVE", false, false },
+	{ "INT_MISC:RECOVERY_CYCLES", "recovery_cycles_thread", "INT_MISC.RECOVERY_CYCLES",
+	  false, false },
+	{ "INT_MISC:CLEAR_RESTEER_CYCLES", "clear_resteer_cycles", "INT_MISC.CLEAR_RESTEER_CYCLES",
+	  false, false },
+};
+
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
 /* Ratio sets (each at most 3 general counters, see model_skl.c). */
@@ -147,6 +170,9 @@ static const struct model_ratio_set icl_ratio_sets[] = {
 	 * IDQ.MITE_UOPS */
 	{ "td_l2_ret", "uops_issued,ms_uops" },
 	{ "td_l2_ret", "dec0_uops,dec0_cycles,mite_uops" },
+	/* the cycle-accounted stack: nested memory stalls, and T - M */
+	{ "cyc_cpi", "stalls_l1d_miss,stalls_l2_miss,stalls_l3_miss" },
+	{ "cyc_cpi", "stalls_total,stalls_mem_any" },
 };
 
 /* General counter restrictions, from Intel's perfmon ICL/events/
@@ -177,6 +203,11 @@ static const struct model_event_rule icl_event_rules[] = {
 	 * the planner split more, never place an event where it cannot count */
 	{ "dec0_uops", EVENT_ALWAYS, 0xf, 0xf },
 	{ "dec0_cycles", EVENT_ALWAYS, 0xf, 0xf },
+	/* CYCLE_ACTIVITY.STALLS_L1D_MISS, _L2_MISS, _L3_MISS: Counter 0,1,2,3
+	 * (STALLS_TOTAL, STALLS_MEM_ANY, ARITH.DIVIDER_ACTIVE, INT_MISC.*: any) */
+	{ "stalls_l1d_miss", EVENT_ALWAYS, 0xf, 0xf },
+	{ "stalls_l2_miss", EVENT_ALWAYS, 0xf, 0xf },
+	{ "stalls_l3_miss", EVENT_ALWAYS, 0xf, 0xf },
 };
 
 static const struct model_group icl_groups[] = {
@@ -188,6 +219,7 @@ static const struct model_group icl_groups[] = {
 	{ "fe_l3_lat", icl_fe_l3_lat, N(icl_fe_l3_lat), false },
 	{ "fe_l3_bw", icl_fe_l3_bw, N(icl_fe_l3_bw), false },
 	{ "td_l2_ret", icl_td_l2_ret, N(icl_td_l2_ret), false },
+	{ "cyc_cpi", icl_cyc_cpi, N(icl_cyc_cpi), false },
 };
 
 /* perf's level-3 frontend nodes (the formulas at the top). */
@@ -274,12 +306,13 @@ static void icl_compute(const struct model *m, const struct group_sums *sums,
 	icl_fe_l3(m, sums, &td);
 	model_intel_core_per_cycle(m, sums, ctx != NULL && ctx->smt_on, &td);
 	model_intel_compute(m, sums, &td, out);
+	model_intel_cycle_stack(m, sums, "stalls_mem_any", "fe_stalls_flops", out);
 }
 
 const struct model model_icl = {
 	.name = "icl",
 	.description = "Intel Ice Lake / Tiger Lake client: Top-Down L1 (perf metrics) and L2, "
-		       "frontend delivery with LSD, FLOPS (AVX-512)",
+		       "frontend delivery with LSD, FLOPS (AVX-512), cycle-accounted CPI stack",
 	.formula_version = 1,
 	.pmus = (const char *const[]){ "icl", NULL },
 	.pipeline_width = 5,
@@ -308,7 +341,7 @@ const struct model model_icl = {
 const struct model model_icx = {
 	.name = "icx",
 	.description = "Intel Ice Lake-SP: Top-Down L1 (perf metrics) and L2, frontend delivery, "
-		       "FLOPS (AVX-512, two FMA units)",
+		       "FLOPS (AVX-512, two FMA units), cycle-accounted CPI stack",
 	.formula_version = 1,
 	.pmus = (const char *const[]){ "icx", NULL },
 	.pipeline_width = 5,

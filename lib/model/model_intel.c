@@ -12,6 +12,7 @@
 #define FE "frontend"
 #define FL "flops"
 #define IS "issue"
+#define CY "cpi_cycles"
 
 const struct model_metric model_intel_metrics[_IM_MAX] = {
 	[IM_RETIRING] = { "retiring", NULL, METRIC_FRACTION, "slots retiring useful uops", TD },
@@ -145,6 +146,43 @@ const struct model_metric model_intel_metrics[_IM_MAX] = {
 	[IM_ISSUE_CORE] = { "issue_core_bound", "issue_backend_bound", METRIC_FRACTION,
 		"issue-stage stack: the rest of the issue-stage backend loss (latencies, "
 		"dependences, ports, partial issue)", IS },
+	[IM_CYC_BASE] = { "cyc_cpi_base", NULL, METRIC_RATIO,
+		"cycle-accounted CPI stack: the cycles no component below claims (the paper's base). "
+		"A cycle two counters both count (a fetch stall while a load is outstanding) is "
+		"booked to each: the stack cannot see which cycles coincide, so each component is "
+		"capped at the cycles the ones before it left (recovery, icache, itlb, DRAM, L3, L2, "
+		"L1, divider, other) and any smaller overlap is taken off the base", CY },
+	[IM_CYC_ICACHE] = { "cyc_cpi_icache", NULL, METRIC_RATIO,
+		"cycle-accounted CPI stack: fetch stalled on L1 i-cache misses, the miss delay the "
+		"paper books as the i-cache penalty (wrong-path misses included)", CY },
+	[IM_CYC_ITLB] = { "cyc_cpi_itlb", NULL, METRIC_RATIO,
+		"cycle-accounted CPI stack: fetch stalled on i-TLB misses (cache tag stalls)", CY },
+	[IM_CYC_RECOVERY] = { "cyc_cpi_recovery", NULL, METRIC_RATIO,
+		"cycle-accounted CPI stack: mispredicts and machine clears - the allocator "
+		"recovering, then waiting for the resteered fetch (lower bound: the paper's penalty "
+		"also has the branch's resolution time, not counted; it falls in base or stalls)",
+		CY },
+	[IM_CYC_MEMORY] = { "cyc_cpi_memory", NULL, METRIC_RATIO,
+		"cycle-accounted CPI stack: execution stalled while a demand load was outstanding; "
+		"overlapping misses count once, by the deepest level outstanding (counted from the "
+		"stall, not from a full ROB as the paper's counter)", CY },
+	[IM_CYC_MEM_L1] = { "cyc_cpi_mem_l1", "cyc_cpi_memory", METRIC_RATIO,
+		"cycle-accounted CPI stack: stalled with loads outstanding, none missing the L1D "
+		"(perf's tma_l1_bound, in CPI)", CY },
+	[IM_CYC_MEM_L2] = { "cyc_cpi_mem_l2", "cyc_cpi_memory", METRIC_RATIO,
+		"cycle-accounted CPI stack: stalled on L1D misses the L2 served", CY },
+	[IM_CYC_MEM_L3] = { "cyc_cpi_mem_l3", "cyc_cpi_memory", METRIC_RATIO,
+		"cycle-accounted CPI stack: stalled on L2 misses the L3 served (perf's "
+		"tma_l3_bound, in CPI)", CY },
+	[IM_CYC_MEM_DRAM] = { "cyc_cpi_mem_dram", "cyc_cpi_memory", METRIC_RATIO,
+		"cycle-accounted CPI stack: stalled on L3 misses (DRAM)", CY },
+	[IM_CYC_DIVIDER] = { "cyc_cpi_divider", NULL, METRIC_RATIO,
+		"cycle-accounted CPI stack: divider busy, up to the stalls with no load outstanding "
+		"(memory first; approximation: a busy divider need not stall execution)", CY },
+	[IM_CYC_OTHER] = { "cyc_cpi_other", NULL, METRIC_RATIO,
+		"cycle-accounted CPI stack: the other execution stalls - with no load outstanding, "
+		"less the divider's and the frontend's and recovery's (taken to have stalled "
+		"execution: a lower estimate), never negative", CY },
 };
 
 const struct model_event model_intel_flops_wide[INTEL_FLOPS_WIDE_ALL] = {
@@ -315,4 +353,94 @@ void model_intel_compute(const struct model *m, const struct group_sums *sums,
 	out[IM_FLOPS_OTHER] = fl.stack_other;
 	out[IM_FLOPS_FRONTEND] = fl.stack_frontend;
 	out[IM_FLOPS_STALL] = fl.stack_stall;
+}
+
+/*
+ * The cycle-accounted CPI stack (papers/counter-architecture-cpi-components.txt),
+ * beside Top-Down: each component is stall cycles a counter charges to one
+ * miss event, per instruction, and the base is the rest (section 4: "assign
+ * every cycle to one of the global CPI component cycle counters ...; the
+ * steady-state (baseline) cycle count then equals the total cycle count
+ * minus the total sum").  Shares of the family's cycles C (family cyc_cpi),
+ * times the measured CPI, so the parts sum to it exactly (model_put_cpi_cycles);
+ * the i-side stalls are rates of the frontend stall family (fe_stalls),
+ * which counts them already:
+ *   recovery = (INT_MISC.RECOVERY_CYCLES + INT_MISC.CLEAR_RESTEER_CYCLES) / C
+ *   icache   = ICACHE_16B.IFDATA_STALL / C   (SPR: ICACHE_DATA.STALLS)
+ *   itlb     = ICACHE_64B.IFTAG_STALL / C    (SPR: ICACHE_TAG.STALLS)
+ *   dram     = S3 / C,  l3 = (S2 - S3) / C,  l2 = (S1 - S2) / C,  l1 = (M - S1) / C
+ *     S1, S2, S3 = CYCLE_ACTIVITY.STALLS_L1D_MISS, _L2_MISS, _L3_MISS (SPR:
+ *     MEMORY_ACTIVITY.*), M = CYCLE_ACTIVITY.STALLS_MEM_ANY (SPR:
+ *     EXE_ACTIVITY.BOUND_ON_LOADS), nested S3 <= S2 <= S1 <= M: perf's
+ *     tma_l1_bound and tma_l3_bound are l1 and l3 (per cycle), and its
+ *     tma_l2_bound + tma_dram_bound is l2 + dram (perf moves the fill-buffer-
+ *     full share of S1 - S2 to DRAM; SPR's tma_l2_bound is l2 as is)
+ *   divider  = min(ARITH.DIVIDER_ACTIVE, T - M) / C,  T = CYCLE_ACTIVITY.STALLS_TOTAL
+ *   other    = (T - M) / C - divider - recovery - icache - itlb
+ *   base     = 1 - the rest
+ * What the counters resolve: i-cache and i-TLB stall cycles are the miss
+ * delay, which section 3.1.1 shows is the penalty; a stall with several
+ * misses outstanding counts once, at the deepest level (section 3.2.2:
+ * overlapping long misses cost one penalty), from the cycle execution
+ * stops rather than from a full ROB (section 4.2; the paper finds the
+ * difference small, Figure 9).  What they cannot: the mispredict penalty
+ * lacks the branch's resolution time (section 3.1.2), so recovery is a
+ * lower bound; wrong-path i-cache misses are counted (section 3.3.1 drops
+ * them); a busy divider need not stall, so it is capped at the stalls
+ * with no load outstanding (memory first: the paper books a cycle to the
+ * event blocking the ROB head, section 4.3); and a cycle both a frontend
+ * and a backend counter count (section 3.3.2, Table 1: mostly under 1%
+ * of cycles) stays in both, since no counter counts the intersection.
+ * Stalls the frontend or recovery left in T - M are taken off other (as
+ * if every such cycle stalled execution: other is a lower estimate).  The
+ * stack is kept exact by taking components in the first-cause order
+ * recovery, icache, itlb, dram, l3, l2, l1, divider, other, each capped
+ * at the cycles the ones before left; an overlap beyond that comes out of
+ * the base.  A component whose counter was not counted is invalid, and so
+ * are the base and (where it depends on it) other.
+ */
+void model_intel_cycle_stack(const struct model *m, const struct group_sums *sums,
+			     const char *mem_any, const char *fe_stalls,
+			     struct metric_value *out)
+{
+	enum { REC, IC, IT, DRAM, L3, L2, L1, DIV, OTHER, BASE, N_CYC };
+	struct metric_value *const part[N_CYC] = {
+		&out[IM_CYC_RECOVERY], &out[IM_CYC_ICACHE], &out[IM_CYC_ITLB],
+		&out[IM_CYC_MEM_DRAM], &out[IM_CYC_MEM_L3], &out[IM_CYC_MEM_L2],
+		&out[IM_CYC_MEM_L1], &out[IM_CYC_DIVIDER], &out[IM_CYC_OTHER], &out[IM_CYC_BASE],
+	};
+	struct gview v = model_gview_get(m, sums, "cyc_cpi");
+	struct gview fe = model_gview_get(m, sums, fe_stalls);
+	double f[N_CYC], c = v.cycles, mem, s1, s2, s3, idle, div;
+	unsigned i;
+
+	if (!v.ok)
+		return;
+	f[REC] = (model_gv(&v, "recovery_cycles_thread") + model_gv(&v, "clear_resteer_cycles")) / c;
+	/* the i-side family off or not measured: those parts invalid */
+	f[IC] = fe.ok ? model_gv(&fe, "icache_stall_cycles") / fe.cycles : NAN;
+	f[IT] = fe.ok ? model_gv(&fe, "itlb_stall_cycles") / fe.cycles : NAN;
+	mem = model_gv(&v, mem_any) / c;
+	s1 = model_gv(&v, "stalls_l1d_miss") / c;
+	s2 = model_gv(&v, "stalls_l2_miss") / c;
+	s3 = model_gv(&v, "stalls_l3_miss") / c;
+	f[DRAM] = s3;
+	f[L3] = s2 - s3;
+	f[L2] = s1 - s2;
+	f[L1] = mem - s1;
+	/* stalls with no load outstanding; parts of a split family may cross */
+	idle = model_gv(&v, "stalls_total") / c - mem;
+	idle = idle < 0.0 ? 0.0 : idle;
+	div = model_gv(&v, "divider_active") / c;
+	f[DIV] = isnan(div) || isnan(idle) ? NAN : div < idle ? div : idle;
+	f[OTHER] = idle - f[DIV] - f[REC] - f[IC] - f[IT];
+	f[BASE] = NAN;
+	model_put_cpi_cycles(part, f, N_CYC, &out[IM_CPI],
+			     fe.ok ? model_cov2(v.coverage, fe.coverage) : v.coverage);
+	for (i = IM_CYC_MEM_L1; i <= IM_CYC_MEM_DRAM; i++)
+		if (!out[i].valid)
+			return;
+	model_put(&out[IM_CYC_MEMORY],
+		  out[IM_CYC_MEM_L1].value + out[IM_CYC_MEM_L2].value + out[IM_CYC_MEM_L3].value +
+		  out[IM_CYC_MEM_DRAM].value, out[IM_CYC_MEM_L1].coverage, false);
 }

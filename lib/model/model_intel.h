@@ -30,6 +30,10 @@ enum intel_metric {
 	IM_FLOPS_FRONTEND, IM_FLOPS_STALL,
 	IM_ISSUE_RETIRING, IM_ISSUE_BAD_SPECULATION, IM_ISSUE_FRONTEND, IM_ISSUE_BACKEND,
 	IM_ISSUE_MEMORY, IM_ISSUE_CORE,
+	/* The cycle-accounted CPI stack (model_intel_cycle_stack) */
+	IM_CYC_BASE, IM_CYC_ICACHE, IM_CYC_ITLB, IM_CYC_RECOVERY, IM_CYC_MEMORY,
+	IM_CYC_MEM_L1, IM_CYC_MEM_L2, IM_CYC_MEM_L3, IM_CYC_MEM_DRAM, IM_CYC_DIVIDER,
+	IM_CYC_OTHER,
 	_IM_MAX,
 };
 
@@ -82,6 +86,15 @@ double model_intel_fe_source_limited(const struct gview *bw, const char *any, co
 
 void model_intel_compute(const struct model *m, const struct group_sums *sums,
 			 const struct topdown *td, struct metric_value *out);
+
+/* The cycle-accounted CPI stack from family cyc_cpi (model_intel.c says
+ * how); mem_any is the column of execution stalls with any load
+ * outstanding (stalls_mem_any; Sapphire Rapids' bound_on_loads), fe_stalls
+ * the family that counts the i-cache and i-TLB stall cycles.  Needs
+ * out[IM_CPI], so call it after model_intel_compute. */
+void model_intel_cycle_stack(const struct model *m, const struct group_sums *sums,
+			     const char *mem_any, const char *fe_stalls,
+			     struct metric_value *out);
 
 /* Events every Intel group carries: cycles and instructions on fixed
  * counters (raw 0x3c and 0xc0 are the kernel's fixed-counter aliases). */

@@ -184,16 +184,44 @@ static const struct model_event skl_fe_l3_bw[] = {
 	SKL_CORE_CLKS_EVENTS,
 };
 
+/* The cycle-accounted CPI stack (model_intel.c, model_intel_cycle_stack):
+ * stall cycles by cause.  RECOVERY_CYCLES counts this thread's recovery
+ * (skylake_core.json), so it is counted in both SMT states here, under
+ * its own column: td_l1's recovery_cycles is counted with SMT off only.
+ * The i-side stall cycles come from fe_stalls, which counts them already.
+ * Eight general events: whole with SMT off (no watchdog), split with SMT
+ * on along the ratio sets (the nested memory stalls share a part, and so
+ * do the stalls with and without a load). */
+static const struct model_event skl_cyc_cpi[] = {
+	INTEL_BASE_EVENTS,
+	{ "CYCLE_ACTIVITY:STALLS_TOTAL", "stalls_total", "CYCLE_ACTIVITY.STALLS_TOTAL", false, false },
+	{ "CYCLE_ACTIVITY:STALLS_MEM_ANY", "stalls_mem_any", "CYCLE_ACTIVITY.STALLS_MEM_ANY",
+	  false, false },
+	{ "CYCLE_ACTIVITY:STALLS_L1D_MISS", "stalls_l1d_miss", "CYCLE_ACTIVITY.STALLS_L1D_MISS",
+	  false, false },
+	{ "CYCLE_ACTIVITY:STALLS_L2_MISS", "stalls_l2_miss", "CYCLE_ACTIVITY.STALLS_L2_MISS",
+	  false, false },
+	{ "CYCLE_ACTIVITY:STALLS_L3_MISS", "stalls_l3_miss", "CYCLE_ACTIVITY.STALLS_L3_MISS",
+	  false, false },
+	{ "ARITH:DIVIDER_ACTIVE", "divider_active", "ARITH.DIVIDER_ACTIVE", false, false },
+	{ "INT_MISC:RECOVERY_CYCLES", "recovery_cycles_thread", "INT_MISC.RECOVERY_CYCLES",
+	  false, false },
+	{ "INT_MISC:CLEAR_RESTEER_CYCLES", "clear_resteer_cycles", "INT_MISC.CLEAR_RESTEER_CYCLES",
+	  false, false },
+};
+
 static const struct model_group skl_groups[] = {
 	SKL_TD_GROUPS,
 	{ "flops_b", model_intel_flops_wide, INTEL_FLOPS_WIDE_AVX2, false },
 	SKL_FE_L3_GROUPS,
+	{ "cyc_cpi", skl_cyc_cpi, N(skl_cyc_cpi), false },
 };
 
 static const struct model_group skx_groups[] = {
 	SKL_TD_GROUPS,
 	{ "flops_b", model_intel_flops_wide, INTEL_FLOPS_WIDE_ALL, false },
 	SKL_FE_L3_GROUPS,
+	{ "cyc_cpi", skl_cyc_cpi, N(skl_cyc_cpi), false },
 };
 
 /*
@@ -224,6 +252,10 @@ static const struct model_ratio_set skl_ratio_sets[] = {
 	{ "fe_l3_bw", "dsb_any_cycles,dsb_4_cycles" },
 	/* SMT on: their CORE_CLKS */
 	{ "fe_l3_bw", "one_thread_active,ref_xclk" },
+	/* the cycle-accounted stack's nested memory stalls: L1D - L2 - L3 misses */
+	{ "cyc_cpi", "stalls_l1d_miss,stalls_l2_miss,stalls_l3_miss" },
+	/* ...and its stalls with no load outstanding: STALLS_TOTAL - STALLS_MEM_ANY */
+	{ "cyc_cpi", "stalls_total,stalls_mem_any" },
 };
 
 /* When each SMT-dependent event is counted (perf's #SMT_on branches), and
@@ -339,12 +371,13 @@ static void skl_compute(const struct model *m, const struct group_sums *sums,
 	td.stage_cov = model_cov2(be.coverage, ret.coverage);
 	skl_fe_l3(m, sums, smt_on, &td);
 	model_intel_compute(m, sums, &td, out);
+	model_intel_cycle_stack(m, sums, "stalls_mem_any", "fe_stalls", out);
 }
 
 const struct model model_skl = {
 	.name = "skl",
 	.description = "Intel Skylake client class (Skylake, Kaby/Coffee/Comet Lake): "
-		       "Top-Down L1/L2, frontend delivery, FLOPS (AVX2)",
+		       "Top-Down L1/L2, frontend delivery, FLOPS (AVX2), cycle-accounted CPI stack",
 	.formula_version = 2,
 	.pmus = (const char *const[]){ "skl", NULL },
 	.pipeline_width = 4,
@@ -372,7 +405,7 @@ const struct model model_skl = {
 const struct model model_skx = {
 	.name = "skx",
 	.description = "Intel Skylake-SP / Cascade Lake: Top-Down L1/L2, frontend delivery, "
-		       "FLOPS (AVX-512)",
+		       "FLOPS (AVX-512), cycle-accounted CPI stack",
 	.formula_version = 2,
 	.pmus = (const char *const[]){ "skx", "clx", NULL },
 	.pipeline_width = 4,

@@ -120,6 +120,32 @@ static const struct model_event spr_flops_disp[] = {
 	{ "FP_ARITH_DISPATCHED:PORT_5", "fp_disp_p5", "FP_ARITH_DISPATCHED.PORT_5", false, false },
 };
 
+/* The cycle-accounted CPI stack (model_intel.c, model_intel_cycle_stack):
+ * stall cycles by cause, the events perf's TMA for this model reads
+ * (sapphirerapids_core.json): the nested memory stalls from
+ * MEMORY_ACTIVITY (event 0x47), stalls with a load outstanding from
+ * EXE_ACTIVITY.BOUND_ON_LOADS (this model has no STALLS_MEM_ANY; Intel
+ * describes both alike), the divider from ARITH.DIVIDER_ACTIVE (perf
+ * 6.1's name; Intel's JSON now calls the same code ARITH.DIV_ACTIVE), the
+ * i-side stalls from fe_stalls_flops, which counts them. */
+static const struct model_event spr_cyc_cpi[] = {
+	INTEL_BASE_EVENTS,
+	{ "CYCLE_ACTIVITY:STALLS_TOTAL", "stalls_total", "CYCLE_ACTIVITY.STALLS_TOTAL", false, false },
+	{ "EXE_ACTIVITY:BOUND_ON_LOADS", "bound_on_loads", "EXE_ACTIVITY.BOUND_ON_LOADS",
+	  false, false },
+	{ "MEMORY_ACTIVITY:STALLS_L1D_MISS", "stalls_l1d_miss", "MEMORY_ACTIVITY.STALLS_L1D_MISS",
+	  false, false },
+	{ "MEMORY_ACTIVITY:STALLS_L2_MISS", "stalls_l2_miss", "MEMORY_ACTIVITY.STALLS_L2_MISS",
+	  false, false },
+	{ "MEMORY_ACTIVITY:STALLS_L3_MISS", "stalls_l3_miss", "MEMORY_ACTIVITY.STALLS_L3_MISS",
+	  false, false },
+	{ "ARITH:DIVIDER_ACTIVE", "divider_active", "ARITH.DIVIDER_ACTIVE", false, false },
+	{ "INT_MISC:RECOVERY_CYCLES", "recovery_cycles_thread", "INT_MISC.RECOVERY_CYCLES",
+	  false, false },
+	{ "INT_MISC:CLEAR_RESTEER_CYCLES", "clear_resteer_cycles", "INT_MISC.CLEAR_RESTEER_CYCLES",
+	  false, false },
+};
+
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
 /* Ratio sets (each at most 3 general counters, see model_skl.c). */
@@ -130,6 +156,9 @@ static const struct model_ratio_set spr_ratio_sets[] = {
 	/* tma_mite, tma_dsb: cycles with any uop minus optimal ones */
 	{ "fe_l3_bw", "mite_any_cycles,mite_ok_cycles" },
 	{ "fe_l3_bw", "dsb_any_cycles,dsb_ok_cycles" },
+	/* the cycle-accounted stack: nested memory stalls, and T - M */
+	{ "cyc_cpi", "stalls_l1d_miss,stalls_l2_miss,stalls_l3_miss" },
+	{ "cyc_cpi", "stalls_total,bound_on_loads" },
 };
 
 /* General counter restrictions, from Intel's perfmon SPR/events/
@@ -150,6 +179,9 @@ static const struct model_event_rule spr_event_rules[] = {
 	{ "mite_ok_cycles", EVENT_ALWAYS, 0xf, 0xf },           /* IDQ.MITE_CYCLES_OK */
 	{ "dsb_any_cycles", EVENT_ALWAYS, 0xf, 0xf },           /* IDQ.DSB_CYCLES_ANY */
 	{ "dsb_ok_cycles", EVENT_ALWAYS, 0xf, 0xf },            /* IDQ.DSB_CYCLES_OK */
+	{ "stalls_l1d_miss", EVENT_ALWAYS, 0xf, 0xf },  /* MEMORY_ACTIVITY.STALLS_L1D_MISS */
+	{ "stalls_l2_miss", EVENT_ALWAYS, 0xf, 0xf },   /* MEMORY_ACTIVITY.STALLS_L2_MISS */
+	{ "stalls_l3_miss", EVENT_ALWAYS, 0xf, 0xf },   /* MEMORY_ACTIVITY.STALLS_L3_MISS */
 };
 
 static const struct model_group spr_groups[] = {
@@ -161,6 +193,7 @@ static const struct model_group spr_groups[] = {
 	{ "fe_l3_bw", spr_fe_l3_bw, N(spr_fe_l3_bw), false },
 	{ "flops_hp", spr_flops_hp, N(spr_flops_hp), false },
 	{ "flops_disp", spr_flops_disp, N(spr_flops_disp), false },
+	{ "cyc_cpi", spr_cyc_cpi, N(spr_cyc_cpi), false },
 };
 
 /* perf's level-3 frontend nodes (the formulas at the top). */
@@ -213,12 +246,14 @@ static void spr_compute(const struct model *m, const struct group_sums *sums,
 	spr_fe_l3(m, sums, &td);
 	model_intel_core_per_cycle(m, sums, ctx != NULL && ctx->smt_on, &td);
 	model_intel_compute(m, sums, &td, out);
+	model_intel_cycle_stack(m, sums, "bound_on_loads", "fe_stalls_flops", out);
 }
 
 const struct model model_spr = {
 	.name = "spr",
 	.description = "Intel Sapphire Rapids class: Top-Down L1 and L2 from perf metrics, "
-		       "frontend delivery with LSD, Top-Down L3 frontend, FLOPS (AVX-512, FP16, AMX BF16)",
+		       "frontend delivery with LSD, Top-Down L3 frontend, FLOPS (AVX-512, FP16, AMX BF16), "
+		       "cycle-accounted CPI stack",
 	.formula_version = 1,
 	.pmus = (const char *const[]){ "spr", "emr", NULL },
 	.pipeline_width = 6,

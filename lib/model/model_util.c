@@ -501,3 +501,28 @@ void model_flops_family(const struct model *m, const struct group_sums *sums,
 	if (isfinite(share))
 		flops_stack(m, sums, &r, share, per_core, cov, iss, out);
 }
+
+void model_put_cpi_cycles(struct metric_value *const part[], const double *frac, unsigned n,
+			  const struct metric_value *cpi, double coverage)
+{
+	double left = 1.0;
+	bool whole = true;
+	unsigned i;
+
+	if (!cpi->valid)
+		return;
+	coverage = model_cov2(coverage, cpi->coverage);
+	for (i = 0; i + 1 < n; i++) {
+		double v = frac[i];
+
+		if (isnan(v)) {
+			whole = false;
+			continue;
+		}
+		v = v < 0.0 ? 0.0 : v > left ? left : v;
+		model_put(part[i], v * cpi->value, coverage, false);
+		left -= v;
+	}
+	if (whole)
+		model_put(part[n - 1], left * cpi->value, coverage, false);
+}

@@ -71,6 +71,17 @@ void model_put_stage_bounds(struct metric_value *low, struct metric_value *high,
 void model_put_stack(struct metric_value *const part[], const double *value, unsigned n,
 		     double coverage);
 
+/* A cycle-accounted CPI stack (papers/counter-architecture-cpi-components.txt,
+ * section 4: every cycle to one component, the base the rest): frac[i] is
+ * component i's share of cycles, in the order that takes a cycle counted
+ * by two (the first cause), each clamped to 0 and to the cycles the ones
+ * before left; part[i] = its share x cpi, so the parts sum to the measured
+ * CPI exactly.  part[n - 1] is the base, the rest (frac[n - 1] unused).  A
+ * NaN share (its counters not counted) leaves its part invalid and the
+ * base too, never 0; nothing is put when cpi is invalid. */
+void model_put_cpi_cycles(struct metric_value *const part[], const double *frac, unsigned n,
+			  const struct metric_value *cpi, double coverage);
+
 /* Cycles and instructions summed over every group that counts both (the
  * base events ride in most groups, so this covers most of the target's
  * time); false when no group has them. */

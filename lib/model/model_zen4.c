@@ -77,12 +77,14 @@ enum zen_metric {
 	ZM_COMMIT_RETIRING, ZM_COMMIT_BAD_SPECULATION, ZM_COMMIT_FRONTEND, ZM_COMMIT_BACKEND,
 	ZM_COMMIT_SMT, ZM_COMMIT_OTHER, ZM_COMMIT_PARTIAL, ZM_COMMIT_MEMORY, ZM_COMMIT_CORE,
 	ZM_FLOPS_BASE, ZM_FLOPS_NON_FMA, ZM_FLOPS_OTHER,
+	ZM_CYC_BASE, ZM_CYC_ROB_EMPTY, ZM_CYC_MEMORY, ZM_CYC_CORE, ZM_CYC_SMT, ZM_CYC_OTHER,
 	_ZM_MAX,
 };
 
 #define TD "topdown"
 #define CM "commit"
 #define FL "flops"
+#define CY "cpi_cycles"
 
 static const struct model_metric zen4_metrics[_ZM_MAX] = {
 	[ZM_RETIRING] = { "retiring", NULL, METRIC_FRACTION, "dispatch slots of ops that retired", TD },
@@ -171,6 +173,27 @@ static const struct model_metric zen4_metrics[_ZM_MAX] = {
 	[ZM_FLOPS_OTHER] = { "flops_other_loss", NULL, METRIC_FRACTION,
 		"FLOPS stack: unexplained rest - vector width (not counted), frontend, memory, "
 		"dependences", FL },
+	[ZM_CYC_BASE] = { "cyc_cpi_base", NULL, METRIC_RATIO,
+		"cycle-accounted CPI stack: cycles that retired an op (the rest: the counters "
+		"classify cycles that retired none)", CY },
+	[ZM_CYC_ROB_EMPTY] = { "cyc_cpi_rob_empty", NULL, METRIC_RATIO,
+		"cycle-accounted CPI stack: the ROB empty (ex_no_retire.empty) - i-cache, i-TLB "
+		"misses and mispredict refills together, which no counter splits; only the empty-"
+		"ROB tail of their penalties (IBM POWER5's rule: undercounts both)", CY },
+	[ZM_CYC_MEMORY] = { "cyc_cpi_memory", NULL, METRIC_RATIO,
+		"cycle-accounted CPI stack: the oldest op waited for load data "
+		"(ex_no_retire.load_not_complete); overlapping misses count once; not split by "
+		"cache level (no per-level stall-cycle counter)", CY },
+	[ZM_CYC_CORE] = { "cyc_cpi_core", NULL, METRIC_RATIO,
+		"cycle-accounted CPI stack: the oldest op waited on execution, not a load - "
+		"long-latency units, the divider among them (ex_no_retire.not_complete less "
+		"load_not_complete)", CY },
+	[ZM_CYC_SMT] = { "cyc_cpi_smt", NULL, METRIC_RATIO,
+		"cycle-accounted CPI stack: retire served the other thread "
+		"(ex_no_retire.thread_not_selected)", CY },
+	[ZM_CYC_OTHER] = { "cyc_cpi_other", NULL, METRIC_RATIO,
+		"cycle-accounted CPI stack: retire held by retire breaks, traps, faults "
+		"(ex_no_retire.other)", CY },
 };
 
 #define ZEN_CYCLES { "CYCLES_NOT_IN_HALT", "cycles", "cycles", false, false }
@@ -313,6 +336,48 @@ static void zen4_commit_stack(const struct model *m, const struct group_sums *su
 			       &out[ZM_COMMIT_MEMORY], false);
 }
 
+/*
+ * The cycle-accounted CPI stack (papers/counter-architecture-cpi-components.txt)
+ * from family commit, beside Top-Down: Zen 4's ex_no_retire.* classify the
+ * cycles that retire nothing as IBM POWER5's completion-stall counters do
+ * (section 2), so with C = cycles, parts times the measured CPI:
+ *   rob_empty = ex_no_retire.empty / C
+ *   memory    = ex_no_retire.load_not_complete / C
+ *   core      = (ex_no_retire.not_complete - load_not_complete) / C
+ *   smt       = ex_no_retire.thread_not_selected / C
+ *   other     = ex_no_retire.other / C
+ *   base      = the rest (cycles that retired at least one op)
+ * The classes are exclusive (the reason the oldest op did not retire), so
+ * no cycle is counted twice; model_put_cpi_cycles caps them in that order
+ * all the same (rates from parts of a split family).  What this rule
+ * cannot resolve, by the paper's analysis: ROB-empty cycles are only the
+ * tail of an i-cache miss or mispredict penalty (sections 3.1.1, 3.1.2:
+ * the drain and the branch's resolution time fall in base or the stalls),
+ * and i-side and branch causes are not told apart; memory is counted from
+ * the head of the ROB, close to the paper's full-ROB rule (section 3.2.2).
+ */
+static void zen4_cycle_stack(const struct model *m, const struct group_sums *sums,
+			     struct metric_value *out)
+{
+	enum { EMPTY, MEM, CORE, SMT, OTHER, BASE, N_CYC };
+	struct metric_value *const part[N_CYC] = {
+		&out[ZM_CYC_ROB_EMPTY], &out[ZM_CYC_MEMORY], &out[ZM_CYC_CORE], &out[ZM_CYC_SMT],
+		&out[ZM_CYC_OTHER], &out[ZM_CYC_BASE],
+	};
+	struct gview c = model_gview_get(m, sums, "commit");
+	double f[N_CYC];
+
+	if (!c.ok)
+		return;
+	f[EMPTY] = model_gv(&c, "no_retire_empty") / c.cycles;
+	f[MEM] = model_gv(&c, "no_retire_load") / c.cycles;
+	f[CORE] = model_gv(&c, "no_retire_not_complete") / c.cycles - f[MEM];
+	f[SMT] = model_gv(&c, "no_retire_thread_not_selected") / c.cycles;
+	f[OTHER] = model_gv(&c, "no_retire_other") / c.cycles;
+	f[BASE] = NAN;
+	model_put_cpi_cycles(part, f, N_CYC, &out[ZM_CPI], c.coverage);
+}
+
 static void zen4_compute(const struct model *m, const struct group_sums *sums,
 			 const struct model_context *ctx, struct metric_value *out)
 {
@@ -367,12 +432,13 @@ static void zen4_compute(const struct model *m, const struct group_sums *sums,
 	out[ZM_FLOPS_NON_FMA] = fl.stack_non_fma;
 	out[ZM_FLOPS_OTHER] = fl.stack_other;
 	zen4_commit_stack(m, sums, out);
+	zen4_cycle_stack(m, sums, out);
 }
 
 const struct model model_zen4 = {
 	.name = "amd64_fam19h_zen4",
 	.description = "AMD Zen 4: pipeline-utilization Top-Down L1 (with SMT contention) and L2, "
-		       "op-cache delivery, FLOPS",
+		       "op-cache delivery, FLOPS, cycle-accounted CPI stack",
 	.formula_version = 1,
 	.pmus = (const char *const[]){ "amd64_fam19h_zen4", NULL },
 	.pipeline_width = 6,

@@ -113,6 +113,19 @@ def _backend(rng, v):
     v["EXE_ACTIVITY.2_PORTS_UTIL"] = round(c * _u(rng, 0.05, 0.3))
     v["RS_EVENTS.EMPTY_CYCLES"] = round(c * _u(rng, 0.01, 0.2))
     v["RS.EMPTY"] = v["RS_EVENTS.EMPTY_CYCLES"]
+    # the cycle-accounted CPI stack: nested stalls L3 <= L2 <= L1D <= MEM_ANY
+    # (Sapphire Rapids reads them from MEMORY_ACTIVITY, MEM_ANY from
+    # EXE_ACTIVITY.BOUND_ON_LOADS), divider busy and this thread's recovery
+    s1 = v["CYCLE_ACTIVITY.STALLS_MEM_ANY"] * _u(rng, 0.3, 0.9)
+    s2 = s1 * _u(rng, 0.2, 0.9)
+    s3 = s2 * _u(rng, 0.1, 0.9)
+    for prefix in ("CYCLE_ACTIVITY", "MEMORY_ACTIVITY"):
+        v[prefix + ".STALLS_L1D_MISS"] = round(s1)
+        v[prefix + ".STALLS_L2_MISS"] = round(s2)
+        v[prefix + ".STALLS_L3_MISS"] = round(s3)
+    v["EXE_ACTIVITY.BOUND_ON_LOADS"] = v["CYCLE_ACTIVITY.STALLS_MEM_ANY"]
+    v["ARITH.DIVIDER_ACTIVE"] = round(c * _u(rng, 0.0, 0.05))
+    v.setdefault("INT_MISC.RECOVERY_CYCLES", round(c * _u(rng, 0.002, 0.02)))
 
 
 def skylake(rng, smt_on):

@@ -136,9 +136,40 @@ static bool collected(const char *model, const char *family, bool smt, bool wd)
 
 static void test_hosts_users_need(void)
 {
+	static const char *const cyc[] = { "skl", "skx", "icl", "icx", "spr" };
+
 	CHECK(collected("amd64_fam19h_zen4", "td_l1", true, true));
 	CHECK(collected("skl", "td_l1", true, true));
 	CHECK(collected("skx", "td_l1", true, true));
+	/* the cycle-accounted CPI stack's family is placed in every host
+	 * state (split where it must be: test_every_model checks the parts) */
+	for (size_t i = 0; i < sizeof(cyc) / sizeof(cyc[0]); i++)
+		for (int smt = 0; smt < 2; smt++)
+			for (int wd = 0; wd < 2; wd++)
+				CHECK(collected(cyc[i], "cyc_cpi", smt, wd));
+	CHECK(collected("amd64_fam19h_zen4", "commit", true, true));
+}
+
+/* Skylake with SMT off and no watchdog counts cyc_cpi whole (8 general
+ * events on 8 counters); with SMT on (4) it is split, never apart from
+ * its ratio sets (check_sets_whole). */
+static void test_cyc_cpi_parts(void)
+{
+	bool off[MODEL_MAX_GROUPS] = { false };
+	int f = model_group_index(&model_skl, "cyc_cpi");
+	struct plan_budget b;
+	struct plan p;
+	char err[512];
+
+	CHECK(f >= 0);
+	plan_budget_for(&model_skl, false, false, 0, &b);
+	CHECK(plan_make(&model_skl, off, &b, &p, err, sizeof(err)) == 0);
+	CHECK_EQ_U(p.families[f].n_parts, 1);
+	plan_budget_for(&model_skl, true, true, 0, &b);
+	CHECK(plan_make(&model_skl, off, &b, &p, err, sizeof(err)) == 0);
+	CHECK(p.families[f].n_parts > 1);
+	CHECK(p.families[f].collected);
+	check_plan(&model_skl, &p);
 }
 
 /* A host whose PMU reports fewer counters than the model's figure (a VM
@@ -275,6 +306,7 @@ int main(void)
 	test_equal();
 	test_every_model();
 	test_hosts_users_need();
+	test_cyc_cpi_parts();
 	test_masks();
 	test_whole();
 	test_host_counters();
