@@ -160,7 +160,7 @@ static const char *stack_title(const char *stack)
 	if (streq(stack, "cpi"))
 		return "CPI stack: cycles per instruction";
 	if (streq(stack, "cpi_cycles"))
-		return "Cycle-accounted CPI stack: stall cycles per instruction";
+		return "Cycle-accounted CPI stack: cycles per instruction by cause";
 	return stack;
 }
 

@@ -116,6 +116,21 @@ static void counts(const struct profile *p, unsigned g, uint64_t tc, uint64_t *v
 		v[4] = (uint64_t)(0.5 * cycles);
 		v[5] = (uint64_t)(0.3 * cycles);
 		break;
+	case 10: { /* stalls_total stalls_mem_any stalls_l1d/l2/l3_miss divider_active
+		    * recovery_cycles_thread clear_resteer_cycles: nested as the
+		    * hardware's are (L3 miss <= L2 miss <= L1D miss <= any load) */
+		double be = 1.0 - p->fe - p->bs - p->ret;
+
+		v[2] = (uint64_t)(be * cycles);
+		v[3] = (uint64_t)(0.7 * be * cycles);
+		v[4] = (uint64_t)(0.55 * be * cycles);
+		v[5] = (uint64_t)(0.4 * be * cycles);
+		v[6] = (uint64_t)(0.25 * be * cycles);
+		v[7] = (uint64_t)(0.02 * cycles);
+		v[8] = (uint64_t)(0.5 * p->bs * cycles);
+		v[9] = (uint64_t)(0.1 * p->bs * cycles);
+		break;
+	}
 	}
 }
 
