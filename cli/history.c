@@ -11,6 +11,7 @@
 #include "lib/rowset.h"
 #include "lib/clock.h"
 #include "lib/health_fields.h"
+#include "lib/sampling_mode.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -106,31 +107,85 @@ static bool any_low_attribution(const struct series *s, size_t n)
 	return false;
 }
 
+/* Some point of some series had part of the host's time measured in
+ * periodic (statistical) mode. */
+static bool any_periodic(const struct series *s, size_t n)
+{
+	const json_t *p;
+	size_t k, j;
+
+	for (k = 0; k < n; k++)
+		json_array_foreach(json_object_get(s[k].answer, "points"), j, p)
+			if (json_number_value(json_object_get(p, "periodic_share")) > 0)
+				return true;
+	return false;
+}
+
+/* The columns about the host behind each row; low and periodic are -1
+ * when no row would have anything to say in them. */
+struct host_cols {
+	int acpu, asw, low;
+	int pshare, periodic;
+};
+
 /* The host's attributed shares of point p into the row; when low, the
- * visible column says which share and how much. */
-static int set_attribution(struct rowset *rs, size_t row, const json_t *p, int col_acpu,
-			   int col_asw, int col_low)
+ * visible column says which share and how much.  Then the share of its
+ * time measured periodically; the visible column marks the rows where
+ * there was some. */
+static int set_host(struct rowset *rs, size_t row, const json_t *p, const struct host_cols *c)
 {
 	double cpu = json_number_value(json_object_get(p, "attributed_cpu"));
 	double sw = json_number_value(json_object_get(p, "attributed_switches"));
+	double per = json_number_value(json_object_get(p, "periodic_share"));
 	char text[64];
 
-	rowset_set_double(rs, row, col_acpu, cpu);
-	rowset_set_double(rs, row, col_asw, sw);
-	if (col_low < 0 || !json_is_true(json_object_get(p, "low_attribution")))
+	rowset_set_double(rs, row, c->acpu, cpu);
+	rowset_set_double(rs, row, c->asw, sw);
+	rowset_set_double(rs, row, c->pshare, per);
+	if (c->periodic >= 0 && sampling_mode_of(per) != SAMPLING_PER_SWITCH) {
+		char pct[16];
+
+		sampling_mode_percent(per, pct, sizeof(pct));
+		snprintf(text, sizeof(text), "%s of CPU", pct);
+		if (rowset_set_text(rs, row, c->periodic, text) < 0)
+			return -ENOMEM;
+	}
+	if (c->low < 0 || !json_is_true(json_object_get(p, "low_attribution")))
 		return 0;
 	if (cpu <= sw)
 		snprintf(text, sizeof(text), "%.1f%% of CPU", 100.0 * cpu);
 	else
 		snprintf(text, sizeof(text), "%.1f%% of switches", 100.0 * sw);
-	return rowset_set_text(rs, row, col_low, text);
+	return rowset_set_text(rs, row, c->low, text);
+}
+
+/* The host columns after the figures'. */
+static void add_host_cols(const struct series *s, size_t n, struct rowset *rs,
+			  struct host_cols *c)
+{
+	c->acpu = rowset_add_column(rs, "attributed_cpu", "ATTRIB CPU", RS_UNIT_FRACTION);
+	c->asw = rowset_add_column(rs, "attributed_switches", "ATTRIB SW", RS_UNIT_FRACTION);
+	c->pshare = rowset_add_column(rs, "periodic_share", "PERIODIC SHARE", RS_UNIT_FRACTION);
+	rowset_hide_in_table(rs, c->acpu);
+	rowset_hide_in_table(rs, c->asw);
+	rowset_hide_in_table(rs, c->pshare);
+	/* and a column saying when stackd could not charge part of the host's
+	 * time to anyone, when that ever happened: such a row may be low */
+	c->low = any_low_attribution(s, n) ?
+		 rowset_add_column(rs, "low_attribution", "LOW ATTRIBUTION", RS_UNIT_NONE) : -1;
+	/* and one saying when part of it was sampled periodically: such a
+	 * row's figures are estimates */
+	c->periodic = any_periodic(s, n) ?
+		      rowset_add_column(rs, "periodic_sampling", "PERIODIC SAMPLING",
+					RS_UNIT_NONE) : -1;
 }
 
 static int build_rows(const struct series *s, size_t n, struct rowset *rs, bool long_span)
 {
 	uint64_t *t = NULL;
 	size_t nt = bucket_times(s, n, &t), i, k, j;
-	int col_time, col_t, col_gap, col_acpu, col_asw, col_low;
+	int col_time, col_t, col_gap;
+	struct host_cols hc;
 	const json_t *host;
 	uint64_t step;
 
@@ -152,14 +207,7 @@ static int build_rows(const struct series *s, size_t n, struct rowset *rs, bool 
 		if (step > 0 && t[i] - t[i - 1] > step + step / 2)
 			col_gap = rowset_add_column(rs, "no_data_before", "NO DATA BEFORE",
 						    RS_UNIT_NONE);
-	col_acpu = rowset_add_column(rs, "attributed_cpu", "ATTRIB CPU", RS_UNIT_FRACTION);
-	col_asw = rowset_add_column(rs, "attributed_switches", "ATTRIB SW", RS_UNIT_FRACTION);
-	rowset_hide_in_table(rs, col_acpu);
-	rowset_hide_in_table(rs, col_asw);
-	/* and a column saying when stackd could not charge part of the host's
-	 * time to anyone, when that ever happened: such a row may be low */
-	col_low = any_low_attribution(s, n) ?
-		  rowset_add_column(rs, "low_attribution", "LOW ATTRIBUTION", RS_UNIT_NONE) : -1;
+	add_host_cols(s, n, rs, &hc);
 	for (i = 0; i < nt; i++) {
 		time_t secs = (time_t)(t[i] / NS_PER_SEC);
 		char when[32];
@@ -201,8 +249,7 @@ static int build_rows(const struct series *s, size_t n, struct rowset *rs, bool 
 				host = host != NULL ? host : p;
 			}
 		}
-		if (host != NULL &&
-		    set_attribution(rs, (size_t)row, host, col_acpu, col_asw, col_low) < 0) {
+		if (host != NULL && set_host(rs, (size_t)row, host, &hc) < 0) {
 			free(t);
 			return -ENOMEM;
 		}
@@ -404,6 +451,10 @@ static void print_footer(const struct history_args *a, const struct series *s, s
 		printf("\nLOW ATTRIBUTION: in those steps stackd charged less than %.0f%% of the "
 		       "host's busy CPU time\nor switches to a process; their figures may be "
 		       "missing some of %s's time", 100.0 * ATTRIBUTED_WARN_BELOW, a->name);
+	if (any_periodic(s, n))
+		printf("\nPERIODIC SAMPLING: that share of the host's CPU time was sampled "
+		       "periodically, not at\nevery switch (the cost budget): figures there are "
+		       "statistical estimates, not exact");
 }
 
 /* The n series as a table with sparklines, or as JSON/CSV rows: 0, 1 when

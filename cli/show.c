@@ -259,6 +259,24 @@ static void print_ranges_and_scalars(const json_t *metrics)
 	}
 }
 
+/* How exact the figures can be, from the host's whole: the share of its
+ * busy CPU time stackd charged to a process, and which sampling mode
+ * measured the window, always (a report on one target reads this once,
+ * and every figure below depends on it).  An older daemon sent neither. */
+static void print_host_quality(const json_t *a)
+{
+	const json_t *at = json_object_get(a, "attribution");
+	const json_t *sm = json_object_get(a, "sampling_mode");
+
+	if (!json_is_object(at) || !json_is_object(sm))
+		return;
+	printf("host: attributed %.1f%% of busy CPU, %.1f%% of switches%s; sampling: %s\n",
+	       100.0 * json_number_value(json_object_get(at, "cpu_share")),
+	       100.0 * json_number_value(json_object_get(at, "switch_share")),
+	       json_is_true(json_object_get(at, "low")) ? " (LOW: figures may miss time)" : "",
+	       mstr(sm, "text"));
+}
+
 static void print_bars(const json_t *a, const char *window, bool color)
 {
 	const json_t *metrics = json_object_get(a, "metrics"), *who = json_object_get(a, "who");
@@ -286,6 +304,7 @@ static void print_bars(const json_t *a, const char *window, bool color)
 		       term_safe(mstr(p, "cmdline") ? mstr(p, "cmdline") : mstr(p, "comm"), safe,
 				 sizeof(safe)));
 	}
+	print_host_quality(a);
 	json_array_foreach(metrics, i, m) {
 		const char *s = mstr(m, "stack");
 

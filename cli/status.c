@@ -10,6 +10,7 @@
 #include "lib/duration.h"
 #include "lib/clock.h"
 #include "lib/health_fields.h"
+#include "lib/sampling_mode.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -147,16 +148,33 @@ static void print_attribution(const json_t *at)
 		       100.0 * json_number_value(json_object_get(at, "warn_below")));
 }
 
+/* Which mode measured the window, always: "per-switch (exact)" is worth
+ * reading here (/api/v1/system "sampling_mode"; absent from an older
+ * daemon). */
+static void print_sampling_mode(const json_t *sm)
+{
+	if (!json_is_object(sm))
+		return;
+	printf("sampling:      %s over the window%s\n", str(sm, "text"),
+	       sampling_mode_of(json_number_value(json_object_get(sm, "periodic_share"))) !=
+	       SAMPLING_PER_SWITCH ? ": periodic figures are estimates, fair over time" : "");
+}
+
 /* One health count, and for the losses that have one, its share of the
- * switches or samples it was lost from. */
-static void print_health_field(const json_t *col, const char *name, const char *label)
+ * switches or samples it was lost from; for the CPU time measured
+ * periodically, its share of all the CPUs' time (sm: "sampling_mode"). */
+static void print_health_field(const json_t *col, const json_t *sm, const char *name,
+			       const char *label)
 {
 	uint64_t v = u64(col, name), samples = u64(col, "samples");
 	uint64_t switches = samples + u64(col, "unsampled_switches");
 	uint64_t of = 0;
 	const char *what = "";
 
-	if (strcmp(name, "unsampled_switches") == 0) {
+	if (strcmp(name, "periodic_ns") == 0) {
+		of = u64(sm, "cpu_ns");
+		what = "CPU time";
+	} else if (strcmp(name, "unsampled_switches") == 0) {
 		of = switches;
 		what = "switches";
 	} else if (strcmp(name, "unattributed_spans") == 0 || strcmp(name, "foreign_id_samples") == 0 ||
@@ -241,9 +259,11 @@ static void print_text(const json_t *a, const struct source *src)
 	       " - COSTLY: that CPU switches too often for cheap per-switch sampling" : "");
 	print_sampling_cost(json_object_get(a, "sampling_cost"));
 	print_attribution(json_object_get(a, "attribution"));
+	print_sampling_mode(json_object_get(a, "sampling_mode"));
 	/* every health field (lib/health_fields.h); an older daemon's missing ones read 0 */
 	printf("health:        over the window\n");
-#define PRINT_FIELD(name, combine, prom, help, label) print_health_field(col, #name, label);
+#define PRINT_FIELD(name, combine, prom, help, label) \
+	print_health_field(col, json_object_get(a, "sampling_mode"), #name, label);
 	HEALTH_FIELDS(PRINT_FIELD)
 #undef PRINT_FIELD
 	printf("database:      %s (%.1f MiB)\n", str(db, "path"),

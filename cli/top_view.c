@@ -6,6 +6,7 @@
 #include "json_rowset.h"
 #include "lib/duration.h"
 #include "lib/clock.h"
+#include "lib/sampling_mode.h"
 #include "lib/top_rows.h"
 
 #include <errno.h>
@@ -214,6 +215,27 @@ static void print_attribution(const json_t *at, FILE *f)
 			100.0 * json_number_value(json_object_get(at, "warn_below")));
 }
 
+/* "sampling: 25.0% periodic (statistical)" when any of the window was
+ * measured periodically (lib/sampling_mode.h); nothing when every switch
+ * was sampled, the usual case: the header is four dense lines redrawn at
+ * every refresh and cut at the terminal's width, and like the LOW warning
+ * this speaks only when the figures are other than exact (`stackctl
+ * status` always says which mode). */
+static void print_sampling_mode(const json_t *sm, FILE *f)
+{
+	double share = json_number_value(json_object_get(sm, "periodic_share"));
+	enum sampling_mode m = sampling_mode_of(share);
+
+	if (m == SAMPLING_MIXED) {
+		char pct[16];
+
+		fprintf(f, "  |  sampling: %s periodic (statistical)",
+			sampling_mode_percent(share, pct, sizeof(pct)));
+	} else if (m == SAMPLING_PERIODIC) {
+		fputs("  |  sampling: periodic (statistical)", f);
+	}
+}
+
 /* The data covers less than the window asked for (the daemon started, or
  * was stopped, within it): say so, or the figures read as the whole span. */
 static void print_short_window(const json_t *win, FILE *f)
@@ -252,6 +274,7 @@ void top_view_print_header(const struct top_view *v, const struct source *src, F
 			100.0 * json_number_value(json_object_get(g, "coverage")));
 	fputc('\n', f);
 	print_attribution(json_object_get(a, "attribution"), f);
+	print_sampling_mode(json_object_get(a, "sampling_mode"), f);
 	fprintf(f, "  |  lost %" PRIu64 " samples, %" PRIu64 " throttled, %" PRIu64
 		" unattributed spans, %" PRIu64 " unschedulable\n", u64(col, "lost_samples"),
 		u64(col, "throttles"), u64(col, "unattributed_spans"), u64(col, "unschedulable"));

@@ -157,6 +157,10 @@ static struct interval_data *interval_new(unsigned i, uint64_t start_s, uint64_t
 	iv->st.unknown_id_samples = i == 62 ? 5 : 0;
 	iv->st.foreign_id_samples = i == 61 ? 40 : 0;
 	iv->st.bad_samples = i == 63 ? 1 : 0;
+	/* Five intervals in which one CPU switched too often for the cost
+	 * budget and was sampled periodically all along (statistical): the
+	 * sampling mode and its share show in every reader. */
+	iv->st.periodic_ns = i >= 110 && i < 115 ? len_s * SEC : 0;
 	iv->procs = calloc(n_procs, sizeof(*iv->procs));
 	iv->rows = calloc(n_rows, sizeof(*iv->rows));
 	if (iv->procs == NULL || iv->rows == NULL) {

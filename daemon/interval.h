@@ -9,6 +9,7 @@
 #include "plan.h"
 #include "lib/health_fields.h"
 #include "lib/pids.h"
+#include "lib/sampling_mode.h"
 #include "lib/model/model.h"
 
 #include <stddef.h>
@@ -86,6 +87,14 @@ static inline double interval_attributed_share(const struct interval_data *iv, b
 			unattributed += v;
 	}
 	return all > 0 ? 1.0 - (double)unattributed / (double)all : 1.0;
+}
+
+/* The share of iv's CPU time (all CPUs x its length) measured in periodic
+ * mode (lib/sampling_mode.h). */
+static inline double interval_periodic_share(const struct interval_data *iv)
+{
+	return sampling_mode_share(iv->st.periodic_ns,
+				   (uint64_t)iv->ncpus * (iv->end_ns - iv->start_ns));
 }
 
 #endif

@@ -49,6 +49,7 @@ struct prom {
 	/* CPU time since the start: idle, charged to no process, all */
 	uint64_t idle_ns, unattributed_ns, cpu_ns;
 	double last_attributed;  /* the newest interval's share of busy CPU */
+	double last_periodic;    /* ...and of its CPU time measured periodically */
 	uint64_t last_end_ns;    /* its end, CLOCK_REALTIME */
 	double cost_ns;          /* per sampled switch; 0: not set */
 	bool cost_measured;
@@ -367,6 +368,7 @@ void prom_add_interval(struct prom *p, const struct interval_data *iv)
 	add_health(&p->health, &iv->st);
 	p->intervals++;
 	p->last_attributed = interval_attributed_share(iv, false);
+	p->last_periodic = interval_periodic_share(iv);
 	p->last_end_ns = iv->end_ns;
 	pthread_mutex_unlock(&p->lock);
 	free(memo);
@@ -536,6 +538,19 @@ static void render_attribution(const struct prom *p, FILE *f)
 		(double)p->last_end_ns / (double)NS_PER_SEC);
 }
 
+/* Which mode measured the newest interval: the share of its CPU time
+ * sampled periodically (statistical) rather than at every switch (exact);
+ * the counter stackd_periodic_mode_cpu_nanoseconds_total (a health field)
+ * gives it over any range. */
+static void render_sampling_mode(const struct prom *p, FILE *f)
+{
+	fprintf(f, "# HELP stackd_periodic_share Share of the newest interval's CPU time (all "
+		"CPUs) measured in periodic mode (statistical: sampling every switch would have "
+		"cost more than max_sampling_cost); 0: every switch sampled (exact).\n"
+		"# TYPE stackd_periodic_share gauge\nstackd_periodic_share %.6f\n",
+		p->intervals > 0 ? p->last_periodic : 0.0);
+}
+
 /* The writer's state now: daemon-level, not summed from intervals. */
 static void render_writer(struct writer_status_box *box, FILE *f)
 {
@@ -575,6 +590,7 @@ void prom_render(struct prom *p, struct writer_status_box *writer, bool full, FI
 	HEALTH_FIELDS(PRINT_FIELD)
 #undef PRINT_FIELD
 	render_attribution(p, f);
+	render_sampling_mode(p, f);
 	render_sampling_cost(p, f);
 	if (writer != NULL)
 		render_writer(writer, f);

@@ -7,6 +7,7 @@
 #include "clock.h"
 #include "duration.h"
 #include "rowset.h"
+#include "sampling_mode.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -197,6 +198,7 @@ void api_print_window_health(struct jsonw *j, const struct window *w)
 	jsonw_field_int(j, "busiest_cpu", w->busiest_cpu);
 	jsonw_object_end(j);
 	api_print_attribution(j, w);
+	api_print_sampling_mode(j, &w->split);
 }
 
 void api_print_attribution(struct jsonw *j, const struct window *w)
@@ -215,6 +217,22 @@ void api_print_attribution(struct jsonw *j, const struct window *w)
 	jsonw_field_uint(j, "unattributed_cpu_ns", split->unattributed_ns);
 	jsonw_field_double(j, "warn_below", ATTRIBUTED_WARN_BELOW);
 	jsonw_field_bool(j, "low", cpu_split_low(split));
+	jsonw_object_end(j);
+}
+
+void api_print_sampling_mode(struct jsonw *j, const struct cpu_split *split)
+{
+	double share = cpu_split_periodic_share(split);
+	char text[SAMPLING_MODE_TEXT_MAX];
+
+	jsonw_break(j, 1);
+	jsonw_key(j, "sampling_mode");
+	jsonw_object_begin(j);
+	jsonw_field_string(j, "mode", sampling_mode_name(sampling_mode_of(share)));
+	jsonw_field_double(j, "periodic_share", share);
+	jsonw_field_uint(j, "periodic_ns", split->periodic_ns);
+	jsonw_field_uint(j, "cpu_ns", split->cpu_ns);
+	jsonw_field_string(j, "text", sampling_mode_describe(share, text, sizeof(text)));
 	jsonw_object_end(j);
 }
 

@@ -43,14 +43,18 @@ const char *api_who_key(enum query_who who);
 /* The measured host's name: as the daemon recorded it, else this host's. */
 void api_host(struct db *db, char *buf, size_t len);
 
-/* "window", "groups", "collector" and "attribution": what a header
- * above any table needs (coverage of each family, losses), as members of
- * the object being written. */
+/* "window", "groups", "collector", "attribution" and "sampling_mode":
+ * what a header above any table needs (coverage of each family, losses,
+ * how exact the figures are), as members of the object being written. */
 void api_print_window_health(struct jsonw *j, const struct window *w);
 /* "attribution": the share of the window's busy CPU time charged to a
  * process and of its switches sampled, with the warning threshold (part
  * of the window health above). */
 void api_print_attribution(struct jsonw *j, const struct window *w);
+/* "sampling_mode": which mode measured the split's CPU time (per-switch,
+ * mixed or periodic), the periodic share of it and its text for people
+ * (lib/sampling_mode.h), so that every reader says it the same way. */
+void api_print_sampling_mode(struct jsonw *j, const struct cpu_split *split);
 
 /* The endpoints. */
 int api_top(struct db *db, const char *query, const struct api_access *acc,

@@ -67,6 +67,9 @@ static void print_point(struct jsonw *j, const struct series_bucket *b, const st
 	jsonw_field_double(j, "attributed_cpu", cpu_split_attributed_cpu(&b->host));
 	jsonw_field_double(j, "attributed_switches", cpu_split_attributed_switches(&b->host));
 	jsonw_field_bool(j, "low_attribution", cpu_split_low(&b->host));
+	/* the share of the host's CPU time over the bucket measured in
+	 * periodic mode (statistical); 0: every switch sampled (exact) */
+	jsonw_field_double(j, "periodic_share", cpu_split_periodic_share(&b->host));
 	jsonw_object_end(j);
 }
 

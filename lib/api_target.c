@@ -112,6 +112,10 @@ static void print_totals(struct jsonw *j, const struct window *w, const struct t
 	jsonw_field_uint(j, "context_switches", t->context_switches);
 	jsonw_field_double(j, "cpu_percent", span > 0 ?
 			   (double)t->task_clock_ns * 100.0 / (double)span : NAN);
+	/* the host's, over the window: how much of its time the target's
+	 * figures could miss, and how much is estimated (periodic mode) */
+	api_print_attribution(j, w);
+	api_print_sampling_mode(j, &w->split);
 }
 
 static void print_groups(struct jsonw *j, const struct model *m, const struct target_sums *t)

@@ -6,6 +6,7 @@
 #include "db.h"
 #include "db_private.h"
 #include "pids.h"
+#include "sampling_mode.h"
 
 #include <errno.h>
 #include <sqlite3.h>
@@ -252,18 +253,19 @@ typedef struct cpu_split *(*split_slot_fn)(void *arg, uint64_t bucket);
 
 /* Who the CPU time went to per bucket of step ns by interval end, from lo
  * (exclusive) to hi, into slot(bucket).  The whole is read from the
- * intervals (CPUs x length; the switches sampled and unsampled), the idle
- * and unattributed parts from the two pseudo-processes' rows through their
- * index: never a scan of every process's samples, which made a series of
- * an hour four times dearer.  The samples of an interval add up to its
- * CPUs x length within 0.02% (the daemon charges all of every CPU's time
- * to someone), so the whole is the same either way. */
+ * intervals (CPUs x length; the switches sampled and unsampled; the time
+ * measured periodically), the idle and unattributed parts from the two
+ * pseudo-processes' rows through their index: never a scan of every
+ * process's samples, which made a series of an hour four times dearer.
+ * The samples of an interval add up to its CPUs x length within 0.02%
+ * (the daemon charges all of every CPU's time to someone), so the whole
+ * is the same either way. */
 static int read_splits(struct db *db, const struct tiers *t, int64_t lo, int64_t hi,
 		       int64_t step, split_slot_fn slot, void *arg, char *err, size_t errlen)
 {
 	static const char *const sql[2] = {
 		"SELECT (i.end_ns - ?1 - 1) / ?3, sum(i.ncpus * (i.end_ns - i.start_ns)),"
-		" sum(i.samples + i.unsampled_switches)"
+		" sum(i.samples + i.unsampled_switches), sum(i.periodic_ns)"
 		" FROM interval AS i WHERE i.end_ns > ?1 AND i.end_ns <= ?2 AND " TIER_MATCH("i.")
 		" GROUP BY 1",
 		"SELECT (i.end_ns - ?1 - 1) / ?3,"
@@ -296,6 +298,7 @@ static int read_splits(struct db *db, const struct tiers *t, int64_t lo, int64_t
 			if (k == 0) {
 				s->cpu_ns = (uint64_t)sqlite3_column_int64(st, 1);
 				s->switches = (uint64_t)sqlite3_column_int64(st, 2);
+				s->periodic_ns = (uint64_t)sqlite3_column_int64(st, 3);
 			} else {
 				s->idle_ns = (uint64_t)sqlite3_column_int64(st, 1);
 				s->unattributed_ns = (uint64_t)sqlite3_column_int64(st, 2);
@@ -376,6 +379,11 @@ bool cpu_split_low(const struct cpu_split *s)
 	return attribution_is_low(cpu_split_attributed_cpu(s),
 				  s->cpu_ns > 0 ? (double)s->unattributed_ns / (double)s->cpu_ns : 0.0,
 				  cpu_split_attributed_switches(s));
+}
+
+double cpu_split_periodic_share(const struct cpu_split *s)
+{
+	return sampling_mode_share(s->periodic_ns, s->cpu_ns);
 }
 
 /* The newest process's parts (of split families) into its family sums. */

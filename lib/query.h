@@ -42,10 +42,12 @@ struct window_group {
 
 /* Who the CPU time went to, summed over CPUs: all of it, the idle task's,
  * and what no process could be charged with; and the context switches,
- * all and those no process owns. */
+ * all and those no process owns; and how much of the time was measured in
+ * periodic (statistical) mode rather than per switch (sampling_mode.h). */
 struct cpu_split {
 	uint64_t cpu_ns, idle_ns, unattributed_ns;
 	uint64_t switches, unattributed_switches;
+	uint64_t periodic_ns;
 };
 
 /* The share of the busy CPU time (idle excluded) charged to processes; 1
@@ -58,6 +60,9 @@ double cpu_split_attributed_switches(const struct cpu_split *s);
  * time lost is ATTRIBUTED_MIN_LOST of all the CPUs' too): figures may be
  * missing time. */
 bool cpu_split_low(const struct cpu_split *s);
+/* The share of all the CPU time (idle included) measured in periodic
+ * mode: 0 when every switch was sampled (sampling_mode_share()). */
+double cpu_split_periodic_share(const struct cpu_split *s);
 
 struct window {
 	uint64_t from_ns, to_ns;     /* CLOCK_REALTIME, as covered by the intervals */

@@ -117,10 +117,12 @@ function showWriter(w) {
     `${w.pending_intervals} interval(s) waiting in memory, ${w.dropped_intervals} dropped`;
 }
 
-// How much of the host's work stackd could charge to processes, how much
-// of the time the counters covered, and what the collector lost (60 s).
+// How much of the host's work stackd could charge to processes, which
+// sampling mode measured it (per switch, exact; periodic, statistical:
+// the API's text, lib/sampling_mode.h), how much of the time the counters
+// covered, and what the collector lost (60 s).
 function showHealth(s) {
-  const a = s.attribution, c = s.collector || {};
+  const a = s.attribution, c = s.collector || {}, m = s.sampling_mode;
   const cov = (s.groups || []).map((g) => g.coverage).filter(Number.isFinite);
   const lost = (c.lost_records || 0) + (c.lost_samples || 0) + (c.dropped || 0);
   const parts = [];
@@ -131,9 +133,16 @@ function showHealth(s) {
     (cov.length > 1 ? `–${fmtShare(Math.max(...cov))}` : "") + " of CPU time");
   parts.push(`losses ${lost ? fmtCount(lost) + " (records, samples, dropped)" : "none"}`);
   const h = $("health");
+  const periodic = !!(m && m.periodic_share > 0);
   h.replaceChildren(el("span", { id: "attribution", textContent: parts[0] || "" }),
+    ...(m ? [el("span", { id: "sampling", className: periodic ? "" : "muted",
+      textContent: ` · sampling: ${m.text}` + (periodic ? ": figures there are estimates" : ""),
+      title: "per-switch: every context switch sampled, exact; periodic: a clock sampler, " +
+        "statistically fair over time, where sampling every switch would cost more than " +
+        "max_sampling_cost" })] : []),
     el("span", { className: "muted", textContent: " · " + parts.slice(1).join(" · ") + " (last 60 s)" }));
   h.classList.toggle("low", !!(a && a.low));
+  h.classList.toggle("periodic", periodic);
 }
 
 function showNoPmu(s) {
@@ -189,7 +198,7 @@ function niceCeil(v) {
   return [1, 2, 5, 10].map((m) => m * p).find((c) => c >= v);
 }
 
-// chart(box, {from, to, step, series: [{label, color, pts: [{t, v, gap, low}]}],
+// chart(box, {from, to, step, series: [{label, color, pts: [{t, v, gap, low, periodic}]}],
 //   stacked, yMax, fmt, height}): draws into box (an SVG and its legend).
 function chart(box, o) {
   const W = Math.max(260, box.clientWidth || 600), H = o.height || 150;
@@ -254,6 +263,14 @@ function chart(box, o) {
   if (!o.stacked) for (const p of o.series[0].pts.filter((q) => q.low)) {
     svg.append(svgEl("circle", { cx: x(p.t), cy: y(p.v), r: 4, class: "low-attribution" }));
   }
+  // A point measured partly in periodic mode is an estimate: a violet
+  // diamond under it on the time axis (a stacked chart too: its bands are
+  // as statistical as a line).
+  for (const p of o.series[0].pts.filter((q) => q.periodic > 0)) {
+    const cx = x(p.t), cy = T + ph;
+    svg.append(svgEl("polygon", { class: "periodic",
+      points: `${cx},${cy - 4} ${cx + 4},${cy} ${cx},${cy + 4} ${cx - 4},${cy}` }));
+  }
   const cross = svgEl("line", { y1: T, y2: T + ph, class: "crosshair", visibility: "hidden" });
   const hit = svgEl("rect", { x: L, y: T, width: pw, height: ph, class: "hit" });
   svg.append(cross, hit);
@@ -290,7 +307,9 @@ function hover(e, svg, o, x, cross, pw, L) {
     tip.replaceChildren(el("b", { textContent: fmtTime(p.t, o.to - o.from > 86400e9, true) }),
       ...o.series.map((s) => el("div", {}, el("i", { className: "swatch",
         style: `background:${s.color}` }), `${s.label}: ${o.fmt(s.pts[best] ? s.pts[best].v : NaN)}`)),
-      ...(p.low ? [el("div", { className: "warn", textContent: "attributed share low here" })] : []));
+      ...(p.low ? [el("div", { className: "warn", textContent: "attributed share low here" })] : []),
+      ...(p.periodic > 0 ? [el("div", { className: "periodic", textContent:
+        `${fmtShare(p.periodic)} of CPU time sampled periodically here (statistical)` })] : []));
   }
   tip.hidden = false;
   tip.style.left = Math.min(e.pageX + 12, document.documentElement.clientWidth - 220) + "px";
@@ -304,7 +323,7 @@ async function series(who, metric) {
   return getJSON("/api/v1/series?" + q);
 }
 const pointsOf = (s, f) => s.points.map((p) => ({ t: p.t_ns, v: f(p), gap: p.gap_before,
-  low: p.low_attribution }));
+  low: p.low_attribution, periodic: p.periodic_share || 0 }));
 // Align b's points on a's times (the same buckets; b may lack some).
 function alignOn(a, b) {
   const byT = new Map(b.points.map((p) => [p.t_ns, p.value]));
@@ -354,7 +373,9 @@ async function loadHost() {
       `${cpu.source} over the last ${state.window}` + (gaps ? ` · ${gaps} gap(s) with no ` +
       "data (stackd did not run), shaded" : "") + (secs > (state.system.database ?
       (state.system.database.newest_ns - state.system.database.oldest_ns) / 1e9 : secs) ?
-      " · the database holds less than this window" : "");
+      " · the database holds less than this window" : "") +
+      (busy.some((p) => p.periodic > 0) ? " · violet diamonds: measured partly in periodic " +
+      "mode (statistical estimates, not exact)" : "");
   } catch (e) {
     $("host-note").textContent = "host series: " + e.message;
   }
@@ -575,6 +596,8 @@ async function loadDetail() {
       `${t.kind === "comm" ? "command" : "unit"} ${t.id} (${d.process_count} processes)`;
     $("detail-meta").textContent = [`CPU ${fmtPct(d.cpu_percent)} of one CPU`,
       `last ${label}`, p.user ? "user " + p.user : null, p.unit, d.model,
+      d.sampling_mode && d.sampling_mode.periodic_share > 0 ?
+        "host sampling: " + d.sampling_mode.text : null,
       t.kind === "process" ? p.cmdline : null].filter(Boolean).join(" · ");
     $("coverage").replaceChildren(el("b", { textContent: "Coverage " }),
       document.createTextNode(d.groups.map((g) => `${g.name} ${fmtShare(g.coverage)}`).join(" · ") +
@@ -605,9 +628,12 @@ async function loadDetailSeries() {
       fmt: (v) => fmtUnit(v, s.unit), height: 140, yMax: s.unit === "fraction" ? 1 : null,
       series: [{ label: human(s.metric), color: "#1565c0", pts }] });
     const low = pts.filter((p) => p.low).length;
+    const periodic = pts.filter((p) => p.periodic > 0).length;
     $("chart-note").textContent = `${pts.length} points from ${s.source}` +
       (gaps ? ` · ${gaps} gap(s) with no data` : "") + (low ? ` · ${low} point(s) with the ` +
-      "attributed share low (orange rings): they may be missing time" : "");
+      "attributed share low (orange rings): they may be missing time" : "") +
+      (periodic ? ` · ${periodic} point(s) measured partly in periodic mode (violet ` +
+      "diamonds): statistical estimates, not exact" : "");
   } catch (e) {
     $("chart-note").textContent = e.message;
   }

@@ -1,7 +1,7 @@
 // Drive the dashboard in headless Chromium against a running stackd.
 // Every mode: no console errors (a CSP violation is one); the host chart
 // has labelled time ticks and answers a hover; the health line shows the
-// attributed share; the table has human titles; a row opens the
+// attributed share and the sampling mode; the table has human titles; a row opens the
 // drill-down beside the table at 1,400 px; the deep link round-trips
 // (#/process/PID?window=1h reopens it, a window click updates it); Enter
 // on a focused row opens it; at 390 px nothing scrolls sideways.
@@ -11,7 +11,9 @@
 //         that stretch as a gap (two runs, a shaded "no data" rect).
 //   demo: stackd --demo: the header says the data is constructed, the
 //         table's bars are Top-Down L1, level 3 is drawn under the
-//         frontend.  Screenshot dashboard-demo.png.
+//         frontend; the sampling mode is mixed (its newest minute has
+//         periodic seconds) and the host chart marks those points.
+//         Screenshot dashboard-demo.png.
 // Usage: node dashboard.mjs URL COMM OUTDIR live|gap|demo
 import { chromium } from "playwright-core";
 
@@ -73,6 +75,9 @@ try {
   const health = await page.locator("#attribution").textContent();
   check(/^attributed \d+(\.\d)?% of busy CPU, \d+(\.\d)?% of switches/.test(health),
     "no attributed share in the health line: " + health);
+  const sampling = await page.locator("#sampling").textContent();
+  check(/^ · sampling: (per-switch \(exact\)|periodic \(statistical\)|mixed, \d+\.\d% per-switch \(exact\) and (\d+\.\d|<0\.1)% periodic \(statistical\))/
+    .test(sampling), "no sampling mode in the health line: " + sampling);
   await page.locator("#top tbody tr").first().waitFor({ timeout: 15000 });
   const heads = await page.locator("#top thead th").allTextContents();
   check(heads.includes("CPU %") && !heads.some((h) => /_/.test(h)), "table titles: " + heads);
@@ -104,7 +109,11 @@ try {
     const l3 = await page.locator("#stacks .level3 .meter-row").allTextContents();
     check(l3.length >= 8 && l3.some((r) => r.startsWith("icache_misses")),
       "no level 3 under the frontend: " + JSON.stringify(l3));
-    console.log(`demo: "${label}", ${segs} bar segments, level 3 drawn: ${l3.length} nodes`);
+    check(/mixed/.test(sampling), "the demo's periodic seconds are not said: " + sampling);
+    const marks = page.locator("#host-charts svg.chart .periodic");
+    await marks.first().waitFor({ timeout: 10000 });
+    console.log(`demo: "${label}", ${segs} bar segments, level 3 drawn: ${l3.length} nodes; ` +
+      `"${sampling.trim()}", ${await marks.count()} periodic points marked`);
     await page.screenshot({ path: `${outdir}/dashboard-demo.png`, fullPage: true });
   }
   if (mode === "live") {

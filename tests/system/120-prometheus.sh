@@ -28,7 +28,8 @@ grep -v '^stackd_process_' "$TMP/metrics" | grep -q 'pid=' && fail "pid label ou
 # the headline and the CPU totals: comms (with [idle] and [unattributed])
 # add up to all the CPU time measured, so the busy CPUs can be summed
 for m in stackd_attributed_ratio stackd_unattributed_cpu_seconds_total \
-	stackd_idle_cpu_seconds_total stackd_cpu_seconds_total stackd_last_interval_timestamp_seconds; do
+	stackd_idle_cpu_seconds_total stackd_cpu_seconds_total stackd_last_interval_timestamp_seconds \
+	stackd_periodic_share; do
 	grep -q "^$m [0-9]" "$TMP/metrics" || fail "no $m"
 done
 grep -q '^stackd_comm_cpu_seconds_total{comm="\[idle\]"} ' "$TMP/metrics" || fail "no [idle] comm series"

@@ -5,7 +5,8 @@
  * top-N processes are printed, a set that changes only when another
  * process is clearly busier (smoothed over intervals); labels are valid UTF-8
  * whatever bytes a name holds; a re-plan (SIGHUP) moves each group's counts
- * to its new index, prints no group left out, and starts a new one at 0.
+ * to its new index, prints no group left out, and starts a new one at 0;
+ * the newest interval's periodic (statistical) share is a gauge.
  */
 #include "prom.h"
 #include "lib/utf8.h"
@@ -162,6 +163,36 @@ static void test_attribution(void)
 	prom_free(p);
 }
 
+/* The sampling mode of the newest interval: 0 before any (and when every
+ * switch was sampled), the share of all its CPU time measured
+ * periodically after, while the health counter adds up every interval's. */
+static void test_periodic_share(void)
+{
+	struct iv_proc procs[1] = { { .pid = 10, .start_ns = 1000, .comm = "alpha" } };
+	struct iv_row rows[1];
+	struct interval_data iv;
+	struct prom *p;
+	char *text;
+
+	CHECK(prom_new(&model_software, NULL, 10, 10, &p) == 0);
+	text = render(p);
+	CHECK(strstr(text, "\nstackd_periodic_share 0.000000\n") != NULL);
+	free(text);
+	interval(&iv, procs, 1, rows);
+	iv.ncpus = 4;
+	iv.start_ns = 1000000000000ULL;
+	iv.end_ns = iv.start_ns + 2000000000ULL;   /* 8 CPU-s */
+	iv.st.periodic_ns = 2000000000ULL;        /* one CPU all along */
+	prom_add_interval(p, &iv);
+	iv.st.periodic_ns = 1000000000ULL;        /* half of it */
+	prom_add_interval(p, &iv);
+	text = render(p);
+	CHECK(strstr(text, "\nstackd_periodic_share 0.125000\n") != NULL);
+	CHECK(strstr(text, "\nstackd_periodic_mode_cpu_nanoseconds_total 3000000000\n") != NULL);
+	free(text);
+	prom_free(p);
+}
+
 int main(void)
 {
 	static char unit[] = "a.service";
@@ -241,5 +272,6 @@ int main(void)
 	prom_free(p);
 	test_replan();
 	test_attribution();
+	test_periodic_share();
 	return 0;
 }
