@@ -492,6 +492,21 @@ static void metric(FILE *f, const char *name, const char *type, const char *help
 		help, name, type, name, v);
 }
 
+/* A health field: a count as it is; a duration (a field named *_ns) in
+ * seconds, Prometheus's base unit (promtool rejects other units). */
+static void health_metric(FILE *f, const char *name, const char *type, const char *help,
+			  const char *field, uint64_t v)
+{
+	size_t n = strlen(field);
+
+	if (n < 3 || strcmp(field + n - 3, "_ns") != 0) {
+		metric(f, name, type, help, v);
+		return;
+	}
+	fprintf(f, "# HELP stackd_%s %s\n# TYPE stackd_%s %s\nstackd_%s %" PRIu64 ".%09" PRIu64 "\n",
+		name, help, name, type, name, (uint64_t)(v / NS_PER_SEC), (uint64_t)(v % NS_PER_SEC));
+}
+
 void prom_set_sampling_cost(struct prom *p, double ns_per_switch, bool measured)
 {
 	pthread_mutex_lock(&p->lock);
@@ -540,7 +555,7 @@ static void render_attribution(const struct prom *p, FILE *f)
 
 /* Which mode measured the newest interval: the share of its CPU time
  * sampled periodically (statistical) rather than at every switch (exact);
- * the counter stackd_periodic_mode_cpu_nanoseconds_total (a health field)
+ * the counter stackd_periodic_mode_cpu_seconds_total (a health field)
  * gives it over any range. */
 static void render_sampling_mode(const struct prom *p, FILE *f)
 {
@@ -586,7 +601,8 @@ void prom_render(struct prom *p, struct writer_status_box *writer, bool full, FI
 		STACKD_VERSION, p->m->name);
 	metric(f, "intervals_total", "counter", "Intervals flushed.", p->intervals);
 #define PRINT_FIELD(name, combine, prom, help, ...) \
-	metric(f, prom, HEALTH_PROM_TYPE_##combine, help PROM_NOTE_##combine, p->health.name);
+	health_metric(f, prom, HEALTH_PROM_TYPE_##combine, help PROM_NOTE_##combine, #name, \
+		      p->health.name);
 	HEALTH_FIELDS(PRINT_FIELD)
 #undef PRINT_FIELD
 	render_attribution(p, f);

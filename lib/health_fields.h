@@ -16,7 +16,8 @@
  *  combine  how values add up over CPUs at a flush and over intervals in a
  *           window or a rollup: sum, or max (also the SQL aggregate's name)
  *  prom     the /metrics name after "stackd_": a sum is a counter (_total)
- *           since stackd started, a max a gauge of the newest interval
+ *           since stackd started, a max a gauge of the newest interval; a
+ *           field named *_ns is a duration, printed there in seconds
  *  help     one sentence: the metric's HELP and the documentation
  *  label    what `stackctl status` calls it
  *
@@ -88,7 +89,7 @@
 	X(bad_samples, sum, "bad_samples_total",					\
 	  "Ring records that could not be parsed (truncated or malformed), dropped.",	\
 	  "ring records that failed to parse")						\
-	X(periodic_ns, sum, "periodic_mode_cpu_nanoseconds_total",			\
+	X(periodic_ns, sum, "periodic_mode_cpu_seconds_total",			\
 	  "CPU time (ns, summed over CPUs) measured in periodic mode: a clock sampler "	\
 	  "charging each delta to the task it interrupts (statistical), because "	\
 	  "sampling every switch would have cost more than max_sampling_cost.",		\

@@ -153,6 +153,20 @@ static void check_api(struct db *db, const char *path)
 	free(resp.body);
 }
 
+
+/* The /metrics line of a health field: a *_ns field in seconds. */
+static void prom_want(char *want, size_t size, const char *field, const char *prom,
+		      const char *type, unsigned long long v)
+{
+	size_t n = strlen(field);
+
+	if (n > 3 && strcmp(field + n - 3, "_ns") == 0)
+		snprintf(want, size, "# TYPE stackd_%s %s\nstackd_%s %llu.%09llu\n", prom, type,
+			 prom, v / 1000000000ULL, v % 1000000000ULL);
+	else
+		snprintf(want, size, "# TYPE stackd_%s %s\nstackd_%s %llu\n", prom, type, prom, v);
+}
+
 static void check_prom(struct interval_data *const *iv)
 {
 	struct prom *p;
@@ -170,9 +184,8 @@ static void check_prom(struct interval_data *const *iv)
 	fclose(f);
 	/* counters since the start; a gauge shows the newest interval */
 #define CHECK_METRIC(name, combine, prom, ...) \
-	snprintf(want, sizeof(want), "# TYPE stackd_%s %s\nstackd_%s %llu\n", prom, \
-		 HEALTH_PROM_TYPE_##combine, prom, \
-		 (unsigned long long)OVER(combine, k, N_IV)); k++; \
+	prom_want(want, sizeof(want), #name, prom, HEALTH_PROM_TYPE_##combine, \
+		  (unsigned long long)OVER(combine, k, N_IV)); k++; \
 	if (strstr(text, want) == NULL) { \
 		fprintf(stderr, "no '%s' in %s\n", want, text); \
 		CHECK(0); \

@@ -188,7 +188,7 @@ static void test_periodic_share(void)
 	prom_add_interval(p, &iv);
 	text = render(p);
 	CHECK(strstr(text, "\nstackd_periodic_share 0.125000\n") != NULL);
-	CHECK(strstr(text, "\nstackd_periodic_mode_cpu_nanoseconds_total 3000000000\n") != NULL);
+	CHECK(strstr(text, "\nstackd_periodic_mode_cpu_seconds_total 3.000000000\n") != NULL);
 	free(text);
 	prom_free(p);
 }
