@@ -250,6 +250,16 @@ static int roll_up(struct store *s, uint64_t t0_s, char *err, size_t errlen)
 	return r < 0 ? r : 0;
 }
 
+/* The regression CPI stack's fit, as the daemon makes it at the end of
+ * the data (nothing for a model without one). */
+static int fit_cpi_stack(struct store *s, uint64_t t0_s, char *err, size_t errlen)
+{
+	struct store_cpifit_result res;
+	int r = store_cpifit(s, (t0_s + N_INTERVALS) * SEC, 3600 * SEC, &res, err, errlen);
+
+	return r < 0 ? r : 0;
+}
+
 int demo_data_write(const char *path, const struct demo_data_spec *spec, char *err,
 		    size_t errlen)
 {
@@ -274,6 +284,8 @@ int demo_data_write(const char *path, const struct demo_data_spec *spec, char *e
 		r = write_one(s, spec, i, t0 + i, 1, false, true, err, errlen);
 	if (r == 0)
 		r = roll_up(s, t0, err, errlen);
+	if (r == 0)
+		r = fit_cpi_stack(s, t0, err, errlen);
 	store_close(s);
 	return r;
 }
