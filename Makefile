@@ -36,11 +36,11 @@ Q := $(if $(V),,@)
 LIB_SRCS := lib/duration.c lib/model/models.c lib/model/model_software.c \
 	lib/model/model_util.c lib/model/model_intel.c lib/model/model_skl.c \
 	lib/model/model_icl.c lib/model/model_spr.c lib/model/model_zen4.c \
-	lib/model/model_generic.c lib/model/model_neoverse.c lib/model/perf_names.c lib/model/cpi_fit_quality.c lib/nnls.c lib/perfstat.c lib/perfstat_combined.c \
+	lib/model/model_generic.c lib/model/model_neoverse.c lib/model/perf_names.c lib/model/cpi_fit_quality.c lib/model/cpi_fit.c lib/nnls.c lib/perfstat.c lib/perfstat_combined.c \
 	lib/perfstat_match.c lib/event_id.c \
-	lib/paths.c lib/rowset.c lib/query.c lib/query_export.c \
+	lib/paths.c lib/rowset.c lib/query.c lib/query_cpifit.c lib/query_export.c \
 	lib/top_rows.c lib/http_query.c lib/http_chunked.c lib/api.c lib/api_top.c \
-	lib/api_target.c lib/api_series.c lib/api_export.c \
+	lib/api_target.c lib/api_series.c lib/api_cpifit.c lib/api_export.c \
 	lib/api_system.c lib/query_tiers.c lib/u64map.c lib/jsonw.c lib/utf8.c \
 	lib/writer_status.c lib/group_parts.c lib/argv_hoist.c lib/term_key.c
 
@@ -50,7 +50,7 @@ STACKD_SRCS := daemon/main.c daemon/run.c daemon/config.c daemon/log.c daemon/ht
 	daemon/ring.c daemon/perf_record.c daemon/worker.c daemon/attrib.c daemon/cpuacc.c \
 	daemon/kernel_ops.c daemon/plan.c daemon/plan_detect.c daemon/plan_print.c daemon/plan_cli.c \
 	daemon/proctab.c daemon/procinfo.c daemon/flush.c daemon/store.c \
-	daemon/store_rollup.c daemon/store_prune.c daemon/store_guard.c daemon/families.c daemon/exclude.c daemon/users.c \
+	daemon/store_rollup.c daemon/store_cpifit.c daemon/store_prune.c daemon/store_guard.c daemon/families.c daemon/exclude.c daemon/users.c \
 	daemon/preflight.c daemon/fdlimit.c daemon/writer.c daemon/replan.c daemon/calibrate.c \
 	daemon/demo_data.c daemon/demo.c
 STACKD_GEN := $(BUILD)/gen/schema_sql.c
@@ -60,7 +60,7 @@ STACKD_LIBS := $(SQLITE_LIBS) $(PFM_LIBS) $(MHD_LIBS) $(SYSTEMD_LIBS) -lpthread 
 
 STACKCTL_SRCS := cli/stackctl.c cli/cli.c cli/source.c cli/http_client.c cli/json_rowset.c cli/term.c \
 	cli/target.c cli/top.c cli/top_view.c cli/top_live.c cli/show.c cli/history.c \
-	cli/status.c cli/export.c cli/analyze.c
+	cli/status.c cli/export.c cli/analyze.c cli/cpi_fit_label.c
 JANSSON_LIBS := $(shell pkg-config --libs jansson 2>/dev/null || echo -ljansson)
 STACKCTL_LIBS := $(SQLITE_LIBS) $(JANSSON_LIBS) $(PFM_LIBS) -lm
 

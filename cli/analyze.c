@@ -135,15 +135,47 @@ static const struct model *guess_model(const struct ps_recording *rec, char *amb
 	return best;
 }
 
+/* How many of the n intervals the regression can use, and which miss
+ * event the others lack: "; 3 of 5 usable; 2 without ic_refill_mem". */
+static void describe_cpi_rows(const struct model *m, const struct group_sums *const *iv,
+			      size_t n)
+{
+	size_t usable = 0, no_base = 0, lacks[CPI_REGRESSORS] = { 0 }, i;
+	double row[CPI_WEIGHTS], cpi, cyc, ins;
+	unsigned k;
+
+	for (i = 0; i < n; i++) {
+		int r = model_generic_cpi_row(m, iv[i], row, &cpi, &cyc, &ins);
+
+		if (r == 0)
+			usable++;
+		else if (r < 0)
+			no_base++;
+		else
+			lacks[r - 1]++;
+	}
+	fprintf(stderr, "; the recording has %zu interval%s, %zu usable", n, n == 1 ? "" : "s",
+		usable);
+	if (no_base > 0)
+		fprintf(stderr, "; %zu without cycles and instructions", no_base);
+	for (k = 0; k < CPI_REGRESSORS; k++)
+		if (lacks[k] > 0)
+			fprintf(stderr, "; %zu without %s%s", lacks[k], model_generic_regressor(m, k),
+				lacks[k] == n ? " (not in the recording: record it with -e)" : "");
+}
+
 /* Say why model_generic_cpi_fit() gave no weights (r), rather than leave the
  * CPI stack out without a word. */
-static void report_cpi_fit_failure(int r)
+static void report_cpi_fit_failure(const struct model *m, const struct group_sums *const *iv,
+				   size_t n, int r)
 {
 	fprintf(stderr, "stackctl: analyze: no regression CPI stack (cpi_base, cpi_*): ");
-	if (r == -EINVAL)
+	if (r == -EINVAL) {
 		fprintf(stderr, "it needs more than %d intervals (-I) with cycles, instructions "
-			"and every miss event\n", CPI_WEIGHTS);
-	else if (r == -EDOM)
+			"and every miss event", CPI_WEIGHTS);
+		describe_cpi_rows(m, iv, n);
+		fputc('\n', stderr);
+	} else if (r == -EDOM)
 		fprintf(stderr, "the intervals' event rates are degenerate (not finite, or "
 			"linearly dependent)\n");
 	else if (r == -ETIMEDOUT)
@@ -464,7 +496,7 @@ static int compute_all(const struct model *m, const struct ps_recording *rec, bo
 		if (fit == 0)
 			ctx.cpi_weights = weights;
 		else
-			report_cpi_fit_failure(fit);
+			report_cpi_fit_failure(m, ptr, rec->n, fit);
 		report_cpi_fit(m, ptr, rec->n, fit == 0 ? weights : NULL);
 	}
 	for (i = 0; i < rec->n; i++) {

@@ -4,6 +4,7 @@
  * One GET /api/v1/series per figure, joined on the bucket time.
  */
 #include "cli.h"
+#include "cpi_fit_label.h"
 #include "source.h"
 #include "target.h"
 #include "lib/api.h"
@@ -420,6 +421,25 @@ static int fetch_all(struct source *src, const struct history_args *a, struct se
 	return 0;
 }
 
+/* A metric of the regression CPI stack is an estimate: its label and the
+ * fit's quality once (the answers of its metrics carry the same fit), or
+ * why there is no fit and its rows are empty. */
+static void print_cpi_fit_note(const struct series *s, size_t n)
+{
+	char line[1024];
+	size_t k;
+
+	for (k = 0; k < n; k++) {
+		const json_t *fit = json_object_get(s[k].answer, "cpi_fit");
+
+		if (cpi_fit_label(fit, (uint64_t)json_integer_value(json_object_get(s[k].answer,
+			"to_ns")), line, sizeof(line))) {
+			printf("\n%s", line);
+			return;
+		}
+	}
+}
+
 /* Under the table: the step, where the rows come from, and a hint when
  * they come from rollups coarser than the step. */
 static void print_footer(const struct history_args *a, const struct series *s, size_t n)
@@ -481,6 +501,7 @@ static int print_history(const struct history_args *a, const struct series *s, s
 		rowset_print(&rs, a->o.fmt, 0, stdout);
 	if (r == 0 && a->o.fmt == RS_TABLE && rs.n_rows > 0) {
 		print_footer(a, s, n);
+		print_cpi_fit_note(s, n);
 		print_sparklines(&rs, n);
 	}
 	rowset_done(&rs);

@@ -8,6 +8,7 @@
  * coverage, stack, parent, core_scoped, help).
  */
 #include "cli.h"
+#include "cpi_fit_label.h"
 #include "source.h"
 #include "target.h"
 #include "term.h"
@@ -277,6 +278,21 @@ static void print_host_quality(const json_t *a)
 	       mstr(sm, "text"));
 }
 
+/* Under the regression CPI stack, its label and the fit's quality; where
+ * the model has that stack but no fit, its title and why. */
+static void print_cpi_fit(const json_t *a, bool under_stack)
+{
+	const json_t *fit = json_object_get(a, "cpi_fit");
+	uint64_t now = (uint64_t)json_integer_value(json_object_get(json_object_get(a, "window"),
+								      "to_ns"));
+
+	if (!json_is_object(fit))
+		return;
+	if (!under_stack)
+		printf("\n%s\n", stack_title("cpi"));
+	cpi_fit_print(fit, now, "  ", stdout);
+}
+
 static void print_bars(const json_t *a, const char *window, bool color)
 {
 	const json_t *metrics = json_object_get(a, "metrics"), *who = json_object_get(a, "who");
@@ -313,8 +329,15 @@ static void print_bars(const json_t *a, const char *window, bool color)
 		if (s != NULL && k == n_stacks && n_stacks < 16)
 			stacks[n_stacks++] = s;
 	}
-	for (k = 0; k < n_stacks; k++)
+	for (k = 0; k < n_stacks; k++) {
 		print_stack(metrics, stacks[k], color);
+		if (streq(stacks[k], "cpi"))
+			print_cpi_fit(a, true);
+	}
+	for (k = 0; k < n_stacks && !streq(stacks[k], "cpi"); k++)
+		;
+	if (k == n_stacks)
+		print_cpi_fit(a, false);
 	print_ranges_and_scalars(metrics);
 }
 

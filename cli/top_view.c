@@ -2,6 +2,7 @@
  * top_view.c - see top_view.h.
  */
 #include "top_view.h"
+#include "cpi_fit_label.h"
 #include "term.h"
 #include "json_rowset.h"
 #include "lib/duration.h"
@@ -285,4 +286,7 @@ void top_view_print_header(const struct top_view *v, const struct source *src, F
 	if (src->note[0] != '\0')
 		fprintf(f, "note: %s\n", src->note);
 	print_short_window(win, f);
+	/* the CPI stack's columns are an estimate: say whose, and how good */
+	if (strcmp(v->family, "cpi") == 0 || strcmp(v->family, "all") == 0)
+		cpi_fit_print(json_object_get(a, "cpi_fit"), to_ns, "cpi: ", f);
 }

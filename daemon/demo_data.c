@@ -323,6 +323,16 @@ static int roll_up(struct store *s, uint64_t t0_s, char *err, size_t errlen)
 	return r < 0 ? r : 0;
 }
 
+/* The regression CPI stack's fit, as the daemon makes it at the end of
+ * the data (nothing for a model without one). */
+static int fit_cpi_stack(struct store *s, uint64_t t0_s, char *err, size_t errlen)
+{
+	struct store_cpifit_result res;
+	int r = store_cpifit(s, (t0_s + N_INTERVALS) * SEC, 3600 * SEC, &res, err, errlen);
+
+	return r < 0 ? r : 0;
+}
+
 /* The Skylake host: history, detailed minutes, rollups.  0 or -errno
  * with err. */
 static int write_skylake(struct store *s, const struct demo_data_spec *spec, char *err,
@@ -382,6 +392,8 @@ int demo_data_write(const char *path, const struct demo_data_spec *spec, char *e
 	if (r == 0)
 		r = spec->host != NULL ? write_host(s, spec, err, errlen)
 				       : write_skylake(s, spec, err, errlen);
+	if (r == 0)
+		r = fit_cpi_stack(s, spec->t0_s, err, errlen);
 	store_close(s);
 	return r;
 }

@@ -90,6 +90,30 @@ const char *store_moved_aside(const struct store *s);
 /* Bytes the stored data takes (pages in use, not free ones). */
 int store_used_bytes(struct store *s, uint64_t *ret);
 
+/* The regression CPI stack fits kept (schema/007-cpi-fit.sql): 8 hours
+ * of them at one per 10 minutes. */
+#define STORE_CPIFIT_KEEP 48
+
+/* What one fit attempt gave, for the log. */
+struct store_cpifit_result {
+	bool fitted;
+	size_t rows;              /* process-intervals regressed on */
+	double r2, held_error;
+	unsigned n_dropped;
+	uint64_t created_ns;
+	uint64_t cost_ns;         /* CPU time to read the rows and fit */
+	char error[512];          /* why not fitted */
+};
+
+/* Fit the host's regression CPI stack (lib/model/cpi_fit.h) over the
+ * current model's raw intervals ending in the window_ns before the newest,
+ * and store the attempt as a cpi_fit row made at now_ns (a failed one with
+ * its reason), keeping the newest STORE_CPIFIT_KEEP.  Returns 1 when a row
+ * was written, 0 when the model has no regression stack (nothing done),
+ * or -errno with err. */
+int store_cpifit(struct store *s, uint64_t now_ns, uint64_t window_ns,
+		 struct store_cpifit_result *res, char *err, size_t errlen);
+
 /* key/value facts for `stackctl status`: version, model, started, ... */
 int store_set_meta(struct store *s, const char *const *kv, size_t n_pairs,
 		   char *err, size_t errlen);

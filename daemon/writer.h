@@ -44,6 +44,7 @@ struct writer {
 	struct writer_status_box ws_box;
 	uint64_t warned_write, warned_drop, warned_full, warned_rollup, warned_prune;
 	uint64_t next_prune_ns;          /* CLOCK_MONOTONIC */
+	uint64_t next_cpifit_ns;         /* CLOCK_MONOTONIC: the next regression fit */
 };
 
 /* No store yet; the limits from c, whose database path must outlive w.

@@ -47,6 +47,9 @@ void api_host(struct db *db, char *buf, size_t len);
  * what a header above any table needs (coverage of each family, losses,
  * how exact the figures are), as members of the object being written. */
 void api_print_window_health(struct jsonw *j, const struct window *w);
+/* "cpi_fit": the regression CPI stack's label and fit quality, or why it
+ * has no fit (api_cpifit.c); nothing for a model without that stack. */
+void api_print_cpi_fit(struct jsonw *j, const struct model *m, const struct query_cpi_fit *f);
 /* "attribution": the share of the window's busy CPU time charged to a
  * process and of its switches sampled, with the warning threshold (part
  * of the window health above). */

@@ -33,7 +33,7 @@ static const char *series_source(const struct series_bucket *b, int n)
 
 /* One bucket: the metric (index mi of m, or cpu_percent when mi < 0). */
 static void print_point(struct jsonw *j, const struct series_bucket *b, const struct model *m,
-			int mi, bool smt_on, bool gap_before)
+			int mi, bool smt_on, const double *cpi_weights, bool gap_before)
 {
 	double v, cov = 1.0;
 	bool core = false;
@@ -42,7 +42,7 @@ static void print_point(struct jsonw *j, const struct series_bucket *b, const st
 		v = b->span_ns > 0 ? (double)b->task_clock_ns * 100.0 / (double)b->span_ns : NAN;
 	} else {
 		struct metric_value mv[MODEL_MAX_METRICS];
-		struct model_context ctx = { smt_on, NULL };
+		struct model_context ctx = { smt_on, cpi_weights };
 
 		memset(mv, 0, sizeof(mv));
 		m->compute(m, b->sums, &ctx, mv);
@@ -109,6 +109,7 @@ int api_series(struct db *db, const char *query, const struct api_access *acc,
 	static const char *const keys[] = { "who", "metric", "from", "to", "step", NULL };
 	uint64_t oldest, newest, from, to, step = 0;
 	struct series_bucket *b;
+	struct query_cpi_fit fit;
 	const struct model *m = NULL;
 	enum query_who who = WHO_PID;
 	const char *what = NULL, *metric;
@@ -158,6 +159,9 @@ int api_series(struct db *db, const char *query, const struct api_access *acc,
 			return r < 0 ? r : 0;
 		}
 	}
+	if (query_cpi_fit(db, m, &fit) < 0)
+		snprintf(fit.reason, sizeof(fit.reason), "no regression fit: cannot read the "
+			 "stored fits");
 	if (api_out_open(&o) < 0) {
 		free(b);
 		return -ENOMEM;
@@ -179,8 +183,11 @@ int api_series(struct db *db, const char *query, const struct api_access *acc,
 	jsonw_key(&o.w, "points");
 	jsonw_array_begin(&o.w);
 	for (i = 0; i < n; i++)
-		print_point(&o.w, &b[i], m, mi, smt_on, series_gap_before(b, (size_t)i, step));
+		print_point(&o.w, &b[i], m, mi, smt_on, fit.fitted ? fit.weights : NULL,
+			    series_gap_before(b, (size_t)i, step));
 	jsonw_array_end(&o.w);
+	if (mi >= 0 && m->metrics[mi].stack != NULL && strcmp(m->metrics[mi].stack, "cpi") == 0)
+		api_print_cpi_fit(&o.w, m, &fit);
 	jsonw_object_end(&o.w);
 	free(b);
 	return api_out_finish(&o, 200, true, resp);

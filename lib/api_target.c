@@ -162,7 +162,8 @@ static void print_metrics(struct jsonw *j, const struct window *w, const struct 
 {
 	const struct model *m = w->model;
 	struct metric_value mv[MODEL_MAX_METRICS];
-	struct model_context ctx = { .smt_on = w->smt_on, .cpi_weights = NULL };
+	struct model_context ctx = { .smt_on = w->smt_on,
+				     .cpi_weights = w->cpi_fit.fitted ? w->cpi_fit.weights : NULL };
 	unsigned k;
 
 	jsonw_break(j, 1);
@@ -237,6 +238,7 @@ int api_target(struct db *db, enum query_who who, const char *what, const char *
 	print_totals(&o.w, &w, &t);
 	print_groups(&o.w, w.model, &t);
 	print_metrics(&o.w, &w, &t);
+	api_print_cpi_fit(&o.w, w.model, &w.cpi_fit);
 	jsonw_object_end(&o.w);
 	window_done(&w);
 	return api_out_finish(&o, 200, true, resp);

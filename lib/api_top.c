@@ -66,6 +66,7 @@ static int print_top(struct db *db, const struct window *w, enum top_by by, cons
 	jsonw_field_uint(&o.w, "total_rows", rs->n_rows);
 	jsonw_break(&o.w, 1);
 	api_print_window_health(&o.w, w);
+	api_print_cpi_fit(&o.w, w->model, &w->cpi_fit);
 	jsonw_break(&o.w, 1);
 	jsonw_key(&o.w, "columns");
 	rowset_print_columns_json(rs, &o.w);

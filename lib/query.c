@@ -512,6 +512,9 @@ int query_window(struct db *db, uint64_t window_ns, struct window *out, char *er
 		r = read_cpu_split(db, &t, &w, lo, hi, err, errlen);
 	if (r == 0)
 		r = read_window_samples(db, &t, map, lo, hi, &w, &cap, err, errlen);
+	if (r == 0 && query_cpi_fit(db, w.model, &w.cpi_fit) < 0)
+		snprintf(w.cpi_fit.reason, sizeof(w.cpi_fit.reason), "no regression fit: cannot "
+			 "read the stored fits: %s", sqlite3_errmsg(db->db));
 	free(map);
 	if (r < 0)
 		return r;

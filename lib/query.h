@@ -9,6 +9,7 @@
 
 #include "health_fields.h"
 #include "model/model.h"
+#include "model/model_generic.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -64,6 +65,24 @@ bool cpu_split_low(const struct cpu_split *s);
  * mode: 0 when every switch was sampled (sampling_mode_share()). */
 double cpu_split_periodic_share(const struct cpu_split *s);
 
+/* The regression CPI stack fit readers apply (schema/007-cpi-fit.sql):
+ * the newest of the data's model, else why there is none. */
+struct query_cpi_fit {
+	bool generic;                   /* the model has a regression CPI stack */
+	bool fitted;                    /* else reason says why not */
+	double weights[CPI_WEIGHTS];    /* base, cycles per event; NaN: dropped */
+	size_t rows, train_rows, held_rows;
+	double r2, held_error, condition;
+	uint64_t created_ns, from_ns, to_ns;
+	unsigned fit_version;
+	char dropped[1600];             /* "column: reason" lines */
+	char reason[768];               /* "no regression fit yet: ..." */
+};
+
+/* m's newest fit into f (f->generic false for a model without the stack).
+ * Returns 0 or -EIO. */
+int query_cpi_fit(struct db *db, const struct model *m, struct query_cpi_fit *f);
+
 struct window {
 	uint64_t from_ns, to_ns;     /* CLOCK_REALTIME, as covered by the intervals */
 	uint64_t asked_ns;           /* the window asked for (to_ns - from_ns may be less) */
@@ -81,6 +100,7 @@ struct window {
 	struct cpu_split split;       /* the window's CPU time and switches */
 	struct window_proc *procs;
 	size_t n_procs;
+	struct query_cpi_fit cpi_fit;  /* the model's regression fit (query_window) */
 };
 
 /* The last window_ns of data, ending at the newest interval stored.

@@ -529,6 +529,28 @@ function levelThree(parent, nodes) {
   return box;
 }
 
+// The regression CPI stack is an estimate from penalties fitted across the
+// host's processes (docs/api.md, cpi_fit): its label and the fit's quality
+// beside it, or why the model's stack is missing.
+function cpiFitNote(fit, toNs) {
+  if (!fit.fitted) return el("div", { className: "legend", textContent: fit.reason });
+  const s = Math.max(0, (toNs - fit.created_ns) / 1e9);
+  const ago = s < 90 ? `${s.toFixed(0)} s` : s < 5400 ? `${(s / 60).toFixed(0)} min` :
+    `${(s / 3600).toFixed(0)} h`;
+  const fix = (v, d) => (Number.isFinite(v) ? v.toFixed(d) : "–");
+  return el("div", { className: "legend", textContent: `${fit.label}: R² ${fix(fit.r2, 2)} ` +
+    `on ${fit.rows.toLocaleString("en")} process-intervals, held-out error ` +
+    `${fix(100 * fit.held_out_error, 1)} %, fitted ${ago} ago` +
+    fit.dropped.map((x) => `; dropped ${x.regressor}: ${x.reason}`).join("") });
+}
+
+// CPI components are cycles per instruction, not shares: drawn as shares
+// of their sum (the measured CPI), labelled with their values.
+const cpiShares = (top) => {
+  const total = top.reduce((a, n) => a + Math.max(0, n.value), 0);
+  return top.map((n) => ({ ...n, value: total > 0 ? n.value / total : 0 }));
+};
+
 function renderStacks(d) {
   const byStack = {}, scalars = [], ranges = {};
   for (const m of d.metrics) {
@@ -541,11 +563,14 @@ function renderStacks(d) {
   box.replaceChildren();
   for (const [name, nodes] of Object.entries(byStack)) {
     const top = nodes.filter((n) => !n.parent);
+    const cpi = name === "cpi";
     const sec = el("div", { className: "stack" },
-      el("h3", { textContent: name === "topdown" ? "Top-Down (share of issue slots)" : name }),
-      bar(top), el("div", { className: "legend", textContent: top.map((n) => `${human(n.name)} ` +
-        fmtShare(n.value) + (ranges[n.name] ? ` (range ${fmtShare(ranges[n.name].low)}–` +
-        `${fmtShare(ranges[n.name].high)})` : "")).join(" · ") }));
+      el("h3", { textContent: name === "topdown" ? "Top-Down (share of issue slots)" :
+        cpi ? "CPI stack (cycles per instruction)" : name }),
+      bar(cpi ? cpiShares(top) : top), el("div", { className: "legend", textContent: top.map((n) =>
+        `${human(n.name)} ` + (cpi ? fmtNum(n.value) : fmtShare(n.value)) + (ranges[n.name] ?
+        ` (range ${fmtShare(ranges[n.name].low)}–${fmtShare(ranges[n.name].high)})` : "")).join(" · ") }));
+    if (cpi && d.cpi_fit) sec.append(cpiFitNote(d.cpi_fit, d.window.to_ns));
     for (const parent of top) {
       const kids = nodes.filter((n) => n.parent === parent.name);
       if (!kids.length) continue;
@@ -562,6 +587,9 @@ function renderStacks(d) {
     }
     box.append(sec);
   }
+  if (d.cpi_fit && !byStack.cpi)
+    box.append(el("div", { className: "stack" }, el("h3", { textContent: "CPI stack" }),
+      cpiFitNote(d.cpi_fit, d.window.to_ns)));
   const t = el("table", { className: "scalars" });
   t.createTHead().append(el("tr", {}, ...["Metric", "Value", "Coverage"].map((h) =>
     el("th", { textContent: h, scope: "col", className: h === "Metric" ? "text" : "" }))));

@@ -46,6 +46,7 @@ static const struct model_metric generic_metrics[_GM_MAX] = {
 	[GM_CPI_0 + 3] = { "cpi_itlb", NULL, METRIC_RATIO, "regression CPI stack: i-TLB misses", "cpi" },
 	[GM_CPI_0 + 4] = { "cpi_dtlb", NULL, METRIC_RATIO, "regression CPI stack: d-TLB misses", "cpi" },
 	[GM_CPI_5] = { "cpi_l1d_mem", NULL, METRIC_RATIO, "regression CPI stack: d-cache fills from DRAM", "cpi" },
+	[GM_CPI_RESIDUAL] = { "cpi_residual", NULL, METRIC_RATIO, "regression CPI stack: measured CPI minus the estimate (may be negative)", "cpi" },
 	[GM_FLOPS_PER_CYCLE] = { "flops_per_cycle", NULL, METRIC_RATIO, "floating-point operations per cycle", NULL },
 	[GM_GFLOPS] = { "gflops", NULL, METRIC_RATE, "GFLOP per second of CPU time", NULL },
 	[GM_FLOP_PEAK] = { "flop_peak_fraction", NULL, METRIC_FRACTION, "FLOP per cycle over the double-precision peak", NULL },
@@ -129,10 +130,39 @@ static bool cycles_per_instruction(const struct model *m, const struct group_sum
 	return true;
 }
 
+/* The stack of one target from the host's weights: base, each miss
+ * rate times its penalty, and the residual, measured CPI minus equation
+ * (2) of papers/cpi-stack-linear-regression.txt, CPI = W0 + sum Wi * Mi,
+ * so the components add up to the measured CPI.  The residual (may be
+ * negative) is what the host's penalties do not explain for this target;
+ * it needs every kept regressor's rate, or it would hold a missing one. */
+static void put_cpi_stack(const double *w, double cpi, double cov, const double *rate,
+			  const double *rcov, const bool *have, struct metric_value *out)
+{
+	double estimate = w[0], c = cov;
+	bool whole = !isnan(cpi);
+	unsigned k;
+
+	model_put(&out[GM_CPI_BASE], w[0], cov, false);
+	for (k = 0; k < CPI_REGRESSORS; k++) {
+		if (isnan(w[k + 1]))
+			continue;   /* dropped by the fit (cpi_fit.h): its cost is elsewhere */
+		if (!have[k]) {
+			whole = false;
+			continue;
+		}
+		c = model_cov2(c, rcov[k]);
+		estimate += w[k + 1] * rate[k];
+		model_put(&out[GM_CPI_0 + k], w[k + 1] * rate[k], rcov[k], false);
+	}
+	if (whole)
+		model_put(&out[GM_CPI_RESIDUAL], cpi - estimate, c, false);
+}
+
 void model_generic_compute(const struct model *m, const struct group_sums *sums,
 			   const struct model_context *ctx, struct metric_value *out)
 {
-	double cpi, cov, rate[CPI_REGRESSORS], rcov[CPI_REGRESSORS];
+	double cpi = NAN, cov = 0, rate[CPI_REGRESSORS], rcov[CPI_REGRESSORS];
 	bool have[CPI_REGRESSORS];
 	struct flops_out fl;
 	unsigned k;
@@ -146,43 +176,43 @@ void model_generic_compute(const struct model *m, const struct group_sums *sums,
 		if (have[k])
 			model_put(&out[GM_MPKI_0 + k], 1000.0 * rate[k], rcov[k], false);
 	}
-	if (ctx != NULL && ctx->cpi_weights != NULL) {
-		double c = cov;
-
-		model_put(&out[GM_CPI_BASE], ctx->cpi_weights[0], cov, false);
-		for (k = 0; k < CPI_REGRESSORS; k++)
-			if (have[k]) {
-				c = model_cov2(c, rcov[k]);
-				model_put(&out[GM_CPI_0 + k], ctx->cpi_weights[k + 1] * rate[k],
-					  rcov[k], false);
-			}
-	}
+	if (ctx != NULL && ctx->cpi_weights != NULL)
+		put_cpi_stack(ctx->cpi_weights, cpi, cov, rate, rcov, have, out);
 	model_flops_family(m, sums, 1.0, 1.0, NULL, &fl);
 	out[GM_FLOPS_PER_CYCLE] = fl.flops_per_cycle;
 	out[GM_GFLOPS] = fl.gflops;
 	out[GM_FLOP_PEAK] = fl.peak_fraction;
 }
 
+int model_generic_cpi_row(const struct model *m, const struct group_sums *sums,
+			  double row[CPI_WEIGHTS], double *cpi, double *cycles,
+			  double *instructions)
+{
+	double cov, x;
+	unsigned k;
+
+	if (!model_base_counts(m, sums, cycles, instructions, &cov) || !(*cycles > 0))
+		return -ENODATA;
+	row[0] = 1.0;
+	for (k = 0; k < CPI_REGRESSORS; k++) {
+		if (!per_instruction(m, sums, regressor(m, k), &x, &cov))
+			return 1 + (int)k;
+		row[k + 1] = x;
+	}
+	*cpi = *cycles / *instructions;
+	return 0;
+}
+
 int model_generic_cpi_rows(const struct model *m, const struct group_sums *const *intervals,
 			   size_t n, double *a, double *b)
 {
-	size_t rows = 0, i, k;
-	double cov;
+	size_t rows = 0, i;
+	double cyc, ins;
 
-	for (i = 0; i < n; i++) {
-		double cpi, x[CPI_REGRESSORS];
-		bool ok = cycles_per_instruction(m, intervals[i], &cpi, &cov);
-
-		for (k = 0; k < CPI_REGRESSORS && ok; k++)
-			ok = per_instruction(m, intervals[i], regressor(m, k), &x[k], &cov);
-		if (!ok)
-			continue;
-		a[rows * CPI_WEIGHTS] = 1.0;
-		for (k = 0; k < CPI_REGRESSORS; k++)
-			a[rows * CPI_WEIGHTS + k + 1] = x[k];
-		b[rows] = cpi;
-		rows++;
-	}
+	for (i = 0; i < n; i++)
+		if (model_generic_cpi_row(m, intervals[i], &a[rows * CPI_WEIGHTS], &b[rows], &cyc,
+					  &ins) == 0)
+			rows++;
 	return (int)rows;
 }
 

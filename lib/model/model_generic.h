@@ -18,6 +18,7 @@ enum gen_metric {
 	GM_IPC, GM_CPI,
 	GM_MPKI_0, GM_MPKI_5 = GM_MPKI_0 + CPI_REGRESSORS - 1,
 	GM_CPI_BASE, GM_CPI_0, GM_CPI_5 = GM_CPI_0 + CPI_REGRESSORS - 1,
+	GM_CPI_RESIDUAL,   /* measured CPI minus the fit's (model_generic.c) */
 	GM_FLOPS_PER_CYCLE, GM_GFLOPS, GM_FLOP_PEAK,
 	_GM_MAX,
 };
@@ -28,7 +29,8 @@ struct generic_spec {
 	const char *regressors[CPI_REGRESSORS];
 };
 
-/* Fill the _GM_MAX generic metrics (CPI stack only with ctx->cpi_weights). */
+/* Fill the _GM_MAX generic metrics (CPI stack only with ctx->cpi_weights;
+ * a weight that is NaN is a regressor the fit dropped: no component). */
 void model_generic_compute(const struct model *m, const struct group_sums *sums,
 			   const struct model_context *ctx, struct metric_value *out);
 
@@ -47,6 +49,14 @@ int model_generic_cpi_fit(const struct model *m, const struct group_sums *const 
  * (a and b hold n rows); how many rows. */
 int model_generic_cpi_rows(const struct model *m, const struct group_sums *const *intervals,
 			   size_t n, double *a, double *b);
+
+/* One interval's regression row: 1 then each regressor's events per
+ * instruction into row[], its CPI, cycles and instructions.  Returns 0;
+ * -ENODATA without cycles and instructions; 1 + k when it lacks regressor
+ * k (no group that counts it measured the target). */
+int model_generic_cpi_row(const struct model *m, const struct group_sums *sums,
+			  double row[CPI_WEIGHTS], double *cpi, double *cycles,
+			  double *instructions);
 
 /* Regressor k's event column ("br_misp_retired"). */
 const char *model_generic_regressor(const struct model *m, unsigned k);

@@ -85,6 +85,8 @@ static const struct model_metric arm_metrics[_AM_MAX] = {
 		"regression CPI stack: data table walks", "cpi" },
 	[GM_CPI_5] = { "cpi_llc", NULL, METRIC_RATIO,
 		"regression CPI stack: last-level cache read misses", "cpi" },
+	[GM_CPI_RESIDUAL] = { "cpi_residual", NULL, METRIC_RATIO,
+		"regression CPI stack: measured CPI minus the estimate (may be negative)", "cpi" },
 	[GM_FLOPS_PER_CYCLE] = { "flops_per_cycle", NULL, METRIC_RATIO,
 		"floating-point operations per cycle (speculative counts)", NULL },
 	[GM_GFLOPS] = { "gflops", NULL, METRIC_RATE, "GFLOP per second of CPU time", NULL },
