@@ -341,13 +341,33 @@ static void print_bars(const json_t *a, const char *window, bool color)
 	print_ranges_and_scalars(metrics);
 }
 
+/* A row's help; the regression CPI stack's rows say there, too, that they
+ * are an estimate and how good the fit is (scripts read no header). */
+static int set_help(struct rowset *rs, size_t row, int col, const json_t *m, const char *fit)
+{
+	const char *help = mstr(m, "help"), *stack = mstr(m, "stack");
+	char buf[512];
+
+	if (help == NULL)
+		return 0;
+	if (fit[0] == '\0' || stack == NULL || strcmp(stack, "cpi") != 0)
+		return rowset_set_text(rs, row, col, help);
+	snprintf(buf, sizeof(buf), "%s (%s)", help, fit);
+	return rowset_set_text(rs, row, col, buf);
+}
+
 static int print_rows(const json_t *a, enum rs_format fmt)
 {
 	static const char *const names[] = { "name", "value", "unit", "coverage", "stack", "parent",
 					      "core_scoped", "help" };
+	uint64_t now = (uint64_t)json_integer_value(json_object_get(json_object_get(a, "window"),
+								      "to_ns"));
+	char fit[256];
 	struct rowset rs;
 	const json_t *m;
 	size_t i, k;
+
+	(void)cpi_fit_label(json_object_get(a, "cpi_fit"), now, fit, sizeof(fit));
 
 	rowset_init(&rs);
 	for (k = 0; k < sizeof(names) / sizeof(names[0]); k++)
@@ -361,6 +381,11 @@ static int print_rows(const json_t *a, enum rs_format fmt)
 		for (k = 0; k < sizeof(names) / sizeof(names[0]); k++) {
 			const json_t *v = json_object_get(m, names[k]);
 
+			if (strcmp(names[k], "help") == 0) {
+				if (set_help(&rs, (size_t)row, (int)k, m, fit) < 0)
+					goto oom;
+				continue;
+			}
 			if (json_is_string(v) && rowset_set_text(&rs, (size_t)row, (int)k,
 								  json_string_value(v)) < 0)
 				goto oom;
