@@ -21,11 +21,12 @@
  * (pid 0: [idle]).  Such spans hold many switches by design: statistical,
  * as perf record -F, not unsampled, so they count in no unsampled or
  * unattributed field.  A turn that ends in periodic mode leaves its tail
- * (the time since the last clock sample, under one period) in the group's
- * counts for the group's next clock sample, as the kernel's timer keeps
- * the rest of its period across a disable; when the CPU goes back to
+ * (the time since the last clock sample, under one period or so) in the
+ * group's counts for its next clock sample, the first of its next turn:
+ * charging it to stackd's thread at every rotation would bias stackd's
+ * share up by half a period per rotation.  When the CPU goes back to
  * per-switch sampling, each group's tail is settled like a remainder (to
- * stackd's thread, the task its read interrupts).  So the invariants hold
+ * stackd's thread, the task its read interrupts), once.  So the invariants hold
  * in both modes, every count summing whole; in periodic mode an interval
  * may hand up to one period per group to the next.
  *

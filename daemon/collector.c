@@ -239,6 +239,12 @@ static int set_period(const struct collector *c, int fd, uint64_t period)
 	return c->kops->ioctl(c->kops->ctx, fd, PERF_EVENT_IOC_PERIOD, (unsigned long)&period);
 }
 
+int collector_set_clock_period(const struct collector *c, struct cpu_events *ce, unsigned g,
+			       uint64_t period_ns)
+{
+	return set_period(c, ce->groups[g].clock_fd, period_ns);
+}
+
 int collector_set_periodic(const struct collector *c, struct cpu_events *ce, bool on)
 {
 	unsigned g;

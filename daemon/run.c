@@ -370,12 +370,25 @@ static int arm_timer(struct daemon *d)
 	return timerfd_settime(d->tfd, 0, &its, NULL) < 0 ? -errno : 0;
 }
 
+/* The cost the budget works with: the measured one, unless the start's
+ * calibration could not resolve it (0: a run with sampling on came out
+ * no slower, which noise on a shared host does; seen on the development
+ * VM, whose cost is about 1 us).  Sampling a switch is never free, and a
+ * budget taking it as free would never act: then the development VM's
+ * figure stands in (status still shows the measured one). */
+static double budget_cost_ns(const struct daemon *d)
+{
+	double ns = run_sampling_cost_ns(d);
+
+	return ns > 0 ? ns : (double)SWITCH_SAMPLE_COST_NS;
+}
+
 void run_set_budget(struct daemon *d)
 {
 	size_t i;
 
 	for (i = 0; i < d->n_workers; i++)
-		worker_set_budget(&d->workers[i], d->cfg.max_sampling_cost, run_sampling_cost_ns(d));
+		worker_set_budget(&d->workers[i], d->cfg.max_sampling_cost, budget_cost_ns(d));
 }
 
 /* The settings a reload changes in place. */
@@ -716,6 +729,21 @@ static int start_collecting(struct daemon *d)
 	return 0;
 }
 
+static void log_budget(const struct daemon *d)
+{
+	double ns = budget_cost_ns(d);
+
+	if (d->cfg.max_sampling_cost <= 0) {
+		log_info("max_sampling_cost off: every context switch is sampled whatever it costs");
+		return;
+	}
+	log_info("max_sampling_cost %.2f%%: a CPU over %.0f context switches/s (at %.0f ns "
+		 "each%s) samples periodically instead", 100.0 * d->cfg.max_sampling_cost,
+		 d->cfg.max_sampling_cost * (double)NS_PER_SEC / ns, ns,
+		 run_sampling_cost_ns(d) > 0 ? "" : ", the development VM's figure: the "
+		 "measured one is below what the calibration resolves");
+}
+
 /* Said only once started, so a failed start prints its one error line alone. */
 static void announce(struct daemon *d, int drop)
 {
@@ -728,6 +756,7 @@ static void announce(struct daemon *d, int drop)
 	else
 		log_warning("sampling cost %s: figures use %llu ns per switch, the development "
 			    "VM's", d->calib.method, SWITCH_SAMPLE_COST_NS);
+	log_budget(d);
 	if (geteuid() == 0 && drop == 0)
 		log_warning("running as root with every capability (user = root); CAP_PERFMON "
 			    "alone is enough: see --user");

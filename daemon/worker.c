@@ -326,6 +326,24 @@ static void bench(struct worker *w, unsigned g, uint64_t now)
 	w->benched_until[g] = now + WORKER_BENCH_NS;
 }
 
+/* In periodic mode each turn of a group samples at a period drawn afresh,
+ * uniform in [P/2, 3P/2) (P = COLLECTOR_PERIODIC_NS, the mean), from the
+ * enable on.  A fixed period keeps its phase to the scheduler's tick (1,
+ * 4 or 10 ms: whole multiples of 1 ms) and to the rotation (100 ms) for
+ * seconds, and a task whose runs follow the tick is then sampled at the
+ * same point of them every time: measured on the development VM, a
+ * spinner beside a ping-pong came out 4.8 % low in one run and 2.7 % high
+ * in the next, where the binomial error of the samples was 1.3 %.  Each
+ * sample charges its actual delta, so a varying period biases nothing. */
+static void draw_period(struct worker *w, unsigned g)
+{
+	uint64_t r;
+
+	w->period_rng = w->period_rng * 6364136223846793005ULL + 1442695040888963407ULL;
+	r = (w->period_rng >> 33) % COLLECTOR_PERIODIC_NS;
+	(void)collector_set_clock_period(w->col, w->ev, g, COLLECTOR_PERIODIC_NS / 2 + r);
+}
+
 /* Enable g; false (and g disabled and benched) when it cannot be
  * scheduled.  A pinned group that does not fit goes into error state at
  * once, so one read right after the enable tells. */
@@ -335,6 +353,8 @@ static bool try_enable(struct worker *w, unsigned g)
 	uint64_t t = now_ns(w);
 	int nv;
 
+	if (w->mode.periodic)
+		draw_period(w, g);
 	group_ioctl(w, g, PERF_EVENT_IOC_ENABLE);
 	nv = collector_read_group(w->col, w->ev, g, values, ACC_MAX_MEMBERS);
 	if (nv == -EIO) {
@@ -786,6 +806,7 @@ int worker_init(struct worker *w, struct collector *col, struct cpu_events *ev,
 	w->ev = ev;
 	w->rotate_ns = rotate_ns;
 	w->self_pid = self_pid;
+	w->period_rng = (uint64_t)ev->cpu + 1;
 	w->cmd_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	if (w->cmd_fd < 0)
 		return -errno;

@@ -108,6 +108,7 @@ struct worker {
 	bool mode_change;           /* change the mode at this rotation */
 	bool periodic_failed;       /* the kernel refused a period: per-switch for good */
 	uint64_t periodic_since;    /* periodic_ns counted up to then */
+	uint64_t period_rng;        /* draws each periodic turn's clock period */
 
 	/* shared, under lock */
 	pthread_mutex_t lock;

@@ -325,6 +325,7 @@ struct script {
 	uint64_t enter_ns, leave_ns;
 	unsigned changes;
 	bool was_periodic;
+	uint64_t switch_samples;   /* CPU 0's, when it went periodic */
 	uint64_t periodic_ns, unsampled, unattributed;
 	uint64_t charged[SIM_HOST_TASKS];
 };
@@ -376,6 +377,10 @@ static void workers_run(struct script *s)
 		s->was_periodic = !s->was_periodic;
 		s->changes++;
 		*(s->was_periodic ? &s->enter_ns : &s->leave_ns) = simpmu_now(s->h.sim) - s->start;
+		/* every group periodic: no switch sample in between */
+		if (!s->was_periodic)
+			CHECK_EQ_U(s->h.workers[0].at.samples_seen, s->switch_samples);
+		s->switch_samples = s->h.workers[0].at.samples_seen;
 	}
 	CHECK(!worker_periodic(&s->h.workers[1]));
 }
