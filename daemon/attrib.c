@@ -48,6 +48,7 @@ void attrib_enabled(struct attrib_cpu *c, unsigned g, uint64_t t, const uint64_t
 	}
 	if (values != NULL)
 		c->failed[g] = false;   /* not read: the tail waits for an enable that reads */
+	c->turn_periodic[g] = c->periodic;
 	c->last_time[g] = t;
 	c->anchor_time[g] = t;
 	/* Not read: the clock stood still since the group's last read. */
@@ -128,6 +129,8 @@ static bool take_delta(struct attrib_cpu *c, unsigned g, uint64_t t, const uint6
 		c->last_time[g] = t;
 	if (!ok)
 		c->st.backwards_reads++;
+	else
+		c->switches_counted += d[c->layout[g].switches_idx];
 	return ok;
 }
 
@@ -334,6 +337,33 @@ void attrib_sample(struct attrib_cpu *c, unsigned g, int32_t pid, int32_t tid, u
 	}
 }
 
+void attrib_clock_sample(struct attrib_cpu *c, unsigned g, int32_t pid, uint64_t t,
+			 const uint64_t *values, unsigned n)
+{
+	uint64_t d[ACC_MAX_MEMBERS];
+	uint64_t span;
+
+	if (g >= c->n_groups)
+		return;
+	if (n > c->layout[g].n_members)
+		n = c->layout[g].n_members;
+	t = read_time(c, g, values, n, t);
+	if (!take_delta(c, g, t, values, n, d, &span))
+		return;
+	/* Every switch in the span is this sample's, by design: no split. */
+	if (pid == PERF_PID_GONE) {
+		c->st.orphan_exits++;
+		c->st.unattributed_spans++;
+		pid = PID_UNATTRIBUTED;
+	}
+	charge(c, pid, g, t, span, d, n);
+}
+
+void attrib_set_periodic(struct attrib_cpu *c, bool on)
+{
+	c->periodic = on;
+}
+
 void attrib_exit(struct attrib_cpu *c, int32_t pid, int32_t tid, uint64_t t)
 {
 	c->exit_pending = true;
@@ -357,10 +387,19 @@ void attrib_remainder(struct attrib_cpu *c, unsigned g, uint64_t t, const uint64
 	lay = &c->layout[g];
 	if (n > lay->n_members)
 		n = lay->n_members;
+	if (c->turn_periodic[g] && c->periodic)
+		return;   /* the tail waits for the group's next clock sample */
 	t0 = c->last_time[g];
 	t = read_time(c, g, values, n, t);
 	if (!take_delta(c, g, t, values, n, d, &span))
 		return;
+	if (c->turn_periodic[g]) {
+		/* A periodic tail, its switches included: statistical, the
+		 * task the read interrupts (this thread) takes it whole. */
+		c->turn_periodic[g] = false;
+		charge(c, c->self_pid, g, t, span, d, n);
+		return;
+	}
 	/* Our thread is running, so no switch is expected in the remainder; one
 	 * means a switch went unsampled and the span is not ours alone. */
 	if (d[lay->switches_idx] != 0) {

@@ -14,6 +14,22 @@
  * attrib_lost: unattributed), so a CPU's time adds up whole.  Nothing is
  * spread but a split span.
  *
+ * Periodic mode (the cost budget, sampling_mode.h): the group's cpu-clock
+ * member samples instead, every COLLECTOR_PERIODIC_NS it runs, and each of
+ * its samples charges the whole delta since the group's previous sample -
+ * CPU time, every count, every switch in it - to the task it interrupted
+ * (pid 0: [idle]).  Such spans hold many switches by design: statistical,
+ * as perf record -F, not unsampled, so they count in no unsampled or
+ * unattributed field.  A turn that ends in periodic mode leaves its tail
+ * (the time since the last clock sample, under one period or so) in the
+ * group's counts for its next clock sample, the first of its next turn:
+ * charging it to stackd's thread at every rotation would bias stackd's
+ * share up by half a period per rotation.  When the CPU goes back to
+ * per-switch sampling, each group's tail is settled like a remainder (to
+ * stackd's thread, the task its read interrupts), once.  So the invariants hold
+ * in both modes, every count summing whole; in periodic mode an interval
+ * may hand up to one period per group to the next.
+ *
  * Special cases, each counted in st (lib/health_fields.h):
  *  - switch delta above 1: switches went unsampled (lost records, or a
  *    kernel that counts the idle task's switch-out without sampling it), so
@@ -66,13 +82,18 @@ struct attrib_cpu {
 	uint64_t anchor_time[PLAN_MAX_GROUPS];
 	uint64_t anchor_clock[PLAN_MAX_GROUPS];
 	bool failed[PLAN_MAX_GROUPS];         /* its last turn ended in error state */
+	bool periodic;                        /* the CPU samples periodically */
+	bool turn_periodic[PLAN_MAX_GROUPS];  /* the group's last turn did */
 	bool exit_pending;
 	int32_t exit_pid, exit_tid;
 	uint64_t exit_ns;
 	int32_t self_pid;                     /* stackd: owns rotation remainders */
 	struct attrib_switch_in switch_in[ATTRIB_SWITCH_HISTORY];   /* circular */
 	uint64_t n_switch_in;                 /* ever recorded; newest at (n - 1) % size */
-	uint64_t samples_seen;                /* ever (the worker's switch rate) */
+	uint64_t samples_seen;                /* switch samples ever */
+	uint64_t switches_counted;            /* the switch counters' deltas taken,
+					       * ever (the worker's switch rate in
+					       * either mode) */
 	uint64_t unsampled_span_ns;           /* CPU time in spans holding unsampled
 					       * switches (split or not); the worker
 					       * reads and resets it */
@@ -92,6 +113,16 @@ void attrib_enabled(struct attrib_cpu *c, unsigned g, uint64_t t, const uint64_t
  * only for a layout without a clock), pid/tid switched out. */
 void attrib_sample(struct attrib_cpu *c, unsigned g, int32_t pid, int32_t tid, uint64_t t,
 		   const uint64_t *values, unsigned n);
+
+/* A clock sample of group g (periodic mode): as attrib_sample, but pid is
+ * the task the timer interrupted, charged the whole delta. */
+void attrib_clock_sample(struct attrib_cpu *c, unsigned g, int32_t pid, uint64_t t,
+			 const uint64_t *values, unsigned n);
+
+/* The CPU's mode from the next enable of each group on (every group is
+ * disabled when it changes: worker.c).  Leaving periodic mode, each
+ * group's tail is settled at its next attrib_remainder. */
+void attrib_set_periodic(struct attrib_cpu *c, bool on);
 
 /* Group g, enabled, was read (values[n]) at time t: its clock's anchor. */
 void attrib_reanchor(struct attrib_cpu *c, unsigned g, uint64_t t, const uint64_t *values,
@@ -117,7 +148,9 @@ void attrib_switch_in(struct attrib_cpu *c, uint64_t t, int32_t prev_pid, int32_
 void attrib_exit(struct attrib_cpu *c, int32_t pid, int32_t tid, uint64_t t);
 
 /* Group g was disabled at time t by stackd's thread on this CPU and read:
- * the remainder since its last sample is that thread's own. */
+ * the remainder since its last sample is that thread's own.  After a
+ * periodic turn it stays for the group's next clock sample while the CPU
+ * is still periodic; otherwise it is settled, whole, to that thread. */
 void attrib_remainder(struct attrib_cpu *c, unsigned g, uint64_t t, const uint64_t *values,
 		      unsigned n);
 

@@ -124,6 +124,8 @@ static int member_attr(const struct collector *c, const struct member_spec *m, b
 	case ROLE_CLOCK:
 		a->type = PERF_TYPE_SOFTWARE;
 		a->config = PERF_COUNT_SW_CPU_CLOCK;
+		/* a sampler that stays silent until periodic mode */
+		a->sample_period = COLLECTOR_NEVER_PERIOD;
 		break;
 	case ROLE_MODEL:
 		r = c->kops->encode != NULL ?
@@ -220,6 +222,46 @@ void collector_close_switch_records(const struct collector *c, struct cpu_events
 	ce->switch_fd = -1;
 }
 
+/* A sampler's records into the CPU's ring, and its id (to tell its samples). */
+static int route_sampler(const struct collector *c, const struct cpu_events *ce, int fd,
+			 uint64_t *id)
+{
+	int r = c->kops->ioctl(c->kops->ctx, fd, PERF_EVENT_IOC_SET_OUTPUT,
+			       (unsigned long)ce->side_fd);
+
+	if (r == 0)
+		r = c->kops->ioctl(c->kops->ctx, fd, PERF_EVENT_IOC_ID, (unsigned long)id);
+	return r;
+}
+
+static int set_period(const struct collector *c, int fd, uint64_t period)
+{
+	return c->kops->ioctl(c->kops->ctx, fd, PERF_EVENT_IOC_PERIOD, (unsigned long)&period);
+}
+
+int collector_set_clock_period(const struct collector *c, struct cpu_events *ce, unsigned g,
+			       uint64_t period_ns)
+{
+	return set_period(c, ce->groups[g].clock_fd, period_ns);
+}
+
+int collector_set_periodic(const struct collector *c, struct cpu_events *ce, bool on)
+{
+	unsigned g;
+	int r = 0;
+
+	for (g = 0; g < c->n_groups && r == 0; g++) {
+		const struct cpu_group *cg = &ce->groups[g];
+
+		r = set_period(c, cg->clock_fd, on ? COLLECTOR_PERIODIC_NS : COLLECTOR_NEVER_PERIOD);
+		if (r == 0)
+			r = set_period(c, cg->sampler_fd, on ? COLLECTOR_NEVER_PERIOD : 1);
+	}
+	if (r < 0 && on)
+		(void)collector_set_periodic(c, ce, false);
+	return r;
+}
+
 static int open_group(struct collector *c, struct cpu_events *ce, unsigned g, char *err,
 		      size_t errlen)
 {
@@ -235,6 +277,7 @@ static int open_group(struct collector *c, struct cpu_events *ce, unsigned g, ch
 
 	cg->n_fds = 0;
 	cg->sampler_fd = -1;
+	cg->clock_fd = -1;
 	for (i = 0; i < n; i++) {
 		struct perf_event_attr a;
 		char why[256];
@@ -254,12 +297,12 @@ static int open_group(struct collector *c, struct cpu_events *ce, unsigned g, ch
 			leader = r;
 		if (members[i].role == ROLE_SWITCHES)
 			cg->sampler_fd = r;
+		else if (members[i].role == ROLE_CLOCK)
+			cg->clock_fd = r;
 	}
-	r = c->kops->ioctl(c->kops->ctx, cg->sampler_fd, PERF_EVENT_IOC_SET_OUTPUT,
-			   (unsigned long)ce->side_fd);
+	r = route_sampler(c, ce, cg->sampler_fd, &cg->sampler_id);
 	if (r == 0)
-		r = c->kops->ioctl(c->kops->ctx, cg->sampler_fd, PERF_EVENT_IOC_ID,
-				   (unsigned long)&cg->sampler_id);
+		r = route_sampler(c, ce, cg->clock_fd, &cg->clock_id);
 	if (r < 0) {
 		snprintf(err, errlen, "cpu %d, group '%s': cannot route samples to the ring: %s",
 			 ce->cpu, label, strerror(-r));

@@ -49,6 +49,8 @@ struct cpu_group {
 	unsigned n_fds;
 	int sampler_fd;
 	uint64_t sampler_id;
+	int clock_fd;              /* cpu-clock: samples only in periodic mode */
+	uint64_t clock_id;
 };
 
 struct cpu_events {
@@ -87,6 +89,33 @@ void collector_close(struct collector *c);   /* NULL is a no-op */
  * one) with nothing left open. */
 int collector_open_switch_records(const struct collector *c, struct cpu_events *cpu);
 void collector_close_switch_records(const struct collector *c, struct cpu_events *cpu);
+
+/* Periodic (statistical) sampling, the cost budget's fallback (worker.c,
+ * sampling_mode.h).  Each group's cpu-clock member is a sampler too, with
+ * a period so long it never fires while every switch is sampled; in
+ * periodic mode it fires every COLLECTOR_PERIODIC_NS of the group's run
+ * time on average and the switch sampler gets that long period instead
+ * (it counts on, writing no sample).  1 ms (1000 Hz per CPU): a quarter
+ * of perf record's 4000 Hz default, because a CPU goes periodic only when
+ * its sampling must stay under max_sampling_cost: 1000 samples/s at about
+ * 1 us each is 0.1 % of the CPU, and a second of run time still takes
+ * 1000 samples, so a task's share over a 1 s interval has a standard
+ * error under 1.6 % of the CPU. */
+#define COLLECTOR_PERIODIC_NS 1000000ULL
+/* Never reached (2^62 ns is 146 years; the kernel refuses bit 63), and
+ * not 0: PERF_EVENT_IOC_PERIOD works only on an event opened sampling. */
+#define COLLECTOR_NEVER_PERIOD (1ULL << 62)
+
+/* Set every group of cpu to periodic (on) or per-switch sampling.  Every
+ * group must be disabled: a period change applies from the next enable.
+ * 0, or -errno (a kernel without PERF_EVENT_IOC_PERIOD) with the groups
+ * put back to per-switch sampling as far as they go. */
+int collector_set_periodic(const struct collector *c, struct cpu_events *cpu, bool on);
+
+/* The clock sampler of group g of cpu fires every period_ns from its next
+ * enable on (the group disabled).  0 or -errno. */
+int collector_set_clock_period(const struct collector *c, struct cpu_events *cpu, unsigned g,
+			       uint64_t period_ns);
 
 /* Read group g of cpu (STACKD_READ_FORMAT) into values.  Returns the number
  * of values, -EIO when the group is in error state (a pinned group the PMU

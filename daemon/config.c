@@ -20,6 +20,7 @@
 enum key_type {
 	KEY_PATH, KEY_DURATION, KEY_UINT, KEY_U64, KEY_WORD, KEY_SWITCH, KEY_LOG_LEVEL,
 	KEY_TEXT,   /* free text up to the field's size, checked by check() */
+	KEY_SHARE,  /* a share of one CPU: 2% or 0.02; 0 or off: none (a double) */
 };
 
 struct config_key {
@@ -175,6 +176,10 @@ static const struct config_key keys[] = {
 	  10000000, false,
 	  "context switches per second on one CPU above which sampling cost is reported "
 	  "(0: never)", 0, NULL },
+	{ "max_sampling_cost", KEY_SHARE, offsetof(struct config, max_sampling_cost), 0, 0, false,
+	  "share of each CPU that sampling every context switch may cost (2% or 0.02); above "
+	  "it the CPU samples periodically, 1000 times a second (statistical), until its "
+	  "switch rate falls (0 or off: sample every switch whatever it costs)", 0, NULL },
 	{ "listen", TEXT(listen),
 	  "HTTP API addresses, comma-separated (at most 4): 127.0.0.1:PORT, [::1]:PORT, "
 	  "unix:/PATH, or none",
@@ -226,6 +231,7 @@ void config_defaults(struct config *c)
 		.families = "all",
 		.count_modes = "user,kernel",
 		.switch_rate_warning = 20000,
+		.max_sampling_cost = 0.02,
 		.listen = STACKD_DEFAULT_LISTEN,
 		.web_dir = STACKD_DEFAULT_WEB_DIR,
 		.http_full_access = "",
@@ -311,6 +317,37 @@ static int set_number(const struct config_key *k, char *field, const char *value
 	return 0;
 }
 
+/* "2%", "0.02", "0" or "off" into a share of one CPU (0..1). */
+static int set_share(char *field, const char *value, char *err, size_t errlen)
+{
+	double v;
+	char *end;
+
+	if (strcmp(value, "off") == 0) {
+		v = 0;
+	} else {
+		if (!isdigit((unsigned char)value[0]) && value[0] != '.')
+			goto bad;
+		errno = 0;
+		v = strtod(value, &end);
+		if (errno != 0 || end == value)
+			goto bad;
+		if (strcmp(end, "%") == 0)
+			v /= 100;
+		else if (*end != '\0')
+			goto bad;
+		if (!(v >= 0 && v <= 1)) {
+			snprintf(err, errlen, "%s is out of range (0..100%%)", value);
+			return -EINVAL;
+		}
+	}
+	memcpy(field, &v, sizeof(v));
+	return 0;
+bad:
+	snprintf(err, errlen, "invalid share '%s' (expected e.g. 2%%, 0.02, or off)", value);
+	return -EINVAL;
+}
+
 static int set_text(const struct config_key *k, char *field, const char *value, char *err,
 		    size_t errlen)
 {
@@ -373,6 +410,8 @@ int config_set(struct config *c, const char *key, const char *value, char *err, 
 		return -EINVAL;
 	case KEY_TEXT:
 		return set_text(k, field, value, err, errlen);
+	case KEY_SHARE:
+		return set_share(field, value, err, errlen);
 	case KEY_LOG_LEVEL:
 		if (log_level_parse(value, &c->log_level) < 0) {
 			snprintf(err, errlen,
@@ -538,6 +577,16 @@ static void format_value(const struct config *c, const struct config_key *k, cha
 	case KEY_SWITCH:
 		snprintf(buf, len, "%s", switch_names[c->switch_event]);
 		return;
+	case KEY_SHARE: {
+		double d;
+
+		memcpy(&d, field, sizeof(d));
+		if (d <= 0)
+			snprintf(buf, len, "off");
+		else   /* %g: 2%, 0.1%, 0.05%, as typed */
+			snprintf(buf, len, "%g%%", d * 100);
+		return;
+	}
 	case KEY_LOG_LEVEL:
 		snprintf(buf, len, "%s", log_level_name(c->log_level));
 		return;

@@ -55,6 +55,9 @@ static void help(void)
 	       "  -m, --model NAME         counter model: auto, or see --list-models\n"
 	       "      --switch-event POS   context-switch sampler as group 'leader' or 'member'\n"
 	       "      --ring-pages N       ring buffer data pages per CPU (power of two)\n"
+	       "      --max-sampling-cost SHARE\n"
+	       "                           share of each CPU that sampling every context\n"
+	       "                           switch may cost, e.g. 2%% or 0.02 (off: no cap)\n"
 	       "  -l, --listen ADDRS       HTTP API and dashboard: 127.0.0.1:PORT, [::1]:PORT,\n"
 	       "                           unix:/PATH (comma-separated), or none (default %s)\n"
 	       "      --web-dir DIR        the dashboard: builtin, a directory of its files\n"
@@ -156,6 +159,7 @@ enum {
 	OPT_RESERVED,
 	OPT_JSON,
 	OPT_DEMO,
+	OPT_MAX_SAMPLING_COST,
 };
 
 static struct plan_args arg_plan = { .on = false, .smt = -1, .watchdog = -1 };
@@ -204,6 +208,7 @@ static const struct {
 	{ 'm', "model", "--model" },
 	{ OPT_SWITCH_EVENT, "switch_event", "--switch-event" },
 	{ OPT_RING_PAGES, "ring_pages", "--ring-pages" },
+	{ OPT_MAX_SAMPLING_COST, "max_sampling_cost", "--max-sampling-cost" },
 	{ OPT_LOG_LEVEL, "log_level", "--log-level" },
 	{ 'l', "listen", "--listen" },
 	{ OPT_WEB_DIR, "web_dir", "--web-dir" },
@@ -268,6 +273,7 @@ static int parse_args(int argc, char **argv, bool *check)
 		{ "model", required_argument, NULL, 'm' },
 		{ "switch-event", required_argument, NULL, OPT_SWITCH_EVENT },
 		{ "ring-pages", required_argument, NULL, OPT_RING_PAGES },
+		{ "max-sampling-cost", required_argument, NULL, OPT_MAX_SAMPLING_COST },
 		{ "log-level", required_argument, NULL, OPT_LOG_LEVEL },
 		{ "listen", required_argument, NULL, 'l' },
 		{ "web-dir", required_argument, NULL, OPT_WEB_DIR },

@@ -53,6 +53,9 @@ struct prom {
 	uint64_t last_end_ns;    /* its end, CLOCK_REALTIME */
 	double cost_ns;          /* per sampled switch; 0: not set */
 	bool cost_measured;
+	int *mode_cpus;          /* the CPUs, and whether each samples periodically */
+	bool *mode_periodic;
+	size_t n_modes;
 };
 
 int prom_new(const struct model *m, const struct plan *plan, unsigned max_keys, unsigned top_n,
@@ -86,6 +89,8 @@ void prom_free(struct prom *p)
 	free(p->units.s);
 	free(p->procs.s);
 	u64map_done(&p->proc_index);
+	free(p->mode_cpus);
+	free(p->mode_periodic);
 	pthread_mutex_destroy(&p->lock);
 	free(p);
 }
@@ -515,6 +520,51 @@ void prom_set_sampling_cost(struct prom *p, double ns_per_switch, bool measured)
 	pthread_mutex_unlock(&p->lock);
 }
 
+void prom_set_cpu_modes(struct prom *p, const int *cpus, const bool *periodic, size_t n)
+{
+	int *c = NULL;
+	bool *m = NULL;
+
+	pthread_mutex_lock(&p->lock);
+	if (n != p->n_modes) {
+		c = calloc(n, sizeof(*c));
+		m = calloc(n, sizeof(*m));
+		if (n > 0 && (c == NULL || m == NULL)) {
+			free(c);
+			free(m);
+			pthread_mutex_unlock(&p->lock);
+			return;
+		}
+		free(p->mode_cpus);
+		free(p->mode_periodic);
+		p->mode_cpus = c;
+		p->mode_periodic = m;
+		p->n_modes = n;
+	}
+	if (n > 0) {
+		memcpy(p->mode_cpus, cpus, n * sizeof(*cpus));
+		memcpy(p->mode_periodic, periodic, n * sizeof(*periodic));
+	}
+	pthread_mutex_unlock(&p->lock);
+}
+
+/* Which CPUs sample every switch (exact) and which periodically (the cost
+ * budget: statistical), as of the newest flush. */
+static void render_cpu_modes(const struct prom *p, FILE *f)
+{
+	size_t i;
+
+	if (p->n_modes == 0)
+		return;
+	fprintf(f, "# HELP stackd_cpu_sampling_periodic 1 while the CPU samples periodically "
+		"(statistical: sampling every context switch would cost more than "
+		"max_sampling_cost), 0 while it samples every switch (exact).\n"
+		"# TYPE stackd_cpu_sampling_periodic gauge\n");
+	for (i = 0; i < p->n_modes; i++)
+		fprintf(f, "stackd_cpu_sampling_periodic{cpu=\"%d\"} %d\n", p->mode_cpus[i],
+			p->mode_periodic[i] ? 1 : 0);
+}
+
 /* The per-switch sampling cost, for the recording rule that turns the
  * busiest CPU's switch rate into the share of it sampling takes. */
 static void render_sampling_cost(const struct prom *p, FILE *f)
@@ -608,6 +658,7 @@ void prom_render(struct prom *p, struct writer_status_box *writer, bool full, FI
 	render_attribution(p, f);
 	render_sampling_mode(p, f);
 	render_sampling_cost(p, f);
+	render_cpu_modes(p, f);
 	if (writer != NULL)
 		render_writer(writer, f);
 	if (full) {

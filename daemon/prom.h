@@ -14,6 +14,8 @@
 #include "interval.h"
 #include "lib/writer_status.h"
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 struct prom;
@@ -33,6 +35,11 @@ void prom_replan(struct prom *p, const struct plan *plan);
  * the development VM's figure: measured false), for
  * stackd_sampling_cost_seconds_per_switch. */
 void prom_set_sampling_cost(struct prom *p, double ns_per_switch, bool measured);
+
+/* Each CPU's sampling mode now (main thread, at each flush): cpus[i]
+ * samples periodically when periodic[i], else every context switch; for
+ * stackd_cpu_sampling_periodic{cpu="N"}.  Out of memory: the old list stays. */
+void prom_set_cpu_modes(struct prom *p, const int *cpus, const bool *periodic, size_t n);
 
 /* Add one flushed interval (main thread). */
 void prom_add_interval(struct prom *p, const struct interval_data *iv);

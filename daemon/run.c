@@ -260,6 +260,23 @@ static void report_health(struct daemon *d, const struct interval_data *iv)
 	report_attribution(d, iv);
 }
 
+/* Each CPU's sampling mode now, for /metrics. */
+static void publish_modes(struct daemon *d)
+{
+	int *cpus = calloc(d->n_workers, sizeof(*cpus));
+	bool *periodic = calloc(d->n_workers, sizeof(*periodic));
+
+	if (cpus != NULL && periodic != NULL) {
+		for (size_t i = 0; i < d->n_workers; i++) {
+			cpus[i] = d->workers[i].ev->cpu;
+			periodic[i] = worker_periodic(&d->workers[i]);
+		}
+		prom_set_cpu_modes(d->prom, cpus, periodic, d->n_workers);
+	}
+	free(cpus);
+	free(periodic);
+}
+
 void run_flush(struct daemon *d, bool final)
 {
 	struct interval_data *iv = NULL;
@@ -276,6 +293,7 @@ void run_flush(struct daemon *d, bool final)
 			    "one by one");
 	report_health(d, iv);
 	prom_add_interval(d->prom, iv);
+	publish_modes(d);
 	ran = iv->n_procs;   /* iv is freed once written */
 	writer_add(&d->w, iv);
 	writer_flush(&d->w);
@@ -352,6 +370,27 @@ static int arm_timer(struct daemon *d)
 	return timerfd_settime(d->tfd, 0, &its, NULL) < 0 ? -errno : 0;
 }
 
+/* The cost the budget works with: the measured one, unless the start's
+ * calibration could not resolve it (0: a run with sampling on came out
+ * no slower, which noise on a shared host does; seen on the development
+ * VM, whose cost is about 1 us).  Sampling a switch is never free, and a
+ * budget taking it as free would never act: then the development VM's
+ * figure stands in (status still shows the measured one). */
+static double budget_cost_ns(const struct daemon *d)
+{
+	double ns = run_sampling_cost_ns(d);
+
+	return ns > 0 ? ns : (double)SWITCH_SAMPLE_COST_NS;
+}
+
+void run_set_budget(struct daemon *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->n_workers; i++)
+		worker_set_budget(&d->workers[i], d->cfg.max_sampling_cost, budget_cost_ns(d));
+}
+
 /* The settings a reload changes in place. */
 static void apply_settings(struct daemon *d, const struct config *n)
 {
@@ -362,6 +401,10 @@ static void apply_settings(struct daemon *d, const struct config *n)
 	d->cfg.max_database_mb = n->max_database_mb;
 	writer_configure(&d->w, &d->cfg);
 	d->cfg.switch_rate_warning = n->switch_rate_warning;
+	if (n->max_sampling_cost != d->cfg.max_sampling_cost) {
+		d->cfg.max_sampling_cost = n->max_sampling_cost;
+		run_set_budget(d);
+	}
 	if (n->rotate_period_ns != d->cfg.rotate_period_ns) {
 		size_t i;
 
@@ -434,6 +477,7 @@ int run_start_workers(struct daemon *d)
 			return r;
 		d->n_workers++;
 	}
+	run_set_budget(d);
 	for (i = 0; i < d->n_workers; i++) {
 		r = worker_start(&d->workers[i]);
 		if (r < 0)
@@ -645,6 +689,7 @@ static int start_workers_calibrated(struct daemon *d)
 	nanosleep(&settle, NULL);
 	d->calib.on_per_s = calibrate_pingpong(d->calib.cpu);
 	calibrate_finish(&d->calib);
+	run_set_budget(d);
 	hold_reviews(d, false);
 	prom_set_sampling_cost(d->prom, run_sampling_cost_ns(d), d->calib.cost_ns >= 0);
 	return 0;
@@ -684,6 +729,21 @@ static int start_collecting(struct daemon *d)
 	return 0;
 }
 
+static void log_budget(const struct daemon *d)
+{
+	double ns = budget_cost_ns(d);
+
+	if (d->cfg.max_sampling_cost <= 0) {
+		log_info("max_sampling_cost off: every context switch is sampled whatever it costs");
+		return;
+	}
+	log_info("max_sampling_cost %.2f%%: a CPU over %.0f context switches/s (at %.0f ns "
+		 "each%s) samples periodically instead", 100.0 * d->cfg.max_sampling_cost,
+		 d->cfg.max_sampling_cost * (double)NS_PER_SEC / ns, ns,
+		 run_sampling_cost_ns(d) > 0 ? "" : ", the development VM's figure: the "
+		 "measured one is below what the calibration resolves");
+}
+
 /* Said only once started, so a failed start prints its one error line alone. */
 static void announce(struct daemon *d, int drop)
 {
@@ -696,6 +756,7 @@ static void announce(struct daemon *d, int drop)
 	else
 		log_warning("sampling cost %s: figures use %llu ns per switch, the development "
 			    "VM's", d->calib.method, SWITCH_SAMPLE_COST_NS);
+	log_budget(d);
 	if (geteuid() == 0 && drop == 0)
 		log_warning("running as root with every capability (user = root); CAP_PERFMON "
 			    "alone is enough: see --user");

@@ -57,6 +57,9 @@ static inline double run_sampling_cost_ns(const struct daemon *d)
 								      : (double)SWITCH_SAMPLE_COST_NS;
 }
 
+/* The cost budget (max_sampling_cost, the measured cost) to every worker:
+ * at start once the cost is measured, at a reload, to new workers. */
+void run_set_budget(struct daemon *d);
 /* One interval from what the workers hold, to the store and /metrics.
  * final: the workers make their last cut and stop (joined). */
 void run_flush(struct daemon *d, bool final);

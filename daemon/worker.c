@@ -70,13 +70,17 @@ static void life_push(struct worker *w, const struct life_rec *r)
 	h->life[h->n_life++] = *r;
 }
 
-static int group_of_id(const struct worker *w, uint64_t id)
+/* The group whose sampler wrote id; *clock: its cpu-clock (periodic mode). */
+static int group_of_id(const struct worker *w, uint64_t id, bool *clock)
 {
 	unsigned g;
 
-	for (g = 0; g < w->col->n_groups; g++)
-		if (w->ev->groups[g].sampler_id == id)
+	for (g = 0; g < w->col->n_groups; g++) {
+		*clock = id != 0 && w->ev->groups[g].clock_id == id;
+		if (w->ev->groups[g].sampler_id == id || *clock)
 			return (int)g;
+	}
+	*clock = false;
 	return -1;
 }
 
@@ -107,13 +111,14 @@ void worker_handle_record(struct worker *w, const struct perf_event_header *h)
 	switch (h->type) {
 	case PERF_RECORD_SAMPLE: {
 		struct rec_sample s;
+		bool clock;
 		int g;
 
 		if (perf_record_parse_sample(h, &s) < 0) {
 			w->at.st.bad_samples++;
 			return;
 		}
-		g = group_of_id(w, s.id);
+		g = group_of_id(w, s.id, &clock);
 		if (g < 0)
 			g = group_of_foreign(w, &s);
 		if (g < 0) {
@@ -121,7 +126,12 @@ void worker_handle_record(struct worker *w, const struct perf_event_header *h)
 			w->at.st.unknown_id_samples++;
 			return;
 		}
-		attrib_sample(&w->at, (unsigned)g, s.pid, s.tid, s.time, s.values, (unsigned)s.nr);
+		if (clock)
+			attrib_clock_sample(&w->at, (unsigned)g, s.pid, s.time, s.values,
+					    (unsigned)s.nr);
+		else
+			attrib_sample(&w->at, (unsigned)g, s.pid, s.tid, s.time, s.values,
+				      (unsigned)s.nr);
 		return;
 	}
 	case PERF_RECORD_FORK:
@@ -267,6 +277,13 @@ static void review_switch_records(struct worker *w, uint64_t now)
 			    w->ev->cpu);
 }
 
+static void rebase_switch_review(struct worker *w, uint64_t now)
+{
+	w->at.unsampled_span_ns = 0;
+	w->switch_review_ns = now;
+	w->switch_review_samples = w->at.samples_seen;
+}
+
 /* Attribute every record up to limit (CLOCK_MONOTONIC; UINT64_MAX: all). */
 static void drain(struct worker *w, uint64_t limit)
 {
@@ -309,6 +326,24 @@ static void bench(struct worker *w, unsigned g, uint64_t now)
 	w->benched_until[g] = now + WORKER_BENCH_NS;
 }
 
+/* In periodic mode each turn of a group samples at a period drawn afresh,
+ * uniform in [P/2, 3P/2) (P = COLLECTOR_PERIODIC_NS, the mean), from the
+ * enable on.  A fixed period keeps its phase to the scheduler's tick (1,
+ * 4 or 10 ms: whole multiples of 1 ms) and to the rotation (100 ms) for
+ * seconds, and a task whose runs follow the tick is then sampled at the
+ * same point of them every time: measured on the development VM, a
+ * spinner beside a ping-pong came out 4.8 % low in one run and 2.7 % high
+ * in the next, where the binomial error of the samples was 1.3 %.  Each
+ * sample charges its actual delta, so a varying period biases nothing. */
+static void draw_period(struct worker *w, unsigned g)
+{
+	uint64_t r;
+
+	w->period_rng = w->period_rng * 6364136223846793005ULL + 1442695040888963407ULL;
+	r = (w->period_rng >> 33) % COLLECTOR_PERIODIC_NS;
+	(void)collector_set_clock_period(w->col, w->ev, g, COLLECTOR_PERIODIC_NS / 2 + r);
+}
+
 /* Enable g; false (and g disabled and benched) when it cannot be
  * scheduled.  A pinned group that does not fit goes into error state at
  * once, so one read right after the enable tells. */
@@ -318,6 +353,8 @@ static bool try_enable(struct worker *w, unsigned g)
 	uint64_t t = now_ns(w);
 	int nv;
 
+	if (w->mode.periodic)
+		draw_period(w, g);
 	group_ioctl(w, g, PERF_EVENT_IOC_ENABLE);
 	nv = collector_read_group(w->col, w->ev, g, values, ACC_MAX_MEMBERS);
 	if (nv == -EIO) {
@@ -401,6 +438,97 @@ static bool active_failed(struct worker *w, uint64_t t, uint64_t *values, int *n
 	return true;
 }
 
+/* The cost budget as the main thread set it last. */
+static struct sampling_budget budget_of(const struct worker *w)
+{
+	return (struct sampling_budget){
+		(double)__atomic_load_n(&w->budget_ppm, __ATOMIC_RELAXED) / 1e6,
+		(double)__atomic_load_n(&w->cost_ps, __ATOMIC_RELAXED) / 1e3,
+	};
+}
+
+/* At a rotation, before it: whether this CPU's mode should change there. */
+static void review_sampling_mode(struct worker *w, uint64_t now)
+{
+	struct sampling_budget b = budget_of(w);
+
+	if (w->periodic_failed)
+		return;
+	drain(w, UINT64_MAX);   /* the switches counted up to now */
+	if (sampling_mode_review(&w->mode, &b, now, w->at.switches_counted))
+		w->mode_change = true;
+}
+
+static void log_mode_change(const struct worker *w, bool on)
+{
+	struct sampling_budget b = budget_of(w);
+
+	if (on)
+		log_info("cpu %d: sampling every context switch costs %.2f%% of it (%llu "
+			 "switches/s x %.0f ns), over max_sampling_cost %.2f%%: periodic sampling "
+			 "(%llu Hz, statistical) from now", w->ev->cpu, 100.0 * w->mode.cost,
+			 (unsigned long long)w->mode.rate, b.cost_ns, 100.0 * b.max_cost,
+			 (unsigned long long)(NS_PER_SEC / COLLECTOR_PERIODIC_NS));
+	else if (b.max_cost <= 0)
+		log_info("cpu %d: max_sampling_cost off: sampling every context switch (exact) "
+			 "again", w->ev->cpu);
+	else
+		log_info("cpu %d: sampling every context switch would cost %.2f%% of it (%llu "
+			 "switches/s x %.0f ns), under half of max_sampling_cost %.2f%% for %d "
+			 "windows of %.0f s: sampling every switch (exact) again", w->ev->cpu,
+			 100.0 * w->mode.cost, (unsigned long long)w->mode.rate, b.cost_ns,
+			 100.0 * b.max_cost, SAMPLING_MODE_CALM_WINDOWS,
+			 (double)SAMPLING_MODE_WINDOW_NS / NS_PER_SEC);
+}
+
+/* Leaving periodic mode: the tails the groups other than skip (whose
+ * samples are still in the ring: rotate settles it after them) left for
+ * their next clock sample are settled now, before any of them runs. */
+static void settle_tails(struct worker *w, uint64_t t, unsigned skip)
+{
+	uint64_t values[ACC_MAX_MEMBERS];
+	unsigned g;
+	int nv;
+
+	for (g = 0; g < w->col->n_groups; g++) {
+		if (g == skip || !w->at.turn_periodic[g])
+			continue;
+		nv = collector_read_group(w->col, w->ev, g, values, ACC_MAX_MEMBERS);
+		if (nv > 0)
+			attrib_remainder(&w->at, g, t, values, (unsigned)nv);
+	}
+}
+
+/* Every group of the CPU is disabled (at a rotation, at time t): the CPU
+ * changes mode.  skip: the group just disabled (n_groups: none). */
+static void change_mode(struct worker *w, uint64_t t, unsigned skip)
+{
+	bool on = !w->mode.periodic;
+	int r;
+
+	w->mode_change = false;
+	r = collector_set_periodic(w->col, w->ev, on);
+	if (r < 0) {
+		w->periodic_failed = true;
+		log_warning("cpu %d: cannot set a sampling period (%s): %s", w->ev->cpu,
+			    strerror(-r), on ? "sampling every context switch whatever it costs" :
+			    "sampling periodically from now on");
+		return;
+	}
+	log_mode_change(w, on);
+	attrib_set_periodic(&w->at, on);
+	if (on) {
+		w->periodic_since = t;
+		if (w->switch_records)
+			(void)set_switch_records(w, false);
+	} else {
+		w->at.st.periodic_ns += t - w->periodic_since;
+		settle_tails(w, t, skip);
+	}
+	sampling_mode_set(&w->mode, on, t, w->at.switches_counted);
+	__atomic_store_n(&w->periodic_now, on ? 1 : 0, __ATOMIC_RELAXED);
+}
+
 static void rotate(struct worker *w)
 {
 	unsigned from = w->active;
@@ -411,11 +539,13 @@ static void rotate(struct worker *w)
 
 	if (!w->running) {   /* everything was unschedulable: try again */
 		drain(w, UINT64_MAX);
+		if (w->mode_change)
+			change_mode(w, now_ns(w), w->col->n_groups);
 		enable_next(w, from);
 		return;
 	}
 	t = now_ns(w);
-	if (!others_ready(w, from, t)) {   /* one group on, the rest benched */
+	if (!w->mode_change && !others_ready(w, from, t)) {   /* one group on, the rest benched */
 		drain(w, UINT64_MAX);
 		return;
 	}
@@ -428,6 +558,8 @@ static void rotate(struct worker *w)
 	w->prev_active = from;
 	/* after the disable returned: nothing of from's can be later */
 	w->prev_until = now_ns(w);
+	if (w->mode_change)
+		change_mode(w, t, from);
 	moved = enable_other(w, from);
 	w->at.st.rotations++;
 	/* The old group's last samples are in the ring now; take them before
@@ -519,6 +651,10 @@ static void cut(struct worker *w, uint64_t seq)
 		w->unschedulable[g] = 0;
 	}
 	h->cut_ns = now;
+	if (w->mode.periodic) {   /* clipped to the interval */
+		w->at.st.periodic_ns += now - w->periodic_since;
+		w->periodic_since = now;
+	}
 	h->st = w->at.st;
 	h->st.max_cpu_switch_rate = now > w->last_cut_ns ?
 		h->st.samples * (uint64_t)NS_PER_SEC / (now - w->last_cut_ns) : 0;
@@ -561,6 +697,7 @@ void worker_begin(struct worker *w)
 
 	w->last_cut_ns = now;
 	w->switch_review_ns = now;
+	sampling_mode_init(&w->mode, now, w->at.switches_counted);
 	if (!set_switch_records(w, true))
 		w->switch_records_failed = true;
 	enable_next(w, w->col->n_groups - 1);
@@ -586,18 +723,24 @@ bool worker_tick(struct worker *w)
 	if (now >= w->next_rotate_ns) {
 		uint64_t rotate_ns = __atomic_load_n(&w->rotate_ns, __ATOMIC_RELAXED);
 
-		rotate(w);
 		int hold = __atomic_load_n(&w->review_hold, __ATOMIC_RELAXED);
 
+		if (hold != 0)
+			sampling_mode_rebase(&w->mode, now, w->at.switches_counted);
+		else
+			review_sampling_mode(w, now);
+		rotate(w);
 		if (hold != 0) {
 			/* the held time (up to this tick) is not part of the
 			 * next review's rate; once released, one more tick */
-			w->at.unsampled_span_ns = 0;
-			w->switch_review_ns = now;
-			w->switch_review_samples = w->at.samples_seen;
+			rebase_switch_review(w, now);
 			if (hold == REVIEW_RELEASED)
 				__atomic_compare_exchange_n(&w->review_hold, &hold, 0, false,
 							    __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+		} else if (w->mode.periodic) {
+			/* no switch samples, no unsampled switches: nothing
+			 * to review, and the records stay closed */
+			rebase_switch_review(w, now);
 		} else {
 			review_switch_records(w, now);
 		}
@@ -663,6 +806,7 @@ int worker_init(struct worker *w, struct collector *col, struct cpu_events *ev,
 	w->ev = ev;
 	w->rotate_ns = rotate_ns;
 	w->self_pid = self_pid;
+	w->period_rng = (uint64_t)ev->cpu + 1;
 	w->cmd_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	if (w->cmd_fd < 0)
 		return -errno;
@@ -753,6 +897,19 @@ void worker_hold_review(struct worker *w, bool on)
 void worker_set_rotate(struct worker *w, uint64_t rotate_ns)
 {
 	__atomic_store_n(&w->rotate_ns, rotate_ns, __ATOMIC_RELAXED);
+}
+
+void worker_set_budget(struct worker *w, double max_cost, double cost_ns)
+{
+	__atomic_store_n(&w->budget_ppm, max_cost > 0 ? (uint64_t)(max_cost * 1e6 + 0.5) : 0,
+			 __ATOMIC_RELAXED);
+	__atomic_store_n(&w->cost_ps, cost_ns > 0 ? (uint64_t)(cost_ns * 1e3 + 0.5) : 0,
+			 __ATOMIC_RELAXED);
+}
+
+bool worker_periodic(const struct worker *w)
+{
+	return __atomic_load_n(&w->periodic_now, __ATOMIC_RELAXED) != 0;
 }
 
 void worker_stop(struct worker *w)

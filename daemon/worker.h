@@ -18,6 +18,13 @@
  *
  * The main thread asks for a flush; each worker cuts at its own "now",
  * attributes everything up to the cut, and hands over a struct handover.
+ *
+ * The cost budget (sampling_mode.h): at each rotation the worker reviews
+ * what sampling every switch costs its CPU, and changes the CPU's mode
+ * (per-switch, exact / periodic, statistical: collector.h, attrib.h) at
+ * that rotation, between two groups' turns, every group at once:
+ *   DISABLED(g) -> periods of every group set -> ENABLED(g+1 mod n)
+ * so each turn of a group is in one mode.
  */
 #ifndef STACKD_WORKER_H
 #define STACKD_WORKER_H
@@ -25,6 +32,7 @@
 #include "attrib.h"
 #include "collector.h"
 #include "cpuacc.h"
+#include "sampling_mode.h"
 
 #include <pthread.h>
 #include <stdbool.h>
@@ -71,6 +79,10 @@ struct worker {
 	 * bounces ~500,000 switches/s through this CPU: not this host's rate):
 	 * 0, REVIEW_HELD, or REVIEW_RELEASED (one more tick without review) */
 	int review_hold;
+	/* atomic: the cost budget (sampling_mode.h): max_sampling_cost in
+	 * millionths of the CPU (0: none), one sampled switch's cost in ps */
+	uint64_t budget_ppm, cost_ps;
+	int periodic_now;          /* atomic: this CPU samples periodically (/metrics) */
 
 	/* owned by the worker thread */
 	struct attrib_cpu at;
@@ -92,6 +104,11 @@ struct worker {
 	uint64_t switch_review_samples;  /* samples_seen at the last review */
 	uint64_t switch_review_ns;  /* when the records' need was last reviewed */
 	uint64_t dark_since;        /* nothing enabled since (0: something is) */
+	struct sampling_mode mode;
+	bool mode_change;           /* change the mode at this rotation */
+	bool periodic_failed;       /* the kernel refused a period: per-switch for good */
+	uint64_t periodic_since;    /* periodic_ns counted up to then */
+	uint64_t period_rng;        /* draws each periodic turn's clock period */
 
 	/* shared, under lock */
 	pthread_mutex_t lock;
@@ -115,6 +132,11 @@ struct handover *worker_collect(struct worker *w, uint64_t seq, uint64_t deadlin
 /* Give a consumed handover back to its worker. */
 void worker_recycle(struct worker *w, struct handover *h);
 void worker_set_rotate(struct worker *w, uint64_t rotate_ns);
+/* The cost budget from now: max_cost a share of one CPU (0: none), cost_ns
+ * what sampling one switch costs.  Until it is set there is none. */
+void worker_set_budget(struct worker *w, double max_cost, double cost_ns);
+/* Whether w's CPU samples periodically now (any thread). */
+bool worker_periodic(const struct worker *w);
 /* Hold the switch-record review (on) or let it go on (off) from now. */
 void worker_hold_review(struct worker *w, bool on);
 /* Stop the thread: it makes a last cut (collect it afterwards with

@@ -45,7 +45,8 @@ struct sim_event {
 	enum simpmu_state state;
 	uint64_t count;           /* the kernel's 64-bit count */
 	uint64_t hw, hw_prev;     /* the 48-bit counter, and its value last folded into count */
-	uint64_t since_sample;    /* software events: counts toward sample_period */
+	uint64_t since_sample;    /* software events: counts (cpu-clock: ns running)
+				   * toward sample_period */
 	uint64_t t_enabled, t_running, t_stamp;
 	struct sim_ring *ring;    /* its own mapping */
 	struct sim_ring *output;  /* where its records go: ring or a SET_OUTPUT target's */

@@ -8,7 +8,10 @@
  *    metric event needs slots as its group's leader, and neither samples;
  *  - SET_OUTPUT: same CPU, same clock, the target mapped, the event not;
  *  - read() of a group leader in ERROR returns 0 bytes (__perf_read), and
- *    a buffer smaller than the read gets ENOSPC.
+ *    a buffer smaller than the read gets ENOSPC;
+ *  - PERF_EVENT_IOC_PERIOD (perf_event_period): only on an event opened
+ *    sampling, not 0, not bit 63; the next sample is a whole new period
+ *    away (__perf_event_period zeroes period_left).
  * The simulator counts CPU-wide events only (pid -1) and samples only
  * software events (no hardware overflow interrupts): other requests get
  * EOPNOTSUPP rather than a silent difference.
@@ -184,6 +187,15 @@ static int set_output(struct simpmu *sim, struct sim_event *e, int target_fd)
 	return 0;
 }
 
+static int set_period(struct sim_event *e, uint64_t period)
+{
+	if (!is_sampling(&e->attr) || e->attr.freq || period == 0 || (period & (1ULL << 63)))
+		return -EINVAL;
+	e->attr.sample_period = period;
+	e->since_sample = 0;
+	return 0;
+}
+
 static int sim_ioctl(void *ctx, int fd, unsigned long request, unsigned long arg)
 {
 	struct simpmu *sim = ctx;
@@ -210,6 +222,8 @@ static int sim_ioctl(void *ctx, int fd, unsigned long request, unsigned long arg
 	case PERF_EVENT_IOC_ID:
 		*(uint64_t *)arg = e->id;
 		return 0;
+	case PERF_EVENT_IOC_PERIOD:
+		return set_period(e, *(const uint64_t *)arg);
 	default:
 		return -ENOTTY;
 	}

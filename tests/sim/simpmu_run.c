@@ -6,6 +6,12 @@
  * outgoing task is still current: every running context-switch event of
  * the CPU counts 1 and, each sample_period, writes a sample (pid/tid of the
  * task switched out, the time, its group read) to its output ring.
+ *
+ * A cpu-clock sampler is an hrtimer (perf_swevent_hrtimer): it fires each
+ * sample_period ns that its group runs, in whatever task is current then
+ * (idle included), its group read taken at that instant.  Disabled, it
+ * keeps what was left of its period (perf_swevent_cancel_hrtimer saves
+ * period_left), so the clock advances in steps that end at each firing.
  */
 #include "simpmu_int.h"
 
@@ -155,13 +161,59 @@ void simpmu_run(struct simpmu *sim, int cpu, struct simpmu_task *t, uint64_t dur
 	simpmu_advance(sim, duration_ns);
 }
 
+static bool is_clock_sampler(const struct sim_event *e)
+{
+	return e != NULL && e->leader->state == SIMPMU_ACTIVE &&
+	       e->key.type == PERF_TYPE_SOFTWARE && e->key.config == PERF_COUNT_SW_CPU_CLOCK &&
+	       !e->attr.freq && e->attr.sample_period != 0;
+}
+
+/* The time until the first running cpu-clock sampler fires, at most max. */
+static uint64_t next_firing(const struct simpmu *sim, uint64_t max)
+{
+	uint64_t step = max;
+	size_t i;
+
+	for (i = 0; i < sim->n_ev; i++) {
+		const struct sim_event *e = sim->ev[i];
+
+		if (is_clock_sampler(e) && e->attr.sample_period - e->since_sample < step)
+			step = e->attr.sample_period - e->since_sample;
+	}
+	return step;
+}
+
+/* step ns have passed: every running cpu-clock sampler's timer advances,
+ * and those that reach their period write a sample in the current task. */
+static void clock_samplers(struct simpmu *sim, uint64_t step)
+{
+	size_t i;
+
+	for (i = 0; i < sim->n_ev; i++) {
+		struct sim_event *e = sim->ev[i];
+
+		if (!is_clock_sampler(e))
+			continue;
+		e->since_sample += step;
+		if (e->since_sample < e->attr.sample_period)
+			continue;
+		e->since_sample = 0;
+		simpmu_ring_sample(sim, e, sim->cpus[e->cpu].cur);
+	}
+}
+
 void simpmu_advance(struct simpmu *sim, uint64_t duration_ns)
 {
-	unsigned i;
+	while (duration_ns > 0) {
+		uint64_t step = next_firing(sim, duration_ns);
+		unsigned i;
 
-	for (i = 0; i < sim->p.n_cpus; i++)
-		simpmu_count_cpu(sim, (int)i, sim->cpus[i].cur, duration_ns);
-	sim->now_ns += duration_ns;
+		for (i = 0; i < sim->p.n_cpus; i++)
+			simpmu_count_cpu(sim, (int)i, sim->cpus[i].cur, step);
+		sim->now_ns += step;
+		duration_ns -= step;
+		clock_samplers(sim, step);
+	}
 }
 
 uint64_t simpmu_truth_ns(const struct simpmu_task *t)

@@ -23,6 +23,7 @@ expect_error "option '--interval' needs a value" "$STACKD" --interval
 expect_error "--interval: invalid duration '5x'" "$STACKD" --interval 5x -n
 expect_error "--interval: 1ms is out of range" "$STACKD" --interval 1ms -n
 expect_error "--ring-pages: 100 is not a power of two" "$STACKD" --ring-pages 100 -n
+expect_error "--max-sampling-cost: invalid share '2x' (expected e.g. 2%, 0.02, or off)" "$STACKD" --max-sampling-cost 2x -n
 expect_error "--switch-event: invalid value 'middle'" "$STACKD" --switch-event middle -n
 expect_error "unknown model 'nehalem'" "$STACKD" --model nehalem -n
 expect_error "unexpected argument 'extra'" "$STACKD" extra
@@ -112,6 +113,7 @@ exclude_unit =
 exclude_user = 
 retry_buffer = 600
 switch_rate_warning = 20000
+max_sampling_cost = 2%
 listen = 127.0.0.1:9466,unix:/run/stackd/stackd.sock
 user = root
 web_dir = $TMP

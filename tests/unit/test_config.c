@@ -4,6 +4,7 @@
 #include "test.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -32,6 +33,16 @@ static const struct {
 	{ "retry_buffer", "0", -EINVAL, "out of range" },
 	{ "switch_rate_warning", "0", 0, NULL },
 	{ "switch_rate_warning", "99999999999", -EINVAL, "out of range" },
+	{ "max_sampling_cost", "2%", 0, NULL },
+	{ "max_sampling_cost", "0.02", 0, NULL },
+	{ "max_sampling_cost", "off", 0, NULL },
+	{ "max_sampling_cost", "0", 0, NULL },
+	{ "max_sampling_cost", "101%", -EINVAL, "out of range (0..100%)" },
+	{ "max_sampling_cost", "1.5", -EINVAL, "out of range" },
+	{ "max_sampling_cost", "-1%", -EINVAL, "invalid share '-1%'" },
+	{ "max_sampling_cost", "2 %", -EINVAL, "invalid share" },
+	{ "max_sampling_cost", "nan", -EINVAL, "invalid share" },
+	{ "max_sampling_cost", "", -EINVAL, "invalid share" },
 	{ "model", "software", 0, NULL },
 	{ "colour", "blue", -ENOENT, "unknown key 'colour'" },
 	{ "listen", "127.0.0.1:1,127.0.0.1:2,unix:/a,[::1]:4", 0, NULL },
@@ -75,6 +86,13 @@ int main(void)
 	CHECK_EQ_U(c.interval_ns, 2000000000ULL);
 	CHECK(config_set(&c, "switch_event", "member", err, sizeof(err)) == 0);
 	CHECK(c.switch_event == SWITCH_MEMBER);
+	CHECK(c.max_sampling_cost == 0.02);   /* the default */
+	CHECK(config_set(&c, "max_sampling_cost", "0.5%", err, sizeof(err)) == 0);
+	CHECK(c.max_sampling_cost == 0.005);
+	CHECK(config_set(&c, "max_sampling_cost", "0.005", err, sizeof(err)) == 0);
+	CHECK(c.max_sampling_cost == 0.005);
+	CHECK(config_set(&c, "max_sampling_cost", "off", err, sizeof(err)) == 0);
+	CHECK(c.max_sampling_cost == 0);
 
 	CHECK(mkdtemp(dir) != NULL);
 	snprintf(path, sizeof(path), "%s/a.conf", dir);
@@ -127,6 +145,7 @@ int main(void)
 	CHECK(config_set(&c, "interval", "3s", err, sizeof(err)) == 0);
 	CHECK(config_set(&c, "log_level", "warning", err, sizeof(err)) == 0);
 	CHECK(config_set(&c, "switch_rate_warning", "12345", err, sizeof(err)) == 0);
+	CHECK(config_set(&c, "max_sampling_cost", "0.15%", err, sizeof(err)) == 0);
 	snprintf(path2, sizeof(path2), "%s/b.conf", dir);
 	f = fopen(path2, "w");
 	CHECK(f != NULL);
@@ -144,6 +163,16 @@ int main(void)
 	CHECK_EQ_U(c.retry_buffer, d.retry_buffer);
 	CHECK_EQ_U(c.switch_rate_warning, d.switch_rate_warning);
 	CHECK_EQ_U(d.switch_rate_warning, 12345);
+	CHECK(fabs(d.max_sampling_cost - 0.0015) < 1e-15);
+	config_defaults(&c);
+	CHECK(config_set(&c, "max_sampling_cost", "off", err, sizeof(err)) == 0);
+	f = fopen(path2, "w");
+	CHECK(f != NULL);
+	config_print(&c, f);
+	fclose(f);
+	config_defaults(&d);
+	CHECK(config_load_file(&d, path2, err, sizeof(err)) == 0);
+	CHECK(d.max_sampling_cost == 0);
 
 	unlink(path);
 	unlink(path2);
