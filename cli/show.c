@@ -345,14 +345,14 @@ static void print_bars(const json_t *a, const char *window, bool color)
  * are an estimate and how good the fit is (scripts read no header). */
 static int set_help(struct rowset *rs, size_t row, int col, const json_t *m, const char *fit)
 {
-	const char *help = mstr(m, "help"), *stack = mstr(m, "stack");
+	const char *text = mstr(m, "help"), *stack = mstr(m, "stack");
 	char buf[512];
 
-	if (help == NULL)
+	if (text == NULL)
 		return 0;
 	if (fit[0] == '\0' || stack == NULL || strcmp(stack, "cpi") != 0)
-		return rowset_set_text(rs, row, col, help);
-	snprintf(buf, sizeof(buf), "%s (%s)", help, fit);
+		return rowset_set_text(rs, row, col, text);
+	snprintf(buf, sizeof(buf), "%s (%s)", text, fit);
 	return rowset_set_text(rs, row, col, buf);
 }
 

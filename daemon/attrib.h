@@ -14,7 +14,7 @@
  * attrib_lost: unattributed), so a CPU's time adds up whole.  Nothing is
  * spread but a split span.
  *
- * Periodic mode (the cost budget, sampling_mode.h): the group's cpu-clock
+ * Periodic mode (the cost budget, cost_budget.h): the group's cpu-clock
  * member samples instead, every COLLECTOR_PERIODIC_NS it runs, and each of
  * its samples charges the whole delta since the group's previous sample -
  * CPU time, every count, every switch in it - to the task it interrupted

@@ -91,7 +91,7 @@ int collector_open_switch_records(const struct collector *c, struct cpu_events *
 void collector_close_switch_records(const struct collector *c, struct cpu_events *cpu);
 
 /* Periodic (statistical) sampling, the cost budget's fallback (worker.c,
- * sampling_mode.h).  Each group's cpu-clock member is a sampler too, with
+ * cost_budget.h).  Each group's cpu-clock member is a sampler too, with
  * a period so long it never fires while every switch is sampled; in
  * periodic mode it fires every COLLECTOR_PERIODIC_NS of the group's run
  * time on average and the switch sampler gets that long period instead

@@ -455,7 +455,7 @@ static void review_sampling_mode(struct worker *w, uint64_t now)
 	if (w->periodic_failed)
 		return;
 	drain(w, UINT64_MAX);   /* the switches counted up to now */
-	if (sampling_mode_review(&w->mode, &b, now, w->at.switches_counted))
+	if (cost_budget_review(&w->mode, &b, now, w->at.switches_counted))
 		w->mode_change = true;
 }
 
@@ -477,8 +477,8 @@ static void log_mode_change(const struct worker *w, bool on)
 			 "switches/s x %.0f ns), under half of max_sampling_cost %.2f%% for %d "
 			 "windows of %.0f s: sampling every switch (exact) again", w->ev->cpu,
 			 100.0 * w->mode.cost, (unsigned long long)w->mode.rate, b.cost_ns,
-			 100.0 * b.max_cost, SAMPLING_MODE_CALM_WINDOWS,
-			 (double)SAMPLING_MODE_WINDOW_NS / NS_PER_SEC);
+			 100.0 * b.max_cost, COST_BUDGET_CALM_WINDOWS,
+			 (double)COST_BUDGET_WINDOW_NS / NS_PER_SEC);
 }
 
 /* Leaving periodic mode: the tails the groups other than skip (whose
@@ -525,7 +525,7 @@ static void change_mode(struct worker *w, uint64_t t, unsigned skip)
 		w->at.st.periodic_ns += t - w->periodic_since;
 		settle_tails(w, t, skip);
 	}
-	sampling_mode_set(&w->mode, on, t, w->at.switches_counted);
+	cost_budget_set(&w->mode, on, t, w->at.switches_counted);
 	__atomic_store_n(&w->periodic_now, on ? 1 : 0, __ATOMIC_RELAXED);
 }
 
@@ -697,7 +697,7 @@ void worker_begin(struct worker *w)
 
 	w->last_cut_ns = now;
 	w->switch_review_ns = now;
-	sampling_mode_init(&w->mode, now, w->at.switches_counted);
+	cost_budget_init(&w->mode, now, w->at.switches_counted);
 	if (!set_switch_records(w, true))
 		w->switch_records_failed = true;
 	enable_next(w, w->col->n_groups - 1);
@@ -726,7 +726,7 @@ bool worker_tick(struct worker *w)
 		int hold = __atomic_load_n(&w->review_hold, __ATOMIC_RELAXED);
 
 		if (hold != 0)
-			sampling_mode_rebase(&w->mode, now, w->at.switches_counted);
+			cost_budget_rebase(&w->mode, now, w->at.switches_counted);
 		else
 			review_sampling_mode(w, now);
 		rotate(w);

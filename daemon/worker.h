@@ -19,7 +19,7 @@
  * The main thread asks for a flush; each worker cuts at its own "now",
  * attributes everything up to the cut, and hands over a struct handover.
  *
- * The cost budget (sampling_mode.h): at each rotation the worker reviews
+ * The cost budget (cost_budget.h): at each rotation the worker reviews
  * what sampling every switch costs its CPU, and changes the CPU's mode
  * (per-switch, exact / periodic, statistical: collector.h, attrib.h) at
  * that rotation, between two groups' turns, every group at once:
@@ -32,7 +32,7 @@
 #include "attrib.h"
 #include "collector.h"
 #include "cpuacc.h"
-#include "sampling_mode.h"
+#include "cost_budget.h"
 
 #include <pthread.h>
 #include <stdbool.h>
@@ -79,7 +79,7 @@ struct worker {
 	 * bounces ~500,000 switches/s through this CPU: not this host's rate):
 	 * 0, REVIEW_HELD, or REVIEW_RELEASED (one more tick without review) */
 	int review_hold;
-	/* atomic: the cost budget (sampling_mode.h): max_sampling_cost in
+	/* atomic: the cost budget (cost_budget.h): max_sampling_cost in
 	 * millionths of the CPU (0: none), one sampled switch's cost in ps */
 	uint64_t budget_ppm, cost_ps;
 	int periodic_now;          /* atomic: this CPU samples periodically (/metrics) */
@@ -104,7 +104,7 @@ struct worker {
 	uint64_t switch_review_samples;  /* samples_seen at the last review */
 	uint64_t switch_review_ns;  /* when the records' need was last reviewed */
 	uint64_t dark_since;        /* nothing enabled since (0: something is) */
-	struct sampling_mode mode;
+	struct cost_budget mode;
 	bool mode_change;           /* change the mode at this rotation */
 	bool periodic_failed;       /* the kernel refused a period: per-switch for good */
 	uint64_t periodic_since;    /* periodic_ns counted up to then */

@@ -7,7 +7,7 @@
 #include "clock.h"
 #include "duration.h"
 #include "rowset.h"
-#include "sampling_mode.h"
+#include "lib/sampling_mode.h"
 
 #include <errno.h>
 #include <inttypes.h>

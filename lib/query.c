@@ -6,7 +6,7 @@
 #include "db.h"
 #include "db_private.h"
 #include "pids.h"
-#include "sampling_mode.h"
+#include "lib/sampling_mode.h"
 
 #include <errno.h>
 #include <sqlite3.h>

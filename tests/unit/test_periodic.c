@@ -4,8 +4,8 @@
  *    period of its group's run time, in the task running then, keeps the
  *    rest of its period across a disable, and PERF_EVENT_IOC_PERIOD takes
  *    only a non-zero period below bit 63 on an event opened sampling;
- *  - the decision (sampling_mode.c): one window over the budget goes
- *    periodic; back only after SAMPLING_MODE_CALM_WINDOWS windows in a row
+ *  - the decision (cost_budget.c): one window over the budget goes
+ *    periodic; back only after COST_BUDGET_CALM_WINDOWS windows in a row
  *    under half of it; a rate between half and the whole budget changes
  *    nothing either way (no flapping at the edge); no budget ends it;
  *  - attribution (attrib.c) of clock samples: each charges its whole delta,
@@ -24,7 +24,7 @@
 #include "perf_record.h"
 #include "prom.h"
 #include "ring.h"
-#include "sampling_mode.h"
+#include "cost_budget.h"
 #include "sim_host.h"
 #include "lib/clock.h"
 #include "test.h"
@@ -132,55 +132,55 @@ static void check_decision(void)
 	/* 0.1 % of a CPU at 1000 ns a switch: the edge is 1000 switches/s */
 	const struct sampling_budget b = { 0.001, 1000.0 };
 	const struct sampling_budget off = { 0, 1000.0 };
-	struct sampling_mode m;
+	struct cost_budget m;
 	uint64_t t = 0, sw = 0;
 	unsigned i;
 
-	sampling_mode_init(&m, t, sw);
-	/* a window shorter than SAMPLING_MODE_WINDOW_NS is not judged yet */
+	cost_budget_init(&m, t, sw);
+	/* a window shorter than COST_BUDGET_WINDOW_NS is not judged yet */
 	t += 500 * MS, sw += 5000;
-	CHECK(!sampling_mode_review(&m, &b, t, sw));
+	CHECK(!cost_budget_review(&m, &b, t, sw));
 	/* 1000/s exactly is the budget, not over it */
-	sampling_mode_init(&m, t, sw);
+	cost_budget_init(&m, t, sw);
 	t += NS_PER_SEC, sw += 1000;
-	CHECK(!sampling_mode_review(&m, &b, t, sw));
+	CHECK(!cost_budget_review(&m, &b, t, sw));
 	CHECK_EQ_U(m.rate, 1000);
 	t += NS_PER_SEC, sw += 1001;
-	CHECK(sampling_mode_review(&m, &b, t, sw));
+	CHECK(cost_budget_review(&m, &b, t, sw));
 	CHECK(fabs(m.cost - 0.001001) < 1e-9);
-	sampling_mode_set(&m, true, t, sw);
+	cost_budget_set(&m, true, t, sw);
 
 	/* between half and the whole budget: stays periodic, however long */
 	for (i = 0; i < 10; i++) {
 		t += NS_PER_SEC, sw += 600;
-		CHECK(!sampling_mode_review(&m, &b, t, sw));
+		CHECK(!cost_budget_review(&m, &b, t, sw));
 	}
 	/* two calm windows, then one at the half: the count starts again */
 	t += NS_PER_SEC, sw += 100;
-	CHECK(!sampling_mode_review(&m, &b, t, sw));
+	CHECK(!cost_budget_review(&m, &b, t, sw));
 	t += NS_PER_SEC, sw += 100;
-	CHECK(!sampling_mode_review(&m, &b, t, sw));
+	CHECK(!cost_budget_review(&m, &b, t, sw));
 	t += NS_PER_SEC, sw += 500;
-	CHECK(!sampling_mode_review(&m, &b, t, sw));
-	for (i = 1; i < SAMPLING_MODE_CALM_WINDOWS; i++) {
+	CHECK(!cost_budget_review(&m, &b, t, sw));
+	for (i = 1; i < COST_BUDGET_CALM_WINDOWS; i++) {
 		t += NS_PER_SEC, sw += 499;
-		CHECK(!sampling_mode_review(&m, &b, t, sw));
+		CHECK(!cost_budget_review(&m, &b, t, sw));
 	}
 	t += NS_PER_SEC, sw += 499;
-	CHECK(sampling_mode_review(&m, &b, t, sw));
-	sampling_mode_set(&m, false, t, sw);
+	CHECK(cost_budget_review(&m, &b, t, sw));
+	cost_budget_set(&m, false, t, sw);
 	/* per-switch again at 600/s: stays so */
 	t += NS_PER_SEC, sw += 600;
-	CHECK(!sampling_mode_review(&m, &b, t, sw));
+	CHECK(!cost_budget_review(&m, &b, t, sw));
 
 	/* the budget turned off: periodic mode ends at once, none starts */
-	sampling_mode_set(&m, true, t, sw);
-	CHECK(sampling_mode_review(&m, &off, t + 1, sw));
-	sampling_mode_set(&m, false, t, sw);
+	cost_budget_set(&m, true, t, sw);
+	CHECK(cost_budget_review(&m, &off, t + 1, sw));
+	cost_budget_set(&m, false, t, sw);
 	t += NS_PER_SEC, sw += 1000000;
-	CHECK(!sampling_mode_review(&m, &off, t, sw));
+	CHECK(!cost_budget_review(&m, &off, t, sw));
 	/* a measured cost of 0: never over */
-	CHECK(!sampling_mode_review(&m, &(struct sampling_budget){ 0.001, 0 },
+	CHECK(!cost_budget_review(&m, &(struct sampling_budget){ 0.001, 0 },
 				    t + NS_PER_SEC, sw + 1000000));
 }
 

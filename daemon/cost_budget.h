@@ -1,11 +1,11 @@
 /*
- * sampling_mode.h - the cost budget: when a CPU stops sampling every
+ * cost_budget.h - the cost budget: when a CPU stops sampling every
  * context switch and samples periodically instead, and when it goes back.
  * Pure logic (no syscalls, no log): the worker feeds it its switch count
  * and the time at each review, and applies what it decides (worker.c).
  *
  *   PER_SWITCH --(one window: rate x cost > budget)--> PERIODIC
- *   PERIODIC --(SAMPLING_MODE_CALM_WINDOWS windows in a row:
+ *   PERIODIC --(COST_BUDGET_CALM_WINDOWS windows in a row:
  *               rate x cost < budget / 2)--> PER_SWITCH
  *
  * rate is the CPU's context switches per second, counted by the switch
@@ -13,8 +13,8 @@
  * (calibrate.h).  rate x cost is then what per-switch sampling costs, or
  * would cost, the CPU.
  */
-#ifndef STACKD_SAMPLING_MODE_H
-#define STACKD_SAMPLING_MODE_H
+#ifndef STACKD_COST_BUDGET_H
+#define STACKD_COST_BUDGET_H
 
 #include "lib/clock.h"
 
@@ -24,20 +24,20 @@
 /* A window is at least this long: a second of switches is a rate that a
  * burst (a build's fork storm, the start's calibration) moves little, and
  * at the rates that matter (over 10,000/s) it holds thousands of them. */
-#define SAMPLING_MODE_WINDOW_NS NS_PER_SEC
+#define COST_BUDGET_WINDOW_NS NS_PER_SEC
 /* Going back waits for three calm windows in a row, under half the
  * budget: the rate must have fallen well below the edge and stayed there,
  * so a CPU whose rate hovers at the budget changes mode at most once per
  * few seconds instead of at every window (each change costs a group
  * rotation's reads and a log line). */
-#define SAMPLING_MODE_CALM_WINDOWS 3
+#define COST_BUDGET_CALM_WINDOWS 3
 
 struct sampling_budget {
 	double max_cost;    /* share of one CPU (0.02: 2 %); 0: no budget */
 	double cost_ns;     /* sampling one switch costs this much CPU time */
 };
 
-struct sampling_mode {
+struct cost_budget {
 	bool periodic;
 	uint64_t window_start_ns;
 	uint64_t window_switches;   /* the switch count at the window's start */
@@ -48,21 +48,21 @@ struct sampling_mode {
 };
 
 /* Per-switch, the first window from now (switches: the count so far). */
-void sampling_mode_init(struct sampling_mode *m, uint64_t now_ns, uint64_t switches);
+void cost_budget_init(struct cost_budget *m, uint64_t now_ns, uint64_t switches);
 
 /* Start a window anew without judging the last one (a review held, or a
  * mode just applied). */
-void sampling_mode_rebase(struct sampling_mode *m, uint64_t now_ns, uint64_t switches);
+void cost_budget_rebase(struct cost_budget *m, uint64_t now_ns, uint64_t switches);
 
 /* At a review: when the window is long enough, judge it and start the
  * next.  Returns true when the CPU should change mode (to !m->periodic);
- * the caller then applies it and calls sampling_mode_set.  No budget
+ * the caller then applies it and calls cost_budget_set.  No budget
  * (max_cost 0): periodic mode ends at the next review. */
-bool sampling_mode_review(struct sampling_mode *m, const struct sampling_budget *b,
+bool cost_budget_review(struct cost_budget *m, const struct sampling_budget *b,
 			  uint64_t now_ns, uint64_t switches);
 
 /* The mode is now periodic (or not), applied at now_ns. */
-void sampling_mode_set(struct sampling_mode *m, bool periodic, uint64_t now_ns,
+void cost_budget_set(struct cost_budget *m, bool periodic, uint64_t now_ns,
 		       uint64_t switches);
 
 #endif
