@@ -26,6 +26,8 @@ static const char *const fixed_columns[] = {
 	"interval_start_ns", "interval_end_ns", "pid", "start_ns", "comm", "uid", "unit",
 	"model", "group", "task_clock_ns", "context_switches",
 	"rollup_s",   /* 0: one raw interval; 60, 3600: the sums of a minute, an hour */
+	"interval_periodic_ns",   /* of the interval's CPU time, how much was sampled
+				   * periodically (statistical), not at every switch */
 };
 #define N_FIXED (sizeof(fixed_columns) / sizeof(fixed_columns[0]))
 
@@ -49,6 +51,7 @@ static int add_row(const struct export_row *row, void *arg)
 	rowset_set_int(rs, i, 9, (int64_t)row->task_clock_ns);
 	rowset_set_int(rs, i, 10, (int64_t)row->context_switches);
 	rowset_set_int(rs, i, 11, row->rollup_s);
+	rowset_set_int(rs, i, 12, (int64_t)row->interval_periodic_ns);
 	if (rowset_set_text(rs, i, 4, row->comm) < 0 || rowset_set_text(rs, i, 6, row->unit) < 0 ||
 	    rowset_set_text(rs, i, 7, row->model) < 0 || rowset_set_text(rs, i, 8, row->group) < 0)
 		return -ENOMEM;

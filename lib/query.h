@@ -159,6 +159,8 @@ struct export_cursor {
 struct export_row {
 	uint64_t interval_start_ns, interval_end_ns;
 	unsigned rollup_s;             /* 0 a raw interval, 60/3600 a rollup */
+	uint64_t interval_periodic_ns; /* the interval's CPU time (all CPUs) sampled
+					* periodically: its figures are statistical */
 	int32_t pid;
 	uint64_t start_ns;
 	const char *comm, *unit;       /* unit may be NULL */

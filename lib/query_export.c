@@ -59,7 +59,7 @@ int query_export(struct db *db, uint64_t from_ns, uint64_t to_ns, enum query_who
 		 "SELECT s.interval_id, s.process_id, s.group_id, i.start_ns, i.end_ns, p.pid,"
 		 " p.start_ns, p.comm, p.unit, p.uid, g.model, g.name, g.events, s.task_clock_ns,"
 		 " s.context_switches, s.v0, s.v1, s.v2, s.v3, s.v4, s.v5, s.v6, s.v7, s.v8, s.v9,"
-		 " s.v10, s.v11, s.v12, s.v13, s.v14, s.v15, i.rollup_s"
+		 " s.v10, s.v11, s.v12, s.v13, s.v14, s.v15, i.rollup_s, i.periodic_ns"
 		 " FROM sample AS s JOIN interval AS i ON i.id = s.interval_id"
 		 " JOIN process AS p ON p.id = s.process_id"
 		 " JOIN counter_group AS g ON g.id = s.group_id"
@@ -90,6 +90,7 @@ int query_export(struct db *db, uint64_t from_ns, uint64_t to_ns, enum query_who
 		row.key.process_id = sqlite3_column_int64(st, 1);
 		row.key.group_id = sqlite3_column_int64(st, 2);
 		row.rollup_s = (unsigned)sqlite3_column_int(st, 31);
+		row.interval_periodic_ns = (uint64_t)sqlite3_column_int64(st, 32);
 		row.interval_start_ns = (uint64_t)sqlite3_column_int64(st, 3);
 		row.interval_end_ns = (uint64_t)sqlite3_column_int64(st, 4);
 		row.pid = sqlite3_column_int(st, 5);
