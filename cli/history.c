@@ -259,7 +259,8 @@ static int build_rows(const struct series *s, size_t n, struct rowset *rs, bool 
 	return 0;
 }
 
-/* One line of ▁..█ per figure, scaled from its minimum to its maximum. */
+/* One line of ▁..█ per figure, scaled from its minimum to its maximum;
+ * "-" and why for a figure with no value in the window. */
 static void print_sparklines(const struct rowset *rs, size_t n)
 {
 	static const char *const levels[] = { "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█" };
@@ -269,6 +270,7 @@ static void print_sparklines(const struct rowset *rs, size_t n)
 	for (k = 0; k < n; k++) {
 		int col = (int)(2 + 2 * k);
 		double lo = INFINITY, hi = -INFINITY;
+		char a[32], b[32];
 
 		for (r = 0; r < rs->n_rows; r++) {
 			const struct rs_cell *c = &rs->cells[r * rs->n_cols + (size_t)col];
@@ -278,6 +280,13 @@ static void print_sparklines(const struct rowset *rs, size_t n)
 				continue;
 			lo = fmin(lo, v);
 			hi = fmax(hi, v);
+		}
+		if (!isfinite(lo)) {
+			/* the series says only that there is no value; either
+			 * cause leaves the coverage at 0 */
+			printf("%-22s -  no values in this window (not measured, or not "
+			       "computable from the counts)\n", rs->cols[col].name);
+			continue;
 		}
 		printf("%-22s ", rs->cols[col].name);
 		for (r = 0; r < rs->n_rows; r++) {
@@ -290,14 +299,9 @@ static void print_sparklines(const struct rowset *rs, size_t n)
 				fputs(levels[hi - lo > 1e-6 * fmax(fabs(hi), 1e-300) ?
 					     (int)lround((v - lo) / (hi - lo) * 7) : 0], stdout);
 		}
-		if (isfinite(lo)) {
-			char a[32], b[32];
-
-			rs_format_number(rs->cols[col].unit, lo, a, sizeof(a));
-			rs_format_number(rs->cols[col].unit, hi, b, sizeof(b));
-			printf("  %s .. %s", a, b);
-		}
-		putchar('\n');
+		rs_format_number(rs->cols[col].unit, lo, a, sizeof(a));
+		rs_format_number(rs->cols[col].unit, hi, b, sizeof(b));
+		printf("  %s .. %s\n", a, b);
 	}
 }
 

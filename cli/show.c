@@ -15,6 +15,7 @@
 #include "lib/duration.h"
 #include "lib/rowset.h"
 #include "lib/clock.h"
+#include "lib/model/model.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -150,14 +151,18 @@ static void print_children(const json_t *metrics, const char *parent, int depth,
 	}
 }
 
-static const char *stack_title(const char *stack)
+/* Stacks in slots are titled from the model's facts (its slot stage and
+ * width); the others by their unit. */
+static const char *stack_title(const char *model, const char *stack, char *buf, size_t len)
 {
-	if (streq(stack, "topdown"))
-		return "Top-Down: share of issue slots (level 3: of cycles)";
+	const struct model *m = model != NULL ? model_find(model) : NULL;
+
+	if (m != NULL && model_stack_title(m, stack, buf, len) == 0)
+		return buf;
 	if (streq(stack, "frontend"))
 		return "Frontend delivery";
 	if (streq(stack, "flops"))
-		return "FLOPS";
+		return "FLOPS stack: share of the core's peak FLOP rate";
 	if (streq(stack, "cpi"))
 		return "CPI stack: cycles per instruction";
 	if (streq(stack, "cpi_cycles"))
@@ -165,8 +170,10 @@ static const char *stack_title(const char *stack)
 	return stack;
 }
 
-static void print_stack(const json_t *metrics, const char *stack, bool color)
+static void print_stack(const json_t *metrics, const char *model, const char *stack,
+			bool color)
 {
+	char title[160];
 	const json_t *m;
 	double total = 0;
 	bool fractions = true;
@@ -178,7 +185,8 @@ static void print_stack(const json_t *metrics, const char *stack, bool color)
 			fractions &= streq(mstr(m, "unit"), "fraction");
 		}
 	/* the title may run into the bars' column: they start below it */
-	printf("\n%-*s %8s  %s\n", NAME_WIDTH + 3 + BAR_WIDTH, stack_title(stack), "value",
+	printf("\n%-*s %8s  %s\n", NAME_WIDTH + 3 + BAR_WIDTH,
+	       stack_title(model, stack, title, sizeof(title)), "value",
 	       "coverage");
 	json_array_foreach(metrics, i, m) {
 		const char *name = mstr(m, "name");
@@ -285,11 +293,12 @@ static void print_cpi_fit(const json_t *a, bool under_stack)
 	const json_t *fit = json_object_get(a, "cpi_fit");
 	uint64_t now = (uint64_t)json_integer_value(json_object_get(json_object_get(a, "window"),
 								      "to_ns"));
+	char title[160];
 
 	if (!json_is_object(fit))
 		return;
 	if (!under_stack)
-		printf("\n%s\n", stack_title("cpi"));
+		printf("\n%s\n", stack_title(mstr(a, "model"), "cpi", title, sizeof(title)));
 	cpi_fit_print(fit, now, "  ", stdout);
 }
 
@@ -330,7 +339,7 @@ static void print_bars(const json_t *a, const char *window, bool color)
 			stacks[n_stacks++] = s;
 	}
 	for (k = 0; k < n_stacks; k++) {
-		print_stack(metrics, stacks[k], color);
+		print_stack(metrics, mstr(a, "model"), stacks[k], color);
 		if (streq(stacks[k], "cpi"))
 			print_cpi_fit(a, true);
 	}

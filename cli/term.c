@@ -42,6 +42,17 @@ void term_size(int fd, int *rows, int *cols)
 		*cols = atoi(c);
 }
 
+int term_columns(int fd)
+{
+	const char *c = getenv("COLUMNS");
+	int rows, cols;
+
+	if (!isatty(fd) && (c == NULL || atoi(c) <= 0))
+		return 0;
+	term_size(fd, &rows, &cols);
+	return cols;
+}
+
 void term_raw_leave(void)
 {
 	static const char restore[] = "\033[?25h\033[?1049l";

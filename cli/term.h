@@ -15,6 +15,11 @@ bool term_color_wanted(int fd, bool no_color_flag);
  * ($LINES / $COLUMNS override). */
 void term_size(int fd, int *rows, int *cols);
 
+/* The columns a table printed on fd must fit: the terminal's, or
+ * $COLUMNS; 0 (no limit) when fd is not a terminal and $COLUMNS is not
+ * set (a pipe or file gets every column). */
+int term_columns(int fd);
+
 /* Raw keys, no echo, alternate screen, cursor hidden; 0 or -errno. */
 int term_raw_enter(void);
 void term_raw_leave(void);   /* idempotent */

@@ -128,7 +128,7 @@ static int check_family(const char *name)
 static int run_batch(struct source *src, struct top_request *req, enum rs_format fmt,
 		     long iterations, uint64_t delay_ns, bool color)
 {
-	struct rs_table_style st = { .color = color };
+	struct rs_table_style st = { .color = color, .max_width = req->width };
 	char err[1024];
 	long i;
 
@@ -277,6 +277,7 @@ int verb_top(int argc, char **argv)
 			     a.delay_ns, term_color_wanted(STDOUT_FILENO, a.no_color));
 	} else {
 		a.req.limit = a.limit >= 0 ? (size_t)a.limit : fmt == RS_TABLE ? TOP_TABLE_ROWS : 0;
+		a.req.width = fmt == RS_TABLE ? (size_t)term_columns(STDOUT_FILENO) : 0;
 		r = run_batch(&src, &a.req, fmt, a.iterations < 0 ? 1 : a.iterations, a.delay_ns,
 			      term_color_wanted(STDOUT_FILENO, a.no_color));
 	}

@@ -166,6 +166,7 @@ static void fetch(struct live *l)
 	l->req->family = l->family[0] ? l->family : NULL;
 	l->req->comm = l->comm[0] ? l->comm : NULL;
 	l->req->unit = l->unit[0] ? l->unit : NULL;
+	l->req->width = cols > 0 ? (size_t)cols : 0;
 	if (top_view_fetch(l->src, l->req, &l->view, l->err, sizeof(l->err)) == 0) {
 		l->have_view = true;
 		snprintf(l->family, sizeof(l->family), "%s", l->view.family);

@@ -114,6 +114,77 @@ static void choose_columns(struct top_view *v)
 	}
 }
 
+/* The characters a shown column takes in the table; a command line can
+ * be cut down to COMMAND_MIN (rowset_print_table's max_width). */
+#define COMMAND_MIN 12
+static size_t shown_width(const struct rowset *rs, size_t c)
+{
+	size_t w = rowset_table_width(rs, c);
+
+	return strcmp(rs->cols[c].name, "cmdline") == 0 && w > COMMAND_MIN ? COMMAND_MIN : w;
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+
+	return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+/* Which columns give way first when the table is too wide (-1: none):
+ * 0 a rate's per-wall-second twin, 1 the Top-Down level-1 split when the
+ * family shown is another stack, 2 the family's own, from the right.  The
+ * keys, CPU%, IPC, the sort column and the command line stay. */
+static int drop_rank(const struct top_view *v, const struct rs_column *col)
+{
+	bool td_family = strcmp(v->family, "l2") == 0 || strcmp(v->family, "fe_l3") == 0;
+
+	if (col->table_hidden || strcmp(col->name, v->sort) == 0)
+		return -1;
+	if (!col->metric && (ends_with(col->name, "_wall") || ends_with(col->name, "_per_s")))
+		return 0;
+	if (is_l1(col))
+		return td_family ? -1 : 1;
+	return in_family(&v->rs, col, v->family) ? 2 : -1;
+}
+
+static int cmp_size(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Hide columns by drop_rank until the table fits v->width, and note
+ * their titles in table order. */
+static void fit_columns(struct top_view *v)
+{
+	struct rowset *rs = &v->rs;
+	size_t c, total = 0, used = 0, dropped[64] = { 0 }, k;
+	int rank;
+
+	for (c = 0; c < rs->n_cols; c++)
+		if (!rs->cols[c].table_hidden)
+			total += shown_width(rs, c) + (total > 0 ? 2 : 0);
+	for (rank = 0; rank <= 2; rank++)
+		for (c = rs->n_cols; c-- > 0 && total > v->width && v->n_dropped < 64;) {
+			if (drop_rank(v, &rs->cols[c]) != rank)
+				continue;
+			rs->cols[c].table_hidden = true;
+			total -= shown_width(rs, c) + 2;
+			dropped[v->n_dropped++] = c;
+		}
+	qsort(dropped, v->n_dropped, sizeof(dropped[0]), cmp_size);
+	for (k = 0; k < v->n_dropped; k++) {
+		int n = snprintf(v->dropped + used, sizeof(v->dropped) - used, "%s%s",
+				 used > 0 ? " " : "", rs->cols[dropped[k]].title);
+
+		if (n < 0 || (size_t)n >= sizeof(v->dropped) - used)
+			break;
+		used += (size_t)n;
+	}
+}
+
 int top_view_fetch(struct source *src, const struct top_request *req, struct top_view *v,
 		   char *err, size_t errlen)
 {
@@ -168,6 +239,9 @@ int top_view_fetch(struct source *src, const struct top_request *req, struct top
 	if (v->family == NULL || !has_family(&v->rs, v->family))
 		v->family = has_family(&v->rs, "l2") ? "l2" : "all";
 	choose_columns(v);
+	v->width = req->width;
+	if (v->width > 0)
+		fit_columns(v);
 	return 0;
 }
 
@@ -283,6 +357,9 @@ void top_view_print_header(const struct top_view *v, const struct source *src, F
 		json_string_value(json_object_get(a, "by")), v->sort, v->family, v->rs.n_rows,
 		v->total_rows, v->filters[0] ? " - only" : "",
 		term_safe(v->filters[0] ? v->filters + 1 : "", safe, sizeof(safe)));
+	if (v->n_dropped > 0)
+		fprintf(f, "not shown, to fit %zu columns: %s (--json, --csv: all)\n", v->width,
+			v->dropped);
 	if (src->note[0] != '\0')
 		fprintf(f, "note: %s\n", src->note);
 	print_short_window(win, f);

@@ -23,6 +23,7 @@ struct top_request {
 	bool all;                /* [idle] and [unattributed] too */
 	size_t limit;            /* 0: every row */
 	const char *family;      /* NULL: level 2 when there is one, else all metrics */
+	size_t width;            /* terminal columns the table must fit; 0: no limit */
 };
 
 struct top_view {
@@ -32,6 +33,11 @@ struct top_view {
 	char sort[64];
 	char filters[512];       /* "user 1000, comm nginx" or "" */
 	size_t total_rows;
+	size_t width;            /* as asked (top_request.width) */
+	/* The family's columns left out to fit width, their titles, and
+	 * how many. */
+	char dropped[256];
+	size_t n_dropped;
 };
 
 /* The families a view can show, NULL-terminated. */

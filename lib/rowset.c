@@ -309,6 +309,35 @@ static void table_widths(const struct rowset *rs, size_t rows, size_t last, size
 	}
 }
 
+size_t rowset_table_width(const struct rowset *rs, size_t col)
+{
+	char buf[RS_TABLE_CELL_MAX];
+	size_t r, width = 0;
+
+	for (r = 0; r <= rs->n_rows; r++) {
+		size_t n = table_text(rs, r, col, buf, sizeof(buf));
+		if (n > width)
+			width = n;
+	}
+	return width > RS_TABLE_MAX_WIDTH ? RS_TABLE_MAX_WIDTH : width;
+}
+
+/* A last column of text cut to what max_width leaves it (at least a few
+ * characters: a table wider than the terminal is its caller's to fit). */
+static void fit_last(const struct rowset *rs, size_t last, size_t max_width, size_t *width,
+		     const bool *left)
+{
+	size_t c, used = 0;
+
+	if (max_width == 0 || !left[last])
+		return;
+	for (c = 0; c < last; c++)
+		if (!rs->cols[c].table_hidden)
+			used += width[c] + 2;
+	if (used + width[last] > max_width)
+		width[last] = used + 8 < max_width ? max_width - used : 8;
+}
+
 /* The colour of a share: red from half, yellow from a fifth, else none. */
 static const char *share_color(const struct rs_column *col, const struct rs_cell *c)
 {
@@ -390,6 +419,7 @@ void rowset_print_table(const struct rowset *rs, const struct rs_table_style *st
 	table_widths(rs, rs->n_rows, last, width, left);
 	if (st->widths != NULL)
 		keep_widths(rs, width, st->widths);
+	fit_last(rs, last, st->max_width, width, left);
 	print_table_row(rs, 0, last, width, left, st->color, f);
 	end = st->rows == 0 || st->first_row + st->rows > rs->n_rows ? rs->n_rows :
 	      st->first_row + st->rows;

@@ -95,7 +95,14 @@ struct rs_table_style {
 	size_t rows;               /* at most this many after them; 0: all */
 	bool color;                /* shares (fractions) coloured by size */
 	struct rs_widths *widths;  /* NULL, or widths kept across frames */
+	/* The terminal's columns (0: no limit): a last column of text (a
+	 * command line) is cut so that every line fits. */
+	size_t max_width;
 };
+
+/* The characters the table gives column col: its widest cell or title,
+ * cut to a maximum (a last column of text may be cut further). */
+size_t rowset_table_width(const struct rowset *rs, size_t col);
 
 /* The table of rs as style says (the title line always). */
 void rowset_print_table(const struct rowset *rs, const struct rs_table_style *style, FILE *f);

@@ -154,8 +154,9 @@ static int build_columns(struct rowset *rs, const struct model *m, enum top_by b
 	for (k = 0; m != NULL && k < m->n_metrics; k++) {
 		const struct model_metric *mm = &m->metrics[k];
 
-		c->metric[k] = add(rs, mm->name, mm->unit == METRIC_FRACTION ? RS_UNIT_FRACTION :
-				   RS_UNIT_COUNT);
+		c->metric[k] = rowset_add_column(rs, mm->name, mm->title != NULL ? mm->title :
+						 title_of(mm->name), mm->unit == METRIC_FRACTION ?
+						 RS_UNIT_FRACTION : RS_UNIT_COUNT);
 		rowset_set_tree(rs, c->metric[k], mm->stack, mm->parent);
 	}
 	for (k = 0; m != NULL && k < m->n_metrics; k++) {

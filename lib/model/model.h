@@ -99,6 +99,10 @@ struct model_metric {
 	 * "cpi"); NULL for a scalar such as ipc.  Nodes of one stack with no
 	 * parent are its first level and sum to 1. */
 	const char *stack;
+	/* The table's column title (`stackctl top`): short, at most 10
+	 * characters, upper case ("FE", "CM-BE"); NULL: a reader's own or the
+	 * name.  Every stack node has one, so a family's columns fit. */
+	const char *title;
 };
 
 /* The sums of one group for one target (process, comm, unit...) over a window. */
@@ -148,6 +152,14 @@ struct model {
 	unsigned formula_version;  /* bump when a formula changes meaning */
 	const char *const *pmus;   /* libpfm4 PMU names served, NULL-terminated */
 	unsigned pipeline_width;   /* slots per cycle; 0 when not applicable */
+	/* The stage whose slots Top-Down counts, as the vendor names it
+	 * ("issue": Intel's allocation; "dispatch": AMD, Arm's rename to
+	 * backend), and the multi-stage stacks (NULL-terminated; each stack
+	 * named by its stage, "issue", "commit") measured in those same
+	 * slots (papers/multi-stage-cpi-and-flops-stacks.txt, section III-A).
+	 * What `show` titles the stacks with (model_stack_title). */
+	const char *slot_stage;
+	const char *const *stage_stacks;
 	enum model_vendor vendor;
 	/* General-purpose counters per hardware thread with SMT on and off.
 	 * The NMI watchdog, when on, costs one (on Intel it takes the fixed
@@ -206,6 +218,11 @@ int model_metric_index(const struct model *m, const char *metric_name); /* -1 if
 /* General-purpose counters one group needs, and what the PMU offers. */
 unsigned model_group_gp_needed(const struct model_group *g);
 unsigned model_gp_budget(const struct model *m, bool smt_on, bool watchdog_on);
+/* The heading of a stack measured in slots, from the model's facts: its
+ * slot stage and width, and a level 3 of cycles where its tree has one
+ * ("Top-Down: share of dispatch slots (6 per cycle)"); -ENOENT for a stack
+ * in other units (FLOPS, CPI), which a reader titles itself. */
+int model_stack_title(const struct model *m, const char *stack, char *buf, size_t len);
 /* The name perf prints for an event. */
 const char *model_event_perf_name(const struct model_event *e);
 /* "page_faults,migrations": the comma-separated columns of a group, as stored

@@ -15,39 +15,40 @@
 #define CY "cpi_cycles"
 
 const struct model_metric model_intel_metrics[_IM_MAX] = {
-	[IM_RETIRING] = { "retiring", NULL, METRIC_FRACTION, "slots retiring useful uops", TD },
+	[IM_RETIRING] = { "retiring", NULL, METRIC_FRACTION,
+		"slots retiring useful uops", TD, "RET" },
 	[IM_BAD_SPECULATION] = { "bad_speculation", NULL, METRIC_FRACTION,
-		"slots wasted on uops that never retire (mispredicts, clears)", TD },
+		"slots wasted on uops that never retire (mispredicts, clears)", TD, "BADSPEC" },
 	[IM_FRONTEND_BOUND] = { "frontend_bound", NULL, METRIC_FRACTION,
-		"slots the frontend left empty", TD },
+		"slots the frontend left empty", TD, "FE" },
 	[IM_BACKEND_BOUND] = { "backend_bound", NULL, METRIC_FRACTION,
-		"slots the backend could not accept", TD },
+		"slots the backend could not accept", TD, "BE" },
 	[IM_FETCH_LATENCY] = { "fetch_latency", "frontend_bound", METRIC_FRACTION,
-		"frontend delivered nothing (i-cache, i-TLB, resteers)", TD },
+		"frontend delivered nothing (i-cache, i-TLB, resteers)", TD, "FE-LAT" },
 	[IM_FETCH_BANDWIDTH] = { "fetch_bandwidth", "frontend_bound", METRIC_FRACTION,
-		"frontend delivered too few uops (decoders, DSB)", TD },
+		"frontend delivered too few uops (decoders, DSB)", TD, "FE-BW" },
 	[IM_BRANCH_MISPREDICTS] = { "branch_mispredicts", "bad_speculation", METRIC_FRACTION,
-		"slots lost to branch mispredictions", TD },
+		"slots lost to branch mispredictions", TD, "BR-MISP" },
 	[IM_MACHINE_CLEARS] = { "machine_clears", "bad_speculation", METRIC_FRACTION,
-		"slots lost to machine clears", TD },
+		"slots lost to machine clears", TD, "CLEARS" },
 	[IM_MEMORY_BOUND] = { "memory_bound", "backend_bound", METRIC_FRACTION,
-		"backend stalls on the memory subsystem", TD },
+		"backend stalls on the memory subsystem", TD, "MEM" },
 	[IM_CORE_BOUND] = { "core_bound", "backend_bound", METRIC_FRACTION,
-		"backend stalls on execution resources", TD },
+		"backend stalls on execution resources", TD, "CORE" },
 	[IM_LIGHT_OPS] = { "light_ops", "retiring", METRIC_FRACTION,
-		"retiring single-uop instructions", TD },
+		"retiring single-uop instructions", TD, "LIGHT" },
 	[IM_HEAVY_OPS] = { "heavy_ops", "retiring", METRIC_FRACTION,
-		"retiring multi-uop or microcoded instructions", TD },
+		"retiring multi-uop or microcoded instructions", TD, "HEAVY" },
 	[IM_IPC] = { "ipc", NULL, METRIC_RATIO, "instructions per cycle", NULL },
 	[IM_CPI] = { "cpi", NULL, METRIC_RATIO, "cycles per instruction", NULL },
 	[IM_DSB_COVERAGE] = { "dsb_coverage", NULL, METRIC_FRACTION,
-		"share of uops delivered by the DSB (uop cache)", FE },
+		"share of uops delivered by the DSB (uop cache)", FE, "DSB" },
 	[IM_MITE_SHARE] = { "mite_share", NULL, METRIC_FRACTION,
-		"share of uops delivered by the legacy decoders (MITE)", FE },
+		"share of uops delivered by the legacy decoders (MITE)", FE, "MITE" },
 	[IM_MS_SHARE] = { "ms_share", NULL, METRIC_FRACTION,
-		"share of uops delivered by the microcode sequencer", FE },
+		"share of uops delivered by the microcode sequencer", FE, "MS" },
 	[IM_LSD_SHARE] = { "lsd_share", NULL, METRIC_FRACTION,
-		"share of uops delivered by the loop stream detector", FE },
+		"share of uops delivered by the loop stream detector", FE, "LSD" },
 	[IM_DSB_P_ONLY] = { "dsb_p_only", NULL, METRIC_RATIO,
 		"DSB uops per cycle the DSB was delivering (thesis P_only)", NULL },
 	[IM_DSB_P_OVERALL] = { "dsb_p_overall", NULL, METRIC_RATIO,
@@ -74,15 +75,11 @@ const struct model_metric model_intel_metrics[_IM_MAX] = {
 	[IM_V512] = { "flops_512b_share", NULL, METRIC_FRACTION, "FLOPs from 512-bit", NULL },
 	[IM_DP] = { "flops_dp_share", NULL, METRIC_FRACTION, "FLOPs in double precision", NULL },
 	[IM_FLOPS_BASE] = { "flops_base", NULL, METRIC_FRACTION,
-		"FLOPS stack: achieved share of the peak, each precision over its own", FL },
+		"FLOPS stack: achieved share of the peak, each precision over its own", FL, "FL-BASE" },
 	[IM_FLOPS_WIDTH] = { "flops_width_loss", NULL, METRIC_FRACTION,
 		"FLOPS stack: lanes FP instructions narrower than the width that reaches the "
 		"peak left empty (approximation: exact for FMA code; non-FMA code counts half "
-		"its lanes, the rest is unexplained)", FL },
-	[IM_FLOPS_OTHER] = { "flops_other_loss", NULL, METRIC_FRACTION,
-		"FLOPS stack: unexplained rest - non-FMA work (FP_ARITH counts an FMA twice and "
-		"does not tell FMAs apart), non-FP use of the FP units, memory, dependences, "
-		"partial issue", FL },
+		"its lanes, the rest is unexplained)", FL, "FL-WIDTH" },
 	[IM_FE_LOW] = { "frontend_bound_low", NULL, METRIC_FRACTION,
 		"frontend loss, lower bound: the issue stage (issue_frontend_bound; capped at "
 		"the dispatch stage's)", NULL },
@@ -94,29 +91,29 @@ const struct model_metric model_intel_metrics[_IM_MAX] = {
 		"backend loss, upper bound: the issue stage (issue_backend_bound)", NULL },
 	/* Level 3: perf defines these as fractions of cycles, not of slots */
 	[IM_ICACHE_MISSES] = { "icache_misses", "fetch_latency", METRIC_FRACTION,
-		"cycles stalled on i-cache misses (perf tma_icache_misses; share of cycles)", TD },
+		"cycles stalled on i-cache misses (perf tma_icache_misses; share of cycles)", TD, "ICACHE" },
 	[IM_ITLB_MISSES] = { "itlb_misses", "fetch_latency", METRIC_FRACTION,
-		"cycles stalled on i-TLB misses (perf tma_itlb_misses; share of cycles)", TD },
+		"cycles stalled on i-TLB misses (perf tma_itlb_misses; share of cycles)", TD, "ITLB" },
 	[IM_BRANCH_RESTEERS] = { "branch_resteers", "fetch_latency", METRIC_FRACTION,
 		"cycles stalled on branch resteers (perf tma_branch_resteers; share of cycles)",
-		TD },
+		TD, "RESTEERS" },
 	[IM_MS_SWITCHES] = { "ms_switches", "fetch_latency", METRIC_FRACTION,
 		"cycles lost switching to the microcode sequencer (perf tma_ms_switches; "
-		"share of cycles)", TD },
+		"share of cycles)", TD, "MS-SW" },
 	[IM_DSB_SWITCHES] = { "dsb_switches", "fetch_latency", METRIC_FRACTION,
 		"cycles lost switching from the DSB to MITE (perf tma_dsb_switches; "
-		"share of cycles)", TD },
+		"share of cycles)", TD, "DSB-SW" },
 	[IM_LCP] = { "lcp", "fetch_latency", METRIC_FRACTION,
-		"cycles stalled on length-changing prefixes (perf tma_lcp; share of cycles)", TD },
+		"cycles stalled on length-changing prefixes (perf tma_lcp; share of cycles)", TD, "LCP" },
 	[IM_MITE] = { "mite", "fetch_bandwidth", METRIC_FRACTION,
 		"core cycles the legacy decoders (MITE) limited delivery (perf tma_mite; "
-		"share of core cycles)", TD },
+		"share of core cycles)", TD, "BW-MITE" },
 	[IM_DSB] = { "dsb", "fetch_bandwidth", METRIC_FRACTION,
 		"core cycles the DSB (uop cache) limited delivery (perf tma_dsb; "
-		"share of core cycles)", TD },
+		"share of core cycles)", TD, "BW-DSB" },
 	[IM_LSD] = { "lsd", "fetch_bandwidth", METRIC_FRACTION,
 		"core cycles the loop stream detector limited delivery (perf tma_lsd; "
-		"share of core cycles)", TD },
+		"share of core cycles)", TD, "BW-LSD" },
 	[IM_HP_SHARE] = { "flops_hp_share", NULL, METRIC_FRACTION,
 		"FLOPs in half precision (AVX512-FP16)", NULL },
 	[IM_AMX_SHARE] = { "flops_amx_share", NULL, METRIC_FRACTION,
@@ -124,65 +121,73 @@ const struct model_metric model_intel_metrics[_IM_MAX] = {
 	[IM_FLOPS_FRONTEND] = { "flops_frontend_loss", NULL, METRIC_FRACTION,
 		"FLOPS stack: cycles the scheduler (RS) held no uop, so no FP instruction could "
 		"issue (approximation: whole empty cycles only, per thread cycle while the base "
-		"is per core clock)", FL },
+		"is per core clock)", FL, "FL-FE" },
 	[IM_FLOPS_STALL] = { "flops_stall_loss", NULL, METRIC_FRACTION,
 		"FLOPS stack: FP units without an FP uop while the scheduler held uops - non-FP "
 		"use, memory, dependences (approximation: FP_ARITH_DISPATCHED ports 0, 1, 5 "
-		"against 2 FMA units, wrong-path uops included, per thread cycle)", FL },
+		"against 2 FMA units, wrong-path uops included, per thread cycle)", FL, "FL-STALL" },
+	[IM_FLOPS_NO_FP] = { "flops_no_fp_loss", NULL, METRIC_FRACTION,
+		"FLOPS stack: no floating-point work - the cycles with no FP instruction to "
+		"issue that flops_frontend_loss does not hold (paper Table III lines 9-10; "
+		"only where no FLOP was counted, else in the rest)", FL, "FL-NO-FP" },
+	[IM_FLOPS_OTHER] = { "flops_other_loss", NULL, METRIC_FRACTION,
+		"FLOPS stack: unexplained rest of FP work - non-FMA work (FP_ARITH counts an FMA twice and "
+		"does not tell FMAs apart), non-FP use of the FP units, memory, dependences, "
+		"partial issue", FL, "FL-OTHER" },
 	[IM_ISSUE_RETIRING] = { "issue_retiring", NULL, METRIC_FRACTION,
-		"issue-stage stack: slots of uops that retire (the same at every stage)", IS },
+		"issue-stage stack: slots of uops that retire (the same at every stage)", IS, "IS-RET" },
 	[IM_ISSUE_BAD_SPECULATION] = { "issue_bad_speculation", NULL, METRIC_FRACTION,
 		"issue-stage stack: wrong-path slots (issued - retired, as at dispatch), which "
-		"take the scheduler-empty cycles mispredicts explain", IS },
+		"take the scheduler-empty cycles mispredicts explain", IS, "IS-BADSPEC" },
 	[IM_ISSUE_FRONTEND] = { "issue_frontend_bound", NULL, METRIC_FRACTION,
 		"issue-stage stack: cycles the scheduler (RS) was empty, less bad speculation's "
 		"share (approximation: the PMU does not say which empty cycles follow a "
-		"mispredict), at most the dispatch stage's frontend_bound", IS },
+		"mispredict), at most the dispatch stage's frontend_bound", IS, "IS-FE" },
 	[IM_ISSUE_BACKEND] = { "issue_backend_bound", NULL, METRIC_FRACTION,
-		"issue-stage stack: slots not issued while the scheduler held uops", IS },
+		"issue-stage stack: slots not issued while the scheduler held uops", IS, "IS-BE" },
 	[IM_ISSUE_MEMORY] = { "issue_memory_bound", "issue_backend_bound", METRIC_FRACTION,
 		"issue-stage stack: cycles nothing executed while a load was outstanding "
-		"(CYCLE_ACTIVITY.STALLS_MEM_ANY)", IS },
+		"(CYCLE_ACTIVITY.STALLS_MEM_ANY)", IS, "IS-MEM" },
 	[IM_ISSUE_CORE] = { "issue_core_bound", "issue_backend_bound", METRIC_FRACTION,
 		"issue-stage stack: the rest of the issue-stage backend loss (latencies, "
-		"dependences, ports, partial issue)", IS },
+		"dependences, ports, partial issue)", IS, "IS-CORE" },
 	[IM_CYC_BASE] = { "cyc_cpi_base", NULL, METRIC_RATIO,
 		"cycle-accounted CPI stack: the cycles no component below claims (the paper's base). "
 		"A cycle two counters both count (a fetch stall while a load is outstanding) is "
 		"booked to each: the stack cannot see which cycles coincide, so each component is "
 		"capped at the cycles the ones before it left (recovery, icache, itlb, DRAM, L3, L2, "
-		"L1, divider, other) and any smaller overlap is taken off the base", CY },
+		"L1, divider, other) and any smaller overlap is taken off the base", CY, "CY-BASE" },
 	[IM_CYC_ICACHE] = { "cyc_cpi_icache", NULL, METRIC_RATIO,
 		"cycle-accounted CPI stack: fetch stalled on L1 i-cache misses, the miss delay the "
-		"paper books as the i-cache penalty (wrong-path misses included)", CY },
+		"paper books as the i-cache penalty (wrong-path misses included)", CY, "CY-ICACHE" },
 	[IM_CYC_ITLB] = { "cyc_cpi_itlb", NULL, METRIC_RATIO,
-		"cycle-accounted CPI stack: fetch stalled on i-TLB misses (cache tag stalls)", CY },
+		"cycle-accounted CPI stack: fetch stalled on i-TLB misses (cache tag stalls)", CY, "CY-ITLB" },
 	[IM_CYC_RECOVERY] = { "cyc_cpi_recovery", NULL, METRIC_RATIO,
 		"cycle-accounted CPI stack: mispredicts and machine clears - the allocator "
 		"recovering, then waiting for the resteered fetch (lower bound: the paper's penalty "
 		"also has the branch's resolution time, not counted; it falls in base or stalls)",
-		CY },
+		CY, "CY-RECOVER" },
 	[IM_CYC_MEMORY] = { "cyc_cpi_memory", NULL, METRIC_RATIO,
 		"cycle-accounted CPI stack: execution stalled while a demand load was outstanding; "
 		"overlapping misses count once, by the deepest level outstanding (counted from the "
-		"stall, not from a full ROB as the paper's counter)", CY },
+		"stall, not from a full ROB as the paper's counter)", CY, "CY-MEM" },
 	[IM_CYC_MEM_L1] = { "cyc_cpi_mem_l1", "cyc_cpi_memory", METRIC_RATIO,
 		"cycle-accounted CPI stack: stalled with loads outstanding, none missing the L1D "
-		"(perf's tma_l1_bound, in CPI)", CY },
+		"(perf's tma_l1_bound, in CPI)", CY, "CY-L1" },
 	[IM_CYC_MEM_L2] = { "cyc_cpi_mem_l2", "cyc_cpi_memory", METRIC_RATIO,
-		"cycle-accounted CPI stack: stalled on L1D misses the L2 served", CY },
+		"cycle-accounted CPI stack: stalled on L1D misses the L2 served", CY, "CY-L2" },
 	[IM_CYC_MEM_L3] = { "cyc_cpi_mem_l3", "cyc_cpi_memory", METRIC_RATIO,
 		"cycle-accounted CPI stack: stalled on L2 misses the L3 served (perf's "
-		"tma_l3_bound, in CPI)", CY },
+		"tma_l3_bound, in CPI)", CY, "CY-L3" },
 	[IM_CYC_MEM_DRAM] = { "cyc_cpi_mem_dram", "cyc_cpi_memory", METRIC_RATIO,
-		"cycle-accounted CPI stack: stalled on L3 misses (DRAM)", CY },
+		"cycle-accounted CPI stack: stalled on L3 misses (DRAM)", CY, "CY-DRAM" },
 	[IM_CYC_DIVIDER] = { "cyc_cpi_divider", NULL, METRIC_RATIO,
 		"cycle-accounted CPI stack: divider busy, up to the stalls with no load outstanding "
-		"(memory first; approximation: a busy divider need not stall execution)", CY },
+		"(memory first; approximation: a busy divider need not stall execution)", CY, "CY-DIV" },
 	[IM_CYC_OTHER] = { "cyc_cpi_other", NULL, METRIC_RATIO,
 		"cycle-accounted CPI stack: the other execution stalls - with no load outstanding, "
 		"less the divider's and the frontend's and recovery's (taken to have stalled "
-		"execution: a lower estimate), never negative", CY },
+		"execution: a lower estimate), never negative", CY, "CY-OTHER" },
 };
 
 const struct model_event model_intel_flops_wide[INTEL_FLOPS_WIDE_ALL] = {
@@ -353,6 +358,7 @@ void model_intel_compute(const struct model *m, const struct group_sums *sums,
 	out[IM_FLOPS_OTHER] = fl.stack_other;
 	out[IM_FLOPS_FRONTEND] = fl.stack_frontend;
 	out[IM_FLOPS_STALL] = fl.stack_stall;
+	out[IM_FLOPS_NO_FP] = fl.stack_no_fp;
 }
 
 /*

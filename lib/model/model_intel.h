@@ -18,7 +18,7 @@ enum intel_metric {
 	IM_DSB_P_ONLY, IM_DSB_P_OVERALL, IM_MITE_P_ONLY, IM_MITE_P_OVERALL,
 	IM_DSB_SWITCH, IM_ICACHE_STALL, IM_ITLB_STALL,
 	IM_FLOPS_PER_CYCLE, IM_GFLOPS, IM_FLOP_PEAK, IM_SCALAR, IM_V128, IM_V256, IM_V512, IM_DP,
-	IM_FLOPS_BASE, IM_FLOPS_WIDTH, IM_FLOPS_OTHER,
+	IM_FLOPS_BASE, IM_FLOPS_WIDTH,
 	IM_FE_LOW, IM_FE_HIGH, IM_BE_LOW, IM_BE_HIGH,
 	/* Top-Down level 3 under the frontend (perf's tma_* nodes, fractions of
 	 * cycles); appended so the indices above stay put. */
@@ -27,7 +27,7 @@ enum intel_metric {
 	IM_HP_SHARE, IM_AMX_SHARE,
 	/* FLOPS stack parts measured at the issue stage; the issue-stage CPI
 	 * stack (multi-stage stacks, model_intel.c) */
-	IM_FLOPS_FRONTEND, IM_FLOPS_STALL,
+	IM_FLOPS_FRONTEND, IM_FLOPS_STALL, IM_FLOPS_NO_FP, IM_FLOPS_OTHER,
 	IM_ISSUE_RETIRING, IM_ISSUE_BAD_SPECULATION, IM_ISSUE_FRONTEND, IM_ISSUE_BACKEND,
 	IM_ISSUE_MEMORY, IM_ISSUE_CORE,
 	/* The cycle-accounted CPI stack (model_intel_cycle_stack) */

@@ -42,6 +42,7 @@
  * table walks and last-level read misses.  FLOPS (Arm's recommended
  * count): FP_FIXED_OPS_SPEC + FP_SCALE_OPS_SPEC x (SVE vector length /
  * 128); both are speculative counts, so wrong-path FP work is included.
+ * The FLOPS stack's parts come from the stall cycles (arm_flops_stack).
  * Six general counters, no SMT; CPU_CYCLES has its own counter (unless the
  * NMI watchdog holds it: then it takes a general one, the planner's affair).
  */
@@ -53,10 +54,13 @@
 enum arm_metric {
 	AM_RETIRING = _GM_MAX, AM_BAD_SPECULATION, AM_FRONTEND_BOUND, AM_BACKEND_BOUND,
 	AM_FE_STALLED_CYCLES, AM_BE_STALLED_CYCLES,
+	AM_FLOPS_BASE, AM_FLOPS_FRONTEND, AM_FLOPS_MEMORY, AM_FLOPS_BACKEND, AM_FLOPS_NO_FP,
+	AM_FLOPS_OTHER,
 	_AM_MAX,
 };
 
 #define TD "topdown"
+#define FL "flops"
 
 static const struct model_metric arm_metrics[_AM_MAX] = {
 	[GM_IPC] = { "ipc", NULL, METRIC_RATIO, "instructions per cycle", NULL },
@@ -73,36 +77,63 @@ static const struct model_metric arm_metrics[_AM_MAX] = {
 		"data table walks per 1000 instructions", NULL },
 	[GM_MPKI_5] = { "llc_read_mpki", NULL, METRIC_RATIO,
 		"last-level cache read misses per 1000 instructions", NULL },
-	[GM_CPI_BASE] = { "cpi_base", NULL, METRIC_RATIO, "regression CPI stack: base", "cpi" },
+	[GM_CPI_BASE] = { "cpi_base", NULL, METRIC_RATIO,
+		"regression CPI stack: base", "cpi", "CPI-BASE" },
 	[GM_CPI_0] = { "cpi_branch", NULL, METRIC_RATIO,
-		"regression CPI stack: branch mispredicts", "cpi" },
+		"regression CPI stack: branch mispredicts", "cpi", "CPI-BR" },
 	[GM_CPI_0 + 1] = { "cpi_l1i", NULL, METRIC_RATIO,
-		"regression CPI stack: L1 i-cache refills", "cpi" },
-	[GM_CPI_0 + 2] = { "cpi_l2", NULL, METRIC_RATIO, "regression CPI stack: L2 refills", "cpi" },
+		"regression CPI stack: L1 i-cache refills", "cpi", "CPI-L1I" },
+	[GM_CPI_0 + 2] = { "cpi_l2", NULL, METRIC_RATIO,
+		"regression CPI stack: L2 refills", "cpi", "CPI-L2" },
 	[GM_CPI_0 + 3] = { "cpi_itlb", NULL, METRIC_RATIO,
-		"regression CPI stack: instruction table walks", "cpi" },
+		"regression CPI stack: instruction table walks", "cpi", "CPI-ITLB" },
 	[GM_CPI_0 + 4] = { "cpi_dtlb", NULL, METRIC_RATIO,
-		"regression CPI stack: data table walks", "cpi" },
+		"regression CPI stack: data table walks", "cpi", "CPI-DTLB" },
 	[GM_CPI_5] = { "cpi_llc", NULL, METRIC_RATIO,
-		"regression CPI stack: last-level cache read misses", "cpi" },
+		"regression CPI stack: last-level cache read misses", "cpi", "CPI-LLC" },
 	[GM_CPI_RESIDUAL] = { "cpi_residual", NULL, METRIC_RATIO,
-		"regression CPI stack: measured CPI minus the estimate (may be negative)", "cpi" },
+		"regression CPI stack: measured CPI minus the estimate (may be negative)", "cpi",
+		"CPI-RESID" },
 	[GM_FLOPS_PER_CYCLE] = { "flops_per_cycle", NULL, METRIC_RATIO,
 		"floating-point operations per cycle (speculative counts)", NULL },
 	[GM_GFLOPS] = { "gflops", NULL, METRIC_RATE, "GFLOP per second of CPU time", NULL },
 	[GM_FLOP_PEAK] = { "flop_peak_fraction", NULL, METRIC_FRACTION,
 		"FLOP per cycle over the core's double-precision peak", NULL },
-	[AM_RETIRING] = { "retiring", NULL, METRIC_FRACTION, "slots of operations that retired", TD },
+	[AM_RETIRING] = { "retiring", NULL, METRIC_FRACTION,
+		"slots of operations that retired", TD, "RET" },
 	[AM_BAD_SPECULATION] = { "bad_speculation", NULL, METRIC_FRACTION,
-		"slots of operations executed speculatively and discarded", TD },
+		"slots of operations executed speculatively and discarded", TD, "BADSPEC" },
 	[AM_FRONTEND_BOUND] = { "frontend_bound", NULL, METRIC_FRACTION,
-		"slots the frontend left empty", TD },
+		"slots the frontend left empty", TD, "FE" },
 	[AM_BACKEND_BOUND] = { "backend_bound", NULL, METRIC_FRACTION,
-		"slots the backend could not accept", TD },
+		"slots the backend could not accept", TD, "BE" },
 	[AM_FE_STALLED_CYCLES] = { "frontend_stalled_cycles", NULL, METRIC_FRACTION,
 		"cycles the frontend delivered no operation (STALL_FRONTEND)", NULL },
 	[AM_BE_STALLED_CYCLES] = { "backend_stalled_cycles", NULL, METRIC_FRACTION,
 		"cycles the backend accepted no operation (STALL_BACKEND)", NULL },
+	[AM_FLOPS_BASE] = { "flops_base", NULL, METRIC_FRACTION,
+		"FLOPS stack: FLOPs per cycle over the double-precision peak (approximations: "
+		"FP_*_OPS_SPEC do not split precision, and count wrong-path work)", FL,
+		"FL-BASE" },
+	[AM_FLOPS_FRONTEND] = { "flops_frontend_loss", NULL, METRIC_FRACTION,
+		"FLOPS stack: cycles the frontend sent no operation, so no FP instruction "
+		"could issue (STALL_FRONTEND; approximation: counted at rename, not issue)", FL,
+		"FL-FE" },
+	[AM_FLOPS_MEMORY] = { "flops_memory_loss", NULL, METRIC_FRACTION,
+		"FLOPS stack: cycles the backend stalled on a demand load missing the last "
+		"core cache (STALL_BACKEND_MEM; approximation: FP units may be busy in some)",
+		FL, "FL-MEM" },
+	[AM_FLOPS_BACKEND] = { "flops_backend_loss", NULL, METRIC_FRACTION,
+		"FLOPS stack: the other backend stall cycles - dependences, full queues "
+		"(STALL_BACKEND less STALL_BACKEND_MEM; approximation as memory)", FL, "FL-BE" },
+	[AM_FLOPS_NO_FP] = { "flops_no_fp_loss", NULL, METRIC_FRACTION,
+		"FLOPS stack: no floating-point work - the cycles with no FP instruction to "
+		"issue that flops_frontend_loss does not hold (paper Table III lines 9-10; "
+		"only where no FLOP was counted, else in the rest)", FL, "FL-NO-FP" },
+	[AM_FLOPS_OTHER] = { "flops_other_loss", NULL, METRIC_FRACTION,
+		"FLOPS stack: unexplained rest of FP work - vector width, non-FMA work, non-FP "
+		"use of the vector units, partial issue (no counter splits them)", FL,
+		"FL-OTHER" },
 };
 
 static const struct generic_spec arm_spec = {
@@ -145,7 +176,8 @@ static const struct model_event arm_cpi_b_flops[] = {
 #define ARM_STALLS                                                               \
 	ARM_BASE,                                                                        \
 	{ "r23", "stall_frontend", "STALL_FRONTEND", false, false },                     \
-	{ "r24", "stall_backend", "STALL_BACKEND", false, false }
+	{ "r24", "stall_backend", "STALL_BACKEND", false, false },                       \
+	{ "r4005", "stall_backend_mem", "STALL_BACKEND_MEM", false, false }
 
 static const struct model_event arm_stalls[] = {
 	ARM_STALLS,
@@ -197,6 +229,58 @@ static double sve_granules(const struct model *m)
 	return m == &model_arm_v1 ? 2.0 : 1.0;  /* V1: 256-bit SVE; N2, V2: 128-bit */
 }
 
+/*
+ * The FLOPS stack (papers/multi-stage-cpi-and-flops-stacks.txt, section
+ * III-C, Table III) from Arm's FP operation counts and the architected
+ * stall cycles (family stalls, each a share of its own cycles), as shares
+ * of the double-precision peak that sum to 1, each capped at what the
+ * ones before left (model_put_stack):
+ *   base     = FLOPs per cycle / peak_flop_dp                       (Eq. 1)
+ *   frontend = STALL_FRONTEND / C     (lines 9-10: no op to issue)
+ *   memory   = STALL_BACKEND_MEM / C  (lines 15-16: waiting on a load)
+ *   backend  = (STALL_BACKEND - STALL_BACKEND_MEM) / C   (lines 17-18)
+ *   other    = the rest: width (line 7: FP_FIXED_OPS_SPEC mixes scalar and
+ *              Neon elements), non-FMA (line 5), non-FP use of the vector
+ *              units (lines 11-12) and partly used cycles - no counter
+ *              of these families tells them apart
+ * Code with no FLOP counted issued no FP instruction in any cycle: lines
+ * 9-10 book every lost cycle to the frontend component, so memory and
+ * backend are 0 and the rest is no_fp (no floating-point work), exactly.
+ * The stall events count whole cycles at rename, not FP units at issue:
+ * FP units can be busy in a backend stall cycle, which the cap on each
+ * part bounds but does not remove (named in each part's help).
+ */
+static void arm_flops_stack(const struct model *m, const struct group_sums *sums,
+			    double flop, double fpc, double coverage, struct metric_value *out)
+{
+	enum { BASE, FRONTEND, MEMORY, BACKEND, NO_FP, OTHER, N_PARTS };
+	struct metric_value *const part[N_PARTS] = {
+		&out[AM_FLOPS_BASE], &out[AM_FLOPS_FRONTEND], &out[AM_FLOPS_MEMORY],
+		&out[AM_FLOPS_BACKEND], &out[AM_FLOPS_NO_FP], &out[AM_FLOPS_OTHER],
+	};
+	struct gview st = model_gview_get(m, sums, "stalls");
+	double v[N_PARTS] = { model_ratio(fpc, (double)m->peak_flop_dp), NAN, NAN, NAN, NAN, NAN };
+
+	if (isnan(v[BASE]))
+		return;
+	if (st.ok) {
+		double mem, be;
+
+		mem = model_ratio(model_gv(&st, "stall_backend_mem"), st.cycles);
+		be = model_ratio(model_gv(&st, "stall_backend"), st.cycles);
+		v[FRONTEND] = model_ratio(model_gv(&st, "stall_frontend"), st.cycles);
+		v[MEMORY] = mem;
+		v[BACKEND] = be - (isnan(mem) ? 0.0 : mem);
+		coverage = model_cov2(coverage, st.coverage);
+	}
+	if (flop == 0.0) {
+		v[MEMORY] = isnan(v[MEMORY]) ? NAN : 0.0;
+		v[BACKEND] = isnan(v[BACKEND]) ? NAN : 0.0;
+		v[NO_FP] = 1.0;
+	}
+	model_put_stack(part, v, N_PARTS, coverage);
+}
+
 static void arm_flops(const struct model *m, const struct group_sums *sums,
 		      struct metric_value *out)
 {
@@ -211,6 +295,7 @@ static void arm_flops(const struct model *m, const struct group_sums *sums,
 	if (v.s->task_clock_ns > 0)
 		model_put(&out[GM_GFLOPS], flop / (double)v.s->task_clock_ns, v.coverage, false);
 	model_put(&out[GM_FLOP_PEAK], model_ratio(fpc, (double)m->peak_flop_dp), v.coverage, false);
+	arm_flops_stack(m, sums, flop, fpc, v.coverage, out);
 }
 
 static void arm_stall_cycles(const struct model *m, const struct group_sums *sums,
@@ -284,6 +369,7 @@ const struct model model_arm_n2 = {
 	.formula_version = 1,
 	.pmus = (const char *const[]){ "arm_n2", NULL },
 	.pipeline_width = 5,
+	.slot_stage = "dispatch",  /* rename to the backend (STALL_SLOT) */
 	.peak_flop_dp = 8,    /* two 128-bit FMA pipes: 2 lanes x 2 x 2 */
 	.peak_flop_sp = 16,
 	.peak_vector_bits = 128, /* two 128-bit pipes (Arm N2 software optimization guide) */
@@ -303,6 +389,7 @@ const struct model model_arm_v1 = {
 	.formula_version = 2,  /* 2: Arm's V1 level 1 (mispredict slots) */
 	.pmus = (const char *const[]){ "arm_v1", NULL },
 	.pipeline_width = 8,
+	.slot_stage = "dispatch",  /* rename to the backend (STALL_SLOT) */
 	.peak_flop_dp = 16,   /* two 256-bit SVE FMA pipes: 4 lanes x 2 x 2 */
 	.peak_flop_sp = 32,
 	.peak_vector_bits = 256, /* two 256-bit SVE pipes (Arm V1 software optimization guide) */
@@ -322,6 +409,7 @@ const struct model model_arm_v2 = {
 	.formula_version = 1,
 	.pmus = (const char *const[]){ "arm_v2", NULL },
 	.pipeline_width = 8,
+	.slot_stage = "dispatch",  /* rename to the backend (STALL_SLOT) */
 	.peak_flop_dp = 16,   /* four 128-bit FMA pipes: 2 lanes x 2 x 4 */
 	.peak_flop_sp = 32,
 	.peak_vector_bits = 128, /* four 128-bit pipes (Arm V2 software optimization guide) */

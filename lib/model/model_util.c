@@ -423,33 +423,42 @@ static double non_fma_share(const struct model *m, const struct group_sums *sums
  * FMA FLOPs apart, each other FLOP leaves one of an FMA's two), frontend
  * (lines 9-10: cycles the scheduler held no uop, so no FP instruction
  * could issue), stalls (lines 11-18: FP units idle while the scheduler
- * held uops), and the unexplained rest.  Each is capped at what the
- * ones before left. */
+ * held uops), no FP work and the unexplained rest.  Each is capped at
+ * what the ones before left.  Code that did no FP work at all (no FLOP
+ * counted) had no FP instruction to issue in any cycle: lines 9-10 book
+ * every such cycle to the frontend component, "because all instructions
+ * are non-VFP" where the frontend delivered, so the loss the counters do
+ * not put in frontend is no_fp, exactly, and nothing is unexplained. */
 static void flops_stack(const struct model *m, const struct group_sums *sums,
 			const struct fp_rates *r, double share, double per_core, double cov,
-			const struct flops_issue *iss, struct flops_out *out)
+			const struct flops_issue *iss, bool no_fp, struct flops_out *out)
 {
-	struct metric_value *const part[] = { &out->stack_base, &out->stack_width_loss,
-					      &out->stack_non_fma, &out->stack_frontend,
-					      &out->stack_stall, &out->stack_other };
-	double v[6] = { share, r->width_loss * per_core, NAN, NAN, NAN, NAN };
+	enum { BASE, WIDTH, NON_FMA, FRONTEND, STALL, NO_FP, OTHER, N_PARTS };
+	struct metric_value *const part[N_PARTS] = {
+		&out->stack_base, &out->stack_width_loss, &out->stack_non_fma,
+		&out->stack_frontend, &out->stack_stall, &out->stack_no_fp, &out->stack_other,
+	};
+	double v[N_PARTS] = { share, r->width_loss * per_core, NAN, NAN, NAN, NAN, NAN };
 	double mac, c = 1.0, idle, icov = 1.0;
 
 	mac = non_fma_share(m, sums, &c);
-	if (!isnan(mac)) {
-		v[2] = share * mac;
+	if (!isnan(mac) || (no_fp && model_has_column(m, "mac_flops"))) {
+		v[NON_FMA] = no_fp ? 0.0 : share * mac;
 		cov = model_cov2(cov, c);
 	}
 	if (iss != NULL && !isnan(iss->frontend)) {
-		v[3] = iss->frontend;
+		v[FRONTEND] = iss->frontend;
 		cov = model_cov2(cov, iss->frontend_cov);
 	}
 	idle = fp_units_idle(m, sums, &icov);
 	if (!isnan(idle)) {
-		v[4] = idle - (isnan(v[3]) ? 0.0 : model_clamp01(v[3]));
+		v[STALL] = no_fp ? 0.0 : idle - (isnan(v[FRONTEND]) ? 0.0 :
+						 model_clamp01(v[FRONTEND]));
 		cov = model_cov2(cov, icov);
 	}
-	model_put_stack(part, v, 6, cov);
+	if (no_fp)
+		v[NO_FP] = 1.0;
+	model_put_stack(part, v, N_PARTS, cov);
 }
 
 void model_flops_family(const struct model *m, const struct group_sums *sums,
@@ -499,7 +508,7 @@ void model_flops_family(const struct model *m, const struct group_sums *sums,
 			model_put(&out->amx_share, r.amx / total, r.cov, false);
 	}
 	if (isfinite(share))
-		flops_stack(m, sums, &r, share, per_core, cov, iss, out);
+		flops_stack(m, sums, &r, share, per_core, cov, iss, total == 0.0, out);
 }
 
 void model_put_cpi_cycles(struct metric_value *const part[], const double *frac, unsigned n,

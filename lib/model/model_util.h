@@ -116,7 +116,10 @@ void model_frontend_delivery(const struct model *m, const struct group_sums *sum
  * model.peak_vector_bits; Intel and Arm widths), stack_non_fma (AMD's
  * mac_flops column: FLOPs not from FMAs), stack_frontend (flops_issue),
  * stack_stall (Sapphire Rapids' FP_ARITH_DISPATCHED ports: FP units idle
- * while the scheduler held uops) and stack_other, the unexplained rest.
+ * while the scheduler held uops), stack_no_fp (code that did no FP work:
+ * every lost FP slot but the frontend's, exactly; invalid when there was
+ * FP work, as the counters cannot tell that part apart then) and
+ * stack_other, the unexplained rest (0 without FP work).
  * A part the model cannot measure is left invalid (its loss is in the
  * rest).  Every FP column the model has must be counted for the target,
  * or the family is left invalid (never summed without a width). */
@@ -125,7 +128,7 @@ struct flops_out {
 	struct metric_value scalar_share, v128_share, v256_share, v512_share, dp_share;
 	struct metric_value hp_share, amx_share;
 	struct metric_value stack_base, stack_width_loss, stack_non_fma, stack_frontend;
-	struct metric_value stack_stall, stack_other;
+	struct metric_value stack_stall, stack_no_fp, stack_other;
 };
 
 /* Issue-stage input to the FLOPS stack beside the FP counts: the share of

@@ -58,8 +58,10 @@
  * does not split precision: an approximation, single-precision code reads
  * up to twice its share, capped at 1); flops_non_fma_loss = the FLOPs not
  * from FMAs (.all - .mac_flops, Table III line 5: each leaves one FLOP of
- * an FMA's two), over the same peak; flops_other_loss the unexplained rest
- * (width: the counter has none; frontend, memory, dependences).
+ * an FMA's two), over the same peak; flops_no_fp_loss, code that did no FP
+ * work (no FLOP counted: every cycle had no FP instruction to issue, lines
+ * 9-10); flops_other_loss the unexplained rest (width: the counter has
+ * none; frontend, memory, dependences).
  * RETIRED_SSE_AVX_FLOPS counts up to 64 per cycle: the kernel pairs it
  * with the merge event, so it takes two counters.
  */
@@ -76,7 +78,7 @@ enum zen_metric {
 	ZM_FE_LOW, ZM_FE_HIGH, ZM_BS_LOW, ZM_BS_HIGH, ZM_MEM_LOW, ZM_MEM_HIGH,
 	ZM_COMMIT_RETIRING, ZM_COMMIT_BAD_SPECULATION, ZM_COMMIT_FRONTEND, ZM_COMMIT_BACKEND,
 	ZM_COMMIT_SMT, ZM_COMMIT_OTHER, ZM_COMMIT_PARTIAL, ZM_COMMIT_MEMORY, ZM_COMMIT_CORE,
-	ZM_FLOPS_BASE, ZM_FLOPS_NON_FMA, ZM_FLOPS_OTHER,
+	ZM_FLOPS_BASE, ZM_FLOPS_NON_FMA, ZM_FLOPS_NO_FP, ZM_FLOPS_OTHER,
 	ZM_CYC_BASE, ZM_CYC_ROB_EMPTY, ZM_CYC_MEMORY, ZM_CYC_CORE, ZM_CYC_SMT, ZM_CYC_OTHER,
 	_ZM_MAX,
 };
@@ -87,33 +89,36 @@ enum zen_metric {
 #define CY "cpi_cycles"
 
 static const struct model_metric zen4_metrics[_ZM_MAX] = {
-	[ZM_RETIRING] = { "retiring", NULL, METRIC_FRACTION, "dispatch slots of ops that retired", TD },
+	[ZM_RETIRING] = { "retiring", NULL, METRIC_FRACTION,
+		"dispatch slots of ops that retired", TD, "RET" },
 	[ZM_BAD_SPECULATION] = { "bad_speculation", NULL, METRIC_FRACTION,
-		"dispatched ops that did not retire", TD },
+		"dispatched ops that did not retire", TD, "BADSPEC" },
 	[ZM_FRONTEND_BOUND] = { "frontend_bound", NULL, METRIC_FRACTION,
-		"slots the frontend left empty", TD },
+		"slots the frontend left empty", TD, "FE" },
 	[ZM_BACKEND_BOUND] = { "backend_bound", NULL, METRIC_FRACTION,
-		"slots unused because of backend stalls", TD },
+		"slots unused because of backend stalls", TD, "BE" },
 	[ZM_SMT_CONTENTION] = { "smt_contention", NULL, METRIC_FRACTION,
-		"slots given to the other SMT thread", TD },
+		"slots given to the other SMT thread", TD, "SMT" },
 	[ZM_FETCH_LATENCY] = { "fetch_latency", "frontend_bound", METRIC_FRACTION,
-		"frontend latency (i-cache, i-TLB misses)", TD },
+		"frontend latency (i-cache, i-TLB misses)", TD, "FE-LAT" },
 	[ZM_FETCH_BANDWIDTH] = { "fetch_bandwidth", "frontend_bound", METRIC_FRACTION,
-		"frontend bandwidth (decode, op cache)", TD },
+		"frontend bandwidth (decode, op cache)", TD, "FE-BW" },
 	[ZM_BRANCH_MISPREDICTS] = { "branch_mispredicts", "bad_speculation", METRIC_FRACTION,
-		"ops flushed by branch mispredicts", TD },
+		"ops flushed by branch mispredicts", TD, "BR-MISP" },
 	[ZM_MACHINE_CLEARS] = { "machine_clears", "bad_speculation", METRIC_FRACTION,
-		"ops flushed by pipeline restarts (resyncs)", TD },
+		"ops flushed by pipeline restarts (resyncs)", TD, "CLEARS" },
 	[ZM_MEMORY_BOUND] = { "memory_bound", "backend_bound", METRIC_FRACTION,
-		"backend stalls on memory", TD },
+		"backend stalls on memory", TD, "MEM" },
 	[ZM_CORE_BOUND] = { "core_bound", "backend_bound", METRIC_FRACTION,
-		"backend stalls not on memory", TD },
-	[ZM_LIGHT_OPS] = { "light_ops", "retiring", METRIC_FRACTION, "fastpath ops retiring", TD },
-	[ZM_HEAVY_OPS] = { "heavy_ops", "retiring", METRIC_FRACTION, "microcode ops retiring", TD },
+		"backend stalls not on memory", TD, "CORE" },
+	[ZM_LIGHT_OPS] = { "light_ops", "retiring", METRIC_FRACTION,
+		"fastpath ops retiring", TD, "LIGHT" },
+	[ZM_HEAVY_OPS] = { "heavy_ops", "retiring", METRIC_FRACTION,
+		"microcode ops retiring", TD, "HEAVY" },
 	[ZM_IPC] = { "ipc", NULL, METRIC_RATIO, "instructions per cycle", NULL },
 	[ZM_CPI] = { "cpi", NULL, METRIC_RATIO, "cycles per instruction", NULL },
 	[ZM_OPCACHE] = { "dsb_coverage", NULL, METRIC_FRACTION,
-		"share of ops from the op cache (AMD's DSB)", "frontend" },
+		"share of ops from the op cache (AMD's DSB)", "frontend", "DSB" },
 	[ZM_FLOPS_PER_CYCLE] = { "flops_per_cycle", NULL, METRIC_RATIO,
 		"floating-point operations per cycle", NULL },
 	[ZM_GFLOPS] = { "gflops", NULL, METRIC_RATE, "GFLOP per second of CPU time", NULL },
@@ -139,61 +144,65 @@ static const struct model_metric zen4_metrics[_ZM_MAX] = {
 		"memory loss, upper bound: the commit stage (commit_memory_bound; at least the "
 		"dispatch stage's)", NULL },
 	[ZM_COMMIT_RETIRING] = { "commit_retiring", NULL, METRIC_FRACTION,
-		"commit-stage stack: slots of ops that retired (the same at every stage)", CM },
+		"commit-stage stack: slots of ops that retired (the same at every stage)", CM, "CM-RET" },
 	[ZM_COMMIT_BAD_SPECULATION] = { "commit_bad_speculation", NULL, METRIC_FRACTION,
 		"commit-stage stack: ROB-empty cycles taken as mispredicts, up to the dispatch "
 		"stage's bad_speculation (approximation: the PMU does not say which follow one)",
-		CM },
+		CM, "CM-BADSPEC" },
 	[ZM_COMMIT_FRONTEND] = { "commit_frontend_bound", NULL, METRIC_FRACTION,
-		"commit-stage stack: the other ROB-empty cycles (ex_no_retire.empty)", CM },
+		"commit-stage stack: the other ROB-empty cycles (ex_no_retire.empty)", CM, "CM-FE" },
 	[ZM_COMMIT_BACKEND] = { "commit_backend_bound", NULL, METRIC_FRACTION,
 		"commit-stage stack: cycles the oldest op was not complete "
-		"(ex_no_retire.not_complete)", CM },
+		"(ex_no_retire.not_complete)", CM, "CM-BE" },
 	[ZM_COMMIT_SMT] = { "commit_smt_contention", NULL, METRIC_FRACTION,
 		"commit-stage stack: cycles retire served the other thread "
-		"(ex_no_retire.thread_not_selected)", CM },
+		"(ex_no_retire.thread_not_selected)", CM, "CM-SMT" },
 	[ZM_COMMIT_OTHER] = { "commit_other_stalls", NULL, METRIC_FRACTION,
 		"commit-stage stack: cycles retire breaks, traps or faults held ops "
-		"(ex_no_retire.other)", CM },
+		"(ex_no_retire.other)", CM, "CM-OTHER" },
 	[ZM_COMMIT_PARTIAL] = { "commit_partial", NULL, METRIC_FRACTION,
 		"commit-stage stack: unexplained rest, slots lost in cycles that retired fewer "
-		"than 6 ops but some (the counters classify zero-retire cycles only)", CM },
+		"than 6 ops but some (the counters classify zero-retire cycles only)", CM, "CM-PARTIAL" },
 	[ZM_COMMIT_MEMORY] = { "commit_memory_bound", "commit_backend_bound", METRIC_FRACTION,
 		"commit-stage stack: the oldest op waited for load data "
-		"(ex_no_retire.load_not_complete)", CM },
+		"(ex_no_retire.load_not_complete)", CM, "CM-MEM" },
 	[ZM_COMMIT_CORE] = { "commit_core_bound", "commit_backend_bound", METRIC_FRACTION,
 		"commit-stage stack: the oldest op waited on execution (latency, dependences)",
-		CM },
+		CM, "CM-CORE" },
 	[ZM_FLOPS_BASE] = { "flops_base", NULL, METRIC_FRACTION,
 		"FLOPS stack: FLOPs per cycle over the double-precision peak (approximation: "
-		"the counter does not split precision)", FL },
+		"the counter does not split precision)", FL, "FL-BASE" },
 	[ZM_FLOPS_NON_FMA] = { "flops_non_fma_loss", NULL, METRIC_FRACTION,
 		"FLOPS stack: FLOPs not from FMAs, each one of an FMA's two lost "
-		"(fp_ret_sse_avx_ops.all - .mac_flops)", FL },
+		"(fp_ret_sse_avx_ops.all - .mac_flops)", FL, "FL-NONFMA" },
+	[ZM_FLOPS_NO_FP] = { "flops_no_fp_loss", NULL, METRIC_FRACTION,
+		"FLOPS stack: no floating-point work - no FP instruction to issue in any cycle "
+		"(paper Table III lines 9-10, all instructions non-FP; only where no FLOP was "
+		"counted, else in the rest)", FL, "FL-NO-FP" },
 	[ZM_FLOPS_OTHER] = { "flops_other_loss", NULL, METRIC_FRACTION,
 		"FLOPS stack: unexplained rest - vector width (not counted), frontend, memory, "
-		"dependences", FL },
+		"dependences", FL, "FL-OTHER" },
 	[ZM_CYC_BASE] = { "cyc_cpi_base", NULL, METRIC_RATIO,
 		"cycle-accounted CPI stack: cycles that retired an op (the rest: the counters "
-		"classify cycles that retired none)", CY },
+		"classify cycles that retired none)", CY, "CY-BASE" },
 	[ZM_CYC_ROB_EMPTY] = { "cyc_cpi_rob_empty", NULL, METRIC_RATIO,
 		"cycle-accounted CPI stack: the ROB empty (ex_no_retire.empty) - i-cache, i-TLB "
 		"misses and mispredict refills together, which no counter splits; only the empty-"
-		"ROB tail of their penalties (IBM POWER5's rule: undercounts both)", CY },
+		"ROB tail of their penalties (IBM POWER5's rule: undercounts both)", CY, "CY-ROB" },
 	[ZM_CYC_MEMORY] = { "cyc_cpi_memory", NULL, METRIC_RATIO,
 		"cycle-accounted CPI stack: the oldest op waited for load data "
 		"(ex_no_retire.load_not_complete); overlapping misses count once; not split by "
-		"cache level (no per-level stall-cycle counter)", CY },
+		"cache level (no per-level stall-cycle counter)", CY, "CY-MEM" },
 	[ZM_CYC_CORE] = { "cyc_cpi_core", NULL, METRIC_RATIO,
 		"cycle-accounted CPI stack: the oldest op waited on execution, not a load - "
 		"long-latency units, the divider among them (ex_no_retire.not_complete less "
-		"load_not_complete)", CY },
+		"load_not_complete)", CY, "CY-CORE" },
 	[ZM_CYC_SMT] = { "cyc_cpi_smt", NULL, METRIC_RATIO,
 		"cycle-accounted CPI stack: retire served the other thread "
-		"(ex_no_retire.thread_not_selected)", CY },
+		"(ex_no_retire.thread_not_selected)", CY, "CY-SMT" },
 	[ZM_CYC_OTHER] = { "cyc_cpi_other", NULL, METRIC_RATIO,
 		"cycle-accounted CPI stack: retire held by retire breaks, traps, faults "
-		"(ex_no_retire.other)", CY },
+		"(ex_no_retire.other)", CY, "CY-OTHER" },
 };
 
 #define ZEN_CYCLES { "CYCLES_NOT_IN_HALT", "cycles", "cycles", false, false }
@@ -430,6 +439,7 @@ static void zen4_compute(const struct model *m, const struct group_sums *sums,
 	out[ZM_FLOP_PEAK] = fl.peak_fraction;
 	out[ZM_FLOPS_BASE] = fl.stack_base;
 	out[ZM_FLOPS_NON_FMA] = fl.stack_non_fma;
+	out[ZM_FLOPS_NO_FP] = fl.stack_no_fp;
 	out[ZM_FLOPS_OTHER] = fl.stack_other;
 	zen4_commit_stack(m, sums, out);
 	zen4_cycle_stack(m, sums, out);
@@ -442,6 +452,8 @@ const struct model model_zen4 = {
 	.formula_version = 1,
 	.pmus = (const char *const[]){ "amd64_fam19h_zen4", NULL },
 	.pipeline_width = 6,
+	.slot_stage = "dispatch",
+	.stage_stacks = (const char *const[]){ "commit", NULL },
 	.vendor = VENDOR_AMD,
 	.gp_counters_smt = 6,
 	.gp_counters_nosmt = 6,

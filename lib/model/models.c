@@ -3,6 +3,8 @@
  */
 #include "model.h"
 
+#include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -117,4 +119,46 @@ void model_group_columns(const struct model_group *g, char *buf, size_t len)
 			break;
 		used += (size_t)n;
 	}
+}
+
+/* Depth of a node in its stack's tree: 1 at the top. */
+static unsigned metric_depth(const struct model *m, const struct model_metric *mm)
+{
+	unsigned depth = 1;
+	int p;
+
+	while (mm->parent != NULL && depth < 8 && (p = model_metric_index(m, mm->parent)) >= 0) {
+		mm = &m->metrics[p];
+		depth++;
+	}
+	return depth;
+}
+
+int model_stack_title(const struct model *m, const char *stack, char *buf, size_t len)
+{
+	const char *const *s;
+
+	if (m->slot_stage == NULL || m->pipeline_width == 0)
+		return -ENOENT;
+	if (strcmp(stack, "topdown") == 0) {
+		bool level3 = false;
+		unsigned k;
+
+		/* perf's level-3 nodes are shares of cycles, not of slots */
+		for (k = 0; k < m->n_metrics; k++)
+			level3 |= m->metrics[k].stack != NULL &&
+				  strcmp(m->metrics[k].stack, "topdown") == 0 &&
+				  metric_depth(m, &m->metrics[k]) >= 3;
+		snprintf(buf, len, "Top-Down: share of %s slots (%u per cycle%s)", m->slot_stage,
+			 m->pipeline_width, level3 ? "; level 3: of cycles" : "");
+		return 0;
+	}
+	for (s = m->stage_stacks; s != NULL && *s != NULL; s++)
+		if (strcmp(*s, stack) == 0) {
+			snprintf(buf, len, "%c%s stage: share of %s slots (%u per cycle)",
+				 toupper((unsigned char)stack[0]), stack + 1, m->slot_stage,
+				 m->pipeline_width);
+			return 0;
+		}
+	return -ENOENT;
 }

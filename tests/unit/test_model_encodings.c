@@ -200,7 +200,7 @@ static const struct { const char *perf_name; uint64_t config; } arm_goldens[] = 
 	{ "L2D_CACHE_REFILL", 0x17 }, { "ITLB_WALK", 0x35 }, { "DTLB_WALK", 0x34 },
 	{ "LL_CACHE_MISS_RD", 0x37 }, { "FP_FIXED_OPS_SPEC", 0x80c1 },
 	{ "FP_SCALE_OPS_SPEC", 0x80c0 }, { "STALL_FRONTEND", 0x23 }, { "STALL_BACKEND", 0x24 },
-	{ "BR_MIS_PRED", 0x10 },
+	{ "BR_MIS_PRED", 0x10 }, { "STALL_BACKEND_MEM", 0x4005 },
 };
 
 /* Every event of an Arm model is raw, encodes without libpfm4 and carries

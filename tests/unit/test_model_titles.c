@@ -1,0 +1,69 @@
+/*
+ * What readers title the models' stacks with: every stack node has a
+ * short table title (so `stackctl top` can fit a family's columns), no
+ * two columns of one model share a title, and the headings of stacks in
+ * slots come from the model's slot stage and width, with a level 3 only
+ * where the tree has one.
+ */
+#include "lib/model/model.h"
+#include "test.h"
+
+#include <errno.h>
+#include <string.h>
+#include <strings.h>
+
+static void test_short_titles(void)
+{
+	const struct model *const *all;
+	size_t n, i;
+	unsigned k, j;
+
+	all = model_all(&n);
+	for (i = 0; i < n; i++) {
+		const struct model *m = all[i];
+
+		for (k = 0; k < m->n_metrics; k++) {
+			const struct model_metric *mm = &m->metrics[k];
+
+			if (mm->stack == NULL)
+				continue;
+			if (mm->title == NULL || strlen(mm->title) > 10)
+				fprintf(stderr, "%s: %s: title '%s'\n", m->name, mm->name,
+					mm->title ? mm->title : "(none)");
+			CHECK(mm->title != NULL && strlen(mm->title) <= 10);
+			/* `top --sort` takes a title for its column (after the
+			 * names: "DSB" is dsb_coverage's title and the dsb node's
+			 * name), so no two columns share one */
+			for (j = 0; j < k; j++)
+				CHECK(m->metrics[j].title == NULL ||
+				      strcasecmp(m->metrics[j].title, mm->title) != 0);
+		}
+	}
+}
+
+static void test_stack_titles(void)
+{
+	char buf[160];
+
+	CHECK(model_stack_title(&model_zen4, "topdown", buf, sizeof(buf)) == 0);
+	CHECK(strcmp(buf, "Top-Down: share of dispatch slots (6 per cycle)") == 0);
+	CHECK(model_stack_title(&model_zen4, "commit", buf, sizeof(buf)) == 0);
+	CHECK(strcmp(buf, "Commit stage: share of dispatch slots (6 per cycle)") == 0);
+	CHECK(model_stack_title(&model_skl, "topdown", buf, sizeof(buf)) == 0);
+	CHECK(strcmp(buf, "Top-Down: share of issue slots (4 per cycle; level 3: of cycles)") == 0);
+	CHECK(model_stack_title(&model_skl, "issue", buf, sizeof(buf)) == 0);
+	CHECK(strcmp(buf, "Issue stage: share of issue slots (4 per cycle)") == 0);
+	CHECK(model_stack_title(&model_arm_v1, "topdown", buf, sizeof(buf)) == 0);
+	CHECK(strcmp(buf, "Top-Down: share of dispatch slots (8 per cycle)") == 0);
+	/* other units, and a stack the model has not: the reader's */
+	CHECK(model_stack_title(&model_zen4, "flops", buf, sizeof(buf)) == -ENOENT);
+	CHECK(model_stack_title(&model_zen4, "issue", buf, sizeof(buf)) == -ENOENT);
+	CHECK(model_stack_title(&model_zen3, "topdown", buf, sizeof(buf)) == -ENOENT);
+}
+
+int main(void)
+{
+	test_short_titles();
+	test_stack_titles();
+	return 0;
+}
