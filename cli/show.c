@@ -293,12 +293,14 @@ static void print_cpi_fit(const json_t *a, bool under_stack)
 	const json_t *fit = json_object_get(a, "cpi_fit");
 	uint64_t now = (uint64_t)json_integer_value(json_object_get(json_object_get(a, "window"),
 								      "to_ns"));
-	char title[160];
 
 	if (!json_is_object(fit))
 		return;
-	if (!under_stack)
+	if (!under_stack) {
+		char title[160];
+
 		printf("\n%s\n", stack_title(mstr(a, "model"), "cpi", title, sizeof(title)));
+	}
 	cpi_fit_print(fit, now, "  ", stdout);
 }
 

@@ -74,7 +74,12 @@ cmp -s "$TMP/c.json" "$TMP/c2.json" || fail "perf's and stackd's spellings of on
 sed 's|cpu/INT_MISC.RECOVERY_CYCLES,cmask=1,edge/|INT_MISC.RECOVERY_CYCLES|' "$D/icl-interval-percore.csv" |
 	"$STACKCTL" analyze --json --model icl - >"$TMP/c3.json" 2>"$TMP/c3.err" || fail "icl, other event"
 [ "$(get "$TMP/c3.json" '.intervals[0].metrics.backend_bound')" = null ] || fail "recovery cycles without cmask taken"
-[ "$(cat "$TMP/c3.err")" = "stackctl: analyze: not used: INT_MISC.RECOVERY_CYCLES" ] || fail "unused event not named"
+# (without its cmask it is the per-thread recovery cycles the cycle-accounted
+# CPI stack reads, so it is used, but not as the clears count)
+[ ! -s "$TMP/c3.err" ] || fail "icl, per-thread recovery cycles: unexpected stderr: $(cat "$TMP/c3.err")"
+sed 's|cpu/INT_MISC.RECOVERY_CYCLES,cmask=1,edge/|MEM_LOAD_RETIRED.L1_HIT|' "$D/icl-interval-percore.csv" |
+	"$STACKCTL" analyze --json --model icl - >/dev/null 2>"$TMP/c4.err" || fail "icl, unused event"
+[ "$(cat "$TMP/c4.err")" = "stackctl: analyze: not used: MEM_LOAD_RETIRED.L1_HIT" ] || fail "unused event not named"
 
 # Zen 4, --per-socket: the cmask=6 event under perf's symbolic name; the
 # run's seconds from duration_time give GFLOP/s (8e9 FLOP in 2 s).
