@@ -18,8 +18,14 @@
 /* A group found unschedulable sits out of rotation this long, then gets
  * one more try (which costs a group read when it fails again). */
 #define WORKER_BENCH_NS (10 * NS_PER_SEC)
+/* The longest an idle CPU's rotation waits when no flush comes (a long
+ * interval): benched groups get their retry and the switch-record review
+ * its look about this often still. */
+#define WORKER_NAP_MAX_NS (1 * NS_PER_SEC)
 
-static struct handover *handover_new(int cpu)
+/* A handover for cpu, its accumulator reading the workers' shared exit
+ * log. */
+static struct handover *handover_new(int cpu, struct exitlog *shared)
 {
 	struct handover *h = calloc(1, sizeof(*h));
 
@@ -30,6 +36,7 @@ static struct handover *handover_new(int cpu)
 		return NULL;
 	}
 	h->cpu = cpu;
+	h->acc.shared = shared;
 	return h;
 }
 
@@ -121,6 +128,8 @@ void worker_handle_record(struct worker *w, const struct perf_event_header *h)
 			w->at.st.unknown_id_samples++;
 			return;
 		}
+		if (s.pid != PID_IDLE && s.pid != w->self_pid)
+			w->busy_samples++;
 		attrib_sample(&w->at, (unsigned)g, s.pid, s.tid, s.time, s.values, (unsigned)s.nr);
 		return;
 	}
@@ -134,6 +143,9 @@ void worker_handle_record(struct worker *w, const struct perf_event_header *h)
 		}
 		if (h->type == PERF_RECORD_EXIT)
 			attrib_exit(&w->at, t.pid, t.tid, t.time);
+		/* every CPU's accumulator must split at a leader's exit */
+		if (h->type == PERF_RECORD_EXIT && t.pid == t.tid)
+			exitlog_add(&w->col->exits, t.pid, t.time);
 		/* Threads share their process's identity: only leaders matter. */
 		if (t.pid != t.tid)
 			return;
@@ -479,7 +491,7 @@ static struct handover *take_spare(struct worker *w)
 		handover_clear(h);
 		return h;
 	}
-	return handover_new(w->ev->cpu);
+	return handover_new(w->ev->cpu, &w->col->exits);
 }
 
 /* Everything up to now becomes a handover for the main thread. */
@@ -566,6 +578,21 @@ void worker_begin(struct worker *w)
 	enable_next(w, w->col->n_groups - 1);
 	go_dark(w, now);
 	w->next_rotate_ns = now + __atomic_load_n(&w->rotate_ns, __ATOMIC_RELAXED);
+	w->rotated_ns = now;
+}
+
+/* Whether a due rotation is worth waking for: the CPU ran something
+ * besides the idle task and us since the last one, or the nap is over. */
+static bool rotation_matters(const struct worker *w, uint64_t now)
+{
+	return w->busy_samples > 0 || now - w->rotated_ns >= WORKER_NAP_MAX_NS;
+}
+
+uint64_t worker_wake_at(const struct worker *w, uint64_t now)
+{
+	if (now >= w->next_rotate_ns && !rotation_matters(w, now))
+		return w->rotated_ns + WORKER_NAP_MAX_NS;   /* idle: nap */
+	return w->next_rotate_ns;
 }
 
 bool worker_tick(struct worker *w)
@@ -574,19 +601,31 @@ bool worker_tick(struct worker *w)
 	 * so seeing stop guarantees seeing that request. */
 	int stopping = __atomic_load_n(&w->stop, __ATOMIC_ACQUIRE);
 	uint64_t seq = __atomic_load_n(&w->flush_seq, __ATOMIC_ACQUIRE);
+	bool cut_made = false, due;
 	uint64_t now;
 
 	if (seq != w->done_seq) {
 		cut(w, seq);
 		w->done_seq = seq;
+		cut_made = true;
 	}
 	if (stopping)
 		return false;
 	now = now_ns(w);
-	if (now >= w->next_rotate_ns) {
+	/* Awake for a cut, a due rotation costs little more; else it waits
+	 * while the CPU idles (the switch-out that woke us, in the ring,
+	 * tells whether it did). */
+	due = now >= w->next_rotate_ns;
+	if (due && !cut_made) {
+		drain(w, UINT64_MAX);
+		due = rotation_matters(w, now);
+	}
+	if (due) {
 		uint64_t rotate_ns = __atomic_load_n(&w->rotate_ns, __ATOMIC_RELAXED);
 
 		rotate(w);
+		w->rotated_ns = now;
+		w->busy_samples = 0;
 		int hold = __atomic_load_n(&w->review_hold, __ATOMIC_RELAXED);
 
 		if (hold != 0) {
@@ -633,7 +672,8 @@ static void *worker_main(void *arg)
 
 	for (;;) {
 		uint64_t now = now_ns(w);
-		uint64_t wait = w->next_rotate_ns > now ? w->next_rotate_ns - now : 0;
+		uint64_t wake = worker_wake_at(w, now);
+		uint64_t wait = wake > now ? wake - now : 0;
 		struct timespec ts = { (time_t)(wait / NS_PER_SEC), (long)(wait % NS_PER_SEC) };
 
 		if (ppoll(pfd, 2, &ts, NULL) > 0) {
@@ -666,7 +706,7 @@ int worker_init(struct worker *w, struct collector *col, struct cpu_events *ev,
 	w->cmd_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	if (w->cmd_fd < 0)
 		return -errno;
-	w->cur = handover_new(ev->cpu);
+	w->cur = handover_new(ev->cpu, &col->exits);
 	if (w->cur == NULL) {
 		close(w->cmd_fd);
 		return -ENOMEM;

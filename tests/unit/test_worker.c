@@ -2,10 +2,13 @@
  * event id no group of ours has whose read fits no enabled group
  * (unknown_id_samples), attributes one that does (foreign_id_samples), records too short for
  * their type (bad_samples), and still attributes the good samples and
- * keeps the side-band records.  Records are built by hand in the layout of
+ * keeps the side-band records; an idle CPU naps through a due rotation.
+ * Records are built by hand in the layout of
  * perf_record.h; no perf_event, no thread. */
 #include "worker.h"
 #include "test.h"
+
+#include "lib/pids.h"
 
 #include <string.h>
 
@@ -94,6 +97,37 @@ static void check_foreign(struct worker *w, struct cpu_events *ev)
 	CHECK_EQ_U(w->at.st.unknown_id_samples, known + 1);
 }
 
+/* A sample of pid at time t. */
+static const struct perf_event_header *sample_of(int32_t pid, uint64_t t)
+{
+	int32_t ids[2] = { pid, pid };
+
+	sample_at(OUR_ID, t, 1);
+	memcpy(&rec[2], ids, sizeof(ids));
+	return (const struct perf_event_header *)(const void *)rec;
+}
+
+/* An idle CPU naps through a due rotation: the idle task's and our own
+ * switch-outs do not wake it; anyone else's sample does, and the nap ends
+ * WORKER_NAP_MAX_NS after the last rotation anyway. */
+static void check_nap(struct worker *w)
+{
+	uint64_t rotated = 1000000000, due = rotated + 100000000;
+
+	w->rotated_ns = rotated;
+	w->next_rotate_ns = due;
+	w->busy_samples = 0;
+	CHECK_EQ_U(worker_wake_at(w, due - 1), due);          /* not due yet */
+	worker_handle_record(w, sample_of(PID_IDLE, due - 10));
+	worker_handle_record(w, sample_of(999, due - 5));      /* the daemon itself */
+	CHECK_EQ_U(w->busy_samples, 0);
+	CHECK_EQ_U(worker_wake_at(w, due), rotated + 1000000000);   /* napping */
+	CHECK_EQ_U(worker_wake_at(w, rotated + 1000000000), due);   /* the nap is over */
+	worker_handle_record(w, sample_of(100, due + 1));
+	CHECK_EQ_U(w->busy_samples, 1);
+	CHECK_EQ_U(worker_wake_at(w, due + 2), due);           /* busy: rotate now */
+}
+
 int main(void)
 {
 	static struct collector col;
@@ -135,6 +169,7 @@ int main(void)
 	CHECK_EQ_U(w.cur->acc.n, 1);
 
 	check_foreign(&w, &ev);
+	check_nap(&w);
 	worker_done(&w);
 	return 0;
 }
