@@ -51,7 +51,7 @@ STACKD_SRCS := daemon/main.c daemon/run.c daemon/config.c daemon/log.c daemon/ht
 	daemon/kernel_ops.c daemon/plan.c daemon/plan_detect.c daemon/plan_print.c daemon/plan_cli.c \
 	daemon/proctab.c daemon/procinfo.c daemon/flush.c daemon/store.c \
 	daemon/store_rollup.c daemon/store_prune.c daemon/store_guard.c daemon/families.c daemon/exclude.c daemon/users.c \
-	daemon/preflight.c daemon/fdlimit.c daemon/writer.c daemon/replan.c daemon/calibrate.c \
+	daemon/preflight.c daemon/fdlimit.c daemon/writer.c daemon/replan.c daemon/calibrate.c daemon/recheck.c \
 	daemon/demo_data.c daemon/demo.c
 STACKD_GEN := $(BUILD)/gen/schema_sql.c
 WEB_GEN := $(BUILD)/gen/web_files.c

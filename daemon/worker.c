@@ -581,6 +581,63 @@ void worker_begin(struct worker *w)
 	w->rotated_ns = now;
 }
 
+/* A re-check of the sampling cost asks this CPU to sample nothing for its
+ * runs "without": the active group is disabled (its remainder read, as at
+ * a rotation) and the switch records closed; the time until the resume is
+ * dark, charged as unattributed.  No rotation meanwhile. */
+static void pause_groups(struct worker *w)
+{
+	uint64_t t = now_ns(w);
+
+	if (w->running) {
+		uint64_t values[ACC_MAX_MEMBERS];
+		int nv;
+
+		group_ioctl(w, w->active, PERF_EVENT_IOC_DISABLE);
+		w->enabled_acc[w->active] += t - w->enabled_since;
+		w->prev_active = w->active;
+		w->prev_until = now_ns(w);
+		drain(w, UINT64_MAX);
+		w->prev_until = 0;
+		nv = collector_read_group(w->col, w->ev, w->active, values, ACC_MAX_MEMBERS);
+		if (nv > 0)
+			attrib_remainder(&w->at, w->active, t, values, (unsigned)nv);
+		w->running = false;
+	}
+	w->paused_records = w->switch_records;
+	if (w->switch_records)
+		(void)set_switch_records(w, false);
+	go_dark(w, t);
+}
+
+static void resume_groups(struct worker *w)
+{
+	unsigned n = w->col->n_groups;
+
+	if (w->paused_records && !set_switch_records(w, true))
+		w->switch_records_failed = true;
+	enable_next(w, (w->active + n - 1) % n);   /* the same group first */
+	go_dark(w, now_ns(w));
+}
+
+/* Put in place the pause the main thread asked for, and tell it. */
+static void apply_pause(struct worker *w)
+{
+	int want = __atomic_load_n(&w->pause, __ATOMIC_ACQUIRE);
+
+	if ((want != 0) == w->paused)
+		return;
+	if (want != 0)
+		pause_groups(w);
+	else
+		resume_groups(w);
+	w->paused = want != 0;
+	pthread_mutex_lock(&w->lock);
+	w->pause_applied = want;
+	pthread_cond_broadcast(&w->cond);
+	pthread_mutex_unlock(&w->lock);
+}
+
 /* Whether a due rotation is worth waking for: the CPU ran something
  * besides the idle task and us since the last one, or the nap is over. */
 static bool rotation_matters(const struct worker *w, uint64_t now)
@@ -590,6 +647,8 @@ static bool rotation_matters(const struct worker *w, uint64_t now)
 
 uint64_t worker_wake_at(const struct worker *w, uint64_t now)
 {
+	if (w->paused)
+		return now + WORKER_NAP_MAX_NS;   /* the resume nudges us */
 	if (now >= w->next_rotate_ns && !rotation_matters(w, now))
 		return w->rotated_ns + WORKER_NAP_MAX_NS;   /* idle: nap */
 	return w->next_rotate_ns;
@@ -611,11 +670,12 @@ bool worker_tick(struct worker *w)
 	}
 	if (stopping)
 		return false;
+	apply_pause(w);
 	now = now_ns(w);
 	/* Awake for a cut, a due rotation costs little more; else it waits
 	 * while the CPU idles (the switch-out that woke us, in the ring,
 	 * tells whether it did). */
-	due = now >= w->next_rotate_ns;
+	due = now >= w->next_rotate_ns && !w->paused;
 	if (due && !cut_made) {
 		drain(w, UINT64_MAX);
 		due = rotation_matters(w, now);
@@ -788,6 +848,23 @@ void worker_hold_review(struct worker *w, bool on)
 	/* released: the worker re-baselines at its next tick before reviewing
 	 * again, so no held time reaches a review */
 	__atomic_store_n(&w->review_hold, on ? REVIEW_HELD : REVIEW_RELEASED, __ATOMIC_RELAXED);
+}
+
+bool worker_pause(struct worker *w, bool on, uint64_t deadline_ns)
+{
+	struct timespec ts = { (time_t)(deadline_ns / NS_PER_SEC),
+			       (long)(deadline_ns % NS_PER_SEC) };
+	bool done;
+
+	__atomic_store_n(&w->pause, on ? 1 : 0, __ATOMIC_RELEASE);
+	nudge(w);
+	pthread_mutex_lock(&w->lock);
+	while (w->pause_applied != (on ? 1 : 0))
+		if (pthread_cond_timedwait(&w->cond, &w->lock, &ts) == ETIMEDOUT)
+			break;
+	done = w->pause_applied == (on ? 1 : 0);
+	pthread_mutex_unlock(&w->lock);
+	return done;
 }
 
 void worker_set_rotate(struct worker *w, uint64_t rotate_ns)

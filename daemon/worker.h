@@ -76,6 +76,7 @@ struct worker {
 	 * bounces ~500,000 switches/s through this CPU: not this host's rate):
 	 * 0, REVIEW_HELD, or REVIEW_RELEASED (one more tick without review) */
 	int review_hold;
+	int pause;                 /* atomic: sample nothing (a calibration's "without") */
 
 	/* owned by the worker thread */
 	struct attrib_cpu at;
@@ -99,6 +100,8 @@ struct worker {
 	uint64_t switch_review_samples;  /* samples_seen at the last review */
 	uint64_t switch_review_ns;  /* when the records' need was last reviewed */
 	uint64_t dark_since;        /* nothing enabled since (0: something is) */
+	bool paused;               /* pause applied: groups and switch records off */
+	bool paused_records;       /* the switch records were on before it */
 
 	/* shared, under lock */
 	pthread_mutex_t lock;
@@ -107,6 +110,7 @@ struct worker {
 	struct handover *spare;    /* returned by the main thread for reuse */
 	uint64_t posted_seq;
 	int setup_error;           /* pinning or enabling failed */
+	int pause_applied;         /* the pause state the worker has put in place */
 };
 
 /* Set up w for CPU ev (does not start the thread). */
@@ -124,6 +128,11 @@ void worker_recycle(struct worker *w, struct handover *h);
 void worker_set_rotate(struct worker *w, uint64_t rotate_ns);
 /* Hold the switch-record review (on) or let it go on (off) from now. */
 void worker_hold_review(struct worker *w, bool on);
+/* Stop sampling on w's CPU (on) or start again (off), and wait until the
+ * worker did or deadline (CLOCK_MONOTONIC ns) passed: false then.  While
+ * paused, the CPU's time goes to [unattributed] (dark, counted as lost);
+ * for a re-check of the sampling cost, a few hundred ms. */
+bool worker_pause(struct worker *w, bool on, uint64_t deadline_ns);
 /* Stop the thread: it makes a last cut (collect it afterwards with
  * worker_collect) and disables its groups. */
 void worker_stop(struct worker *w);
