@@ -107,6 +107,22 @@ static int group_of_foreign(struct worker *w, const struct rec_sample *s)
 	return (int)g;
 }
 
+/* The span a sample closes, by its group's cpu-clock, counts as busy
+ * unless it was the idle task's or ours (rotation_matters()). */
+static void note_busy(struct worker *w, unsigned g, const struct rec_sample *s)
+{
+	const struct attrib_layout *lay = &w->col->layout[g];
+	uint64_t clock;
+
+	if (!lay->has_clock || lay->clock_idx >= s->nr)
+		return;
+	clock = s->values[lay->clock_idx];
+	if (s->pid != PID_IDLE && s->pid != w->self_pid && w->busy_clock[g] != 0 &&
+	    clock > w->busy_clock[g])
+		w->busy_ns += clock - w->busy_clock[g];
+	w->busy_clock[g] = clock;
+}
+
 void worker_handle_record(struct worker *w, const struct perf_event_header *h)
 {
 	struct life_rec lr;
@@ -128,8 +144,7 @@ void worker_handle_record(struct worker *w, const struct perf_event_header *h)
 			w->at.st.unknown_id_samples++;
 			return;
 		}
-		if (s.pid != PID_IDLE && s.pid != w->self_pid)
-			w->busy_samples++;
+		note_busy(w, (unsigned)g, &s);
 		attrib_sample(&w->at, (unsigned)g, s.pid, s.tid, s.time, s.values, (unsigned)s.nr);
 		return;
 	}
@@ -638,11 +653,16 @@ static void apply_pause(struct worker *w)
 	pthread_mutex_unlock(&w->lock);
 }
 
-/* Whether a due rotation is worth waking for: the CPU ran something
- * besides the idle task and us since the last one, or the nap is over. */
+/* Whether a due rotation is worth waking for: others than the idle task
+ * and us ran for WORKER_BUSY_PERCENT of the time since the last one, or the
+ * nap is over. */
+#define WORKER_BUSY_PERCENT 1
+
 static bool rotation_matters(const struct worker *w, uint64_t now)
 {
-	return w->busy_samples > 0 || now - w->rotated_ns >= WORKER_NAP_MAX_NS;
+	uint64_t since = now - w->rotated_ns;
+
+	return w->busy_ns * 100 >= since * WORKER_BUSY_PERCENT || since >= WORKER_NAP_MAX_NS;
 }
 
 uint64_t worker_wake_at(const struct worker *w, uint64_t now)
@@ -685,7 +705,7 @@ bool worker_tick(struct worker *w)
 
 		rotate(w);
 		w->rotated_ns = now;
-		w->busy_samples = 0;
+		w->busy_ns = 0;
 		int hold = __atomic_load_n(&w->review_hold, __ATOMIC_RELAXED);
 
 		if (hold != 0) {
