@@ -12,16 +12,18 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #define WORKER_MAX_SPARES 2
 /* A group found unschedulable sits out of rotation this long, then gets
  * one more try (which costs a group read when it fails again). */
 #define WORKER_BENCH_NS (10 * NS_PER_SEC)
-/* The longest an idle CPU's rotation waits when no flush comes (a long
- * interval): benched groups get their retry and the switch-record review
- * its look about this often still. */
-#define WORKER_NAP_MAX_NS (1 * NS_PER_SEC)
+/* Timer slack of a worker's rotation wake-up, as a fraction of the period:
+ * the kernel may fire it with another timer due on that CPU within this
+ * much, saving a wake-up from idle; a rotation that late changes nothing
+ * (coverage counts the real time). */
+#define WORKER_SLACK_DIVISOR 20
 
 /* A handover for cpu, its accumulator reading the workers' shared exit
  * log. */
@@ -107,22 +109,6 @@ static int group_of_foreign(struct worker *w, const struct rec_sample *s)
 	return (int)g;
 }
 
-/* The span a sample closes, by its group's cpu-clock, counts as busy
- * unless it was the idle task's or ours (rotation_matters()). */
-static void note_busy(struct worker *w, unsigned g, const struct rec_sample *s)
-{
-	const struct attrib_layout *lay = &w->col->layout[g];
-	uint64_t clock;
-
-	if (!lay->has_clock || lay->clock_idx >= s->nr)
-		return;
-	clock = s->values[lay->clock_idx];
-	if (s->pid != PID_IDLE && s->pid != w->self_pid && w->busy_clock[g] != 0 &&
-	    clock > w->busy_clock[g])
-		w->busy_ns += clock - w->busy_clock[g];
-	w->busy_clock[g] = clock;
-}
-
 void worker_handle_record(struct worker *w, const struct perf_event_header *h)
 {
 	struct life_rec lr;
@@ -144,7 +130,6 @@ void worker_handle_record(struct worker *w, const struct perf_event_header *h)
 			w->at.st.unknown_id_samples++;
 			return;
 		}
-		note_busy(w, (unsigned)g, &s);
 		attrib_sample(&w->at, (unsigned)g, s.pid, s.tid, s.time, s.values, (unsigned)s.nr);
 		return;
 	}
@@ -580,6 +565,9 @@ static void setup_thread(struct worker *w)
 	CPU_SET(w->ev->cpu, &set);
 	if (sched_setaffinity(0, sizeof(set), &set) < 0)
 		w->setup_error = errno;
+	(void)prctl(PR_SET_TIMERSLACK,
+		    (unsigned long)(__atomic_load_n(&w->rotate_ns, __ATOMIC_RELAXED) /
+				    WORKER_SLACK_DIVISOR), 0, 0, 0);
 }
 
 void worker_begin(struct worker *w)
@@ -593,7 +581,6 @@ void worker_begin(struct worker *w)
 	enable_next(w, w->col->n_groups - 1);
 	go_dark(w, now);
 	w->next_rotate_ns = now + __atomic_load_n(&w->rotate_ns, __ATOMIC_RELAXED);
-	w->rotated_ns = now;
 }
 
 /* A re-check of the sampling cost asks this CPU to sample nothing for its
@@ -653,24 +640,10 @@ static void apply_pause(struct worker *w)
 	pthread_mutex_unlock(&w->lock);
 }
 
-/* Whether a due rotation is worth waking for: others than the idle task
- * and us ran for WORKER_BUSY_PERCENT of the time since the last one, or the
- * nap is over. */
-#define WORKER_BUSY_PERCENT 1
-
-static bool rotation_matters(const struct worker *w, uint64_t now)
-{
-	uint64_t since = now - w->rotated_ns;
-
-	return w->busy_ns * 100 >= since * WORKER_BUSY_PERCENT || since >= WORKER_NAP_MAX_NS;
-}
-
 uint64_t worker_wake_at(const struct worker *w, uint64_t now)
 {
 	if (w->paused)
-		return now + WORKER_NAP_MAX_NS;   /* the resume nudges us */
-	if (now >= w->next_rotate_ns && !rotation_matters(w, now))
-		return w->rotated_ns + WORKER_NAP_MAX_NS;   /* idle: nap */
+		return now + NS_PER_SEC;   /* no rotation: the resume nudges us */
 	return w->next_rotate_ns;
 }
 
@@ -680,32 +653,20 @@ bool worker_tick(struct worker *w)
 	 * so seeing stop guarantees seeing that request. */
 	int stopping = __atomic_load_n(&w->stop, __ATOMIC_ACQUIRE);
 	uint64_t seq = __atomic_load_n(&w->flush_seq, __ATOMIC_ACQUIRE);
-	bool cut_made = false, due;
 	uint64_t now;
 
 	if (seq != w->done_seq) {
 		cut(w, seq);
 		w->done_seq = seq;
-		cut_made = true;
 	}
 	if (stopping)
 		return false;
 	apply_pause(w);
 	now = now_ns(w);
-	/* Awake for a cut, a due rotation costs little more; else it waits
-	 * while the CPU idles (the switch-out that woke us, in the ring,
-	 * tells whether it did). */
-	due = now >= w->next_rotate_ns && !w->paused;
-	if (due && !cut_made) {
-		drain(w, UINT64_MAX);
-		due = rotation_matters(w, now);
-	}
-	if (due) {
+	if (now >= w->next_rotate_ns && !w->paused) {
 		uint64_t rotate_ns = __atomic_load_n(&w->rotate_ns, __ATOMIC_RELAXED);
 
 		rotate(w);
-		w->rotated_ns = now;
-		w->busy_ns = 0;
 		int hold = __atomic_load_n(&w->review_hold, __ATOMIC_RELAXED);
 
 		if (hold != 0) {

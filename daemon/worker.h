@@ -9,13 +9,6 @@
  * per period; no periodic sampling member is needed, and idle CPUs are not
  * woken 100 times a second by one.
  *
- * An idle CPU is not woken to rotate: its groups counted almost nothing
- * but the idle task (and us) since the last rotation (others under 1% of
- * the time: a kernel thread's tick work), so whose turn it is hardly
- * matters.  Its worker sleeps until a flush asks for a cut (rotating then,
- * since it is awake: the groups still take turns, a flush apart), its ring
- * fills, or WORKER_NAP_MAX_NS passed.
- *
  * Rotation state per CPU:  ENABLED(g) -> DISABLED(g) -> ENABLED(g+1 mod n)
  * (disable first, so two groups are never schedulable at once.)  A group
  * that reads as in error state right after its enable (a pinned group the
@@ -88,9 +81,6 @@ struct worker {
 	unsigned prev_active;      /* the group enabled before active ... */
 	uint64_t prev_until;       /* ... until this time (0: none since the last drain) */
 	uint64_t next_rotate_ns;
-	uint64_t rotated_ns;       /* the last rotation (or the start) */
-	uint64_t busy_ns;          /* CPU time of others than idle and us since */
-	uint64_t busy_clock[PLAN_MAX_GROUPS];   /* each group's cpu-clock at its last sample */
 	uint64_t last_cut_ns;
 	uint64_t enabled_since;                 /* when the active group was enabled */
 	uint64_t enabled_acc[PLAN_MAX_GROUPS];  /* time groups ran since the last cut */
@@ -148,7 +138,7 @@ void worker_done(struct worker *w);
 void worker_begin(struct worker *w);
 bool worker_tick(struct worker *w);
 /* When the thread next needs to wake by itself (CLOCK_MONOTONIC): the due
- * rotation, or on an idle CPU the end of its nap. */
+ * rotation (none while paused). */
 uint64_t worker_wake_at(const struct worker *w, uint64_t now);
 void worker_end(struct worker *w);
 
