@@ -12,18 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
-#include <sys/prctl.h>
 #include <unistd.h>
 
 #define WORKER_MAX_SPARES 2
 /* A group found unschedulable sits out of rotation this long, then gets
  * one more try (which costs a group read when it fails again). */
 #define WORKER_BENCH_NS (10 * NS_PER_SEC)
-/* Timer slack of a worker's rotation wake-up, as a fraction of the period:
- * the kernel may fire it with another timer due on that CPU within this
- * much, saving a wake-up from idle; a rotation that late changes nothing
- * (coverage counts the real time). */
-#define WORKER_SLACK_DIVISOR 20
 
 /* A handover for cpu, its accumulator reading the workers' shared exit
  * log. */
@@ -565,9 +559,6 @@ static void setup_thread(struct worker *w)
 	CPU_SET(w->ev->cpu, &set);
 	if (sched_setaffinity(0, sizeof(set), &set) < 0)
 		w->setup_error = errno;
-	(void)prctl(PR_SET_TIMERSLACK,
-		    (unsigned long)(__atomic_load_n(&w->rotate_ns, __ATOMIC_RELAXED) /
-				    WORKER_SLACK_DIVISOR), 0, 0, 0);
 }
 
 void worker_begin(struct worker *w)
