@@ -194,9 +194,13 @@ static void print_sampling_cost(const json_t *c)
 {
 	if (c == NULL)
 		return;   /* an older daemon */
+	const char *at = json_string_value(json_object_get(c, "calibrated_at"));
+
 	printf("               %.0f ns per sampled context switch (%s%s)\n",
 	       json_number_value(json_object_get(c, "ns_per_switch")),
 	       json_is_true(json_object_get(c, "measured")) ? "measured: " : "", str(c, "method"));
+	if (at != NULL)
+		printf("               calibrated at %s\n", at);
 }
 
 static void print_text(const json_t *a, const struct source *src)

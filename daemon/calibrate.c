@@ -121,7 +121,60 @@ void calibrate_finish(struct calibration *c)
 	c->cost_ns = (1.0 / c->on_per_s - 1.0 / c->off_per_s) * (double)NS_PER_SEC / 2.0;
 	if (c->cost_ns < 0)
 		c->cost_ns = 0;
-	snprintf(c->method, sizeof(c->method), "same-CPU pipe ping-pong on cpu %d at start, best "
-		 "of %d x %llu ms: %.0f round trips/s without sampling, %.0f with", c->cpu,
-		 CALIBRATE_RUNS, CALIBRATE_RUN_NS / 1000000ULL, c->off_per_s, c->on_per_s);
+	if (c->recheck)
+		snprintf(c->method, sizeof(c->method), "same-CPU pipe ping-pong on cpu %d, re-checked "
+			 "at %llu switches/s on the busiest CPU (its worker paused for the runs "
+			 "without), best of %d x %llu ms: %.0f round trips/s without sampling, %.0f "
+			 "with", c->cpu, (unsigned long long)c->rate, CALIBRATE_RUNS,
+			 CALIBRATE_RUN_NS / 1000000ULL, c->off_per_s, c->on_per_s);
+	else
+		snprintf(c->method, sizeof(c->method), "same-CPU pipe ping-pong on cpu %d at start, "
+			 "best of %d x %llu ms: %.0f round trips/s without sampling, %.0f with",
+			 c->cpu, CALIBRATE_RUNS, CALIBRATE_RUN_NS / 1000000ULL, c->off_per_s,
+			 c->on_per_s);
+}
+
+void calibrate_trigger_init(struct calibrate_trigger *t, uint64_t now_ns)
+{
+	t->base_rate = 0;
+	t->last_ns = now_ns;
+	t->off_since_ns = 0;
+	t->skip = 0;
+}
+
+static uint64_t floored(uint64_t rate)
+{
+	return rate > CALIBRATE_RATE_FLOOR ? rate : CALIBRATE_RATE_FLOOR;
+}
+
+bool calibrate_trigger_step(struct calibrate_trigger *t, uint64_t rate, uint64_t start_ns,
+			    uint64_t end_ns)
+{
+	uint64_t r = floored(rate);
+
+	if (t->skip > 0) {
+		t->skip--;
+		return false;
+	}
+	if (t->base_rate == 0) {   /* the first interval: the rate measured at */
+		t->base_rate = r;
+		return false;
+	}
+	if (r < t->base_rate * CALIBRATE_RECHECK_FACTOR &&
+	    r * CALIBRATE_RECHECK_FACTOR > t->base_rate) {
+		t->off_since_ns = 0;
+		return false;
+	}
+	if (t->off_since_ns == 0)
+		t->off_since_ns = start_ns;
+	return end_ns >= t->off_since_ns + CALIBRATE_RECHECK_HOLD_NS &&
+	       end_ns >= t->last_ns + CALIBRATE_RECHECK_GAP_NS;
+}
+
+void calibrate_trigger_done(struct calibrate_trigger *t, uint64_t rate, uint64_t now_ns)
+{
+	t->base_rate = floored(rate);
+	t->last_ns = now_ns;
+	t->off_since_ns = 0;
+	t->skip = 1;
 }

@@ -10,10 +10,18 @@
  * ring as it does for any process); the extra time per round trip, halved,
  * is the cost of one sampled switch.  Best-of runs, because what disturbs
  * a run on a shared host (another task on that CPU) only makes it slower.
+ *
+ * Re-check: the cost is measured again (the same runs, on the same CPU;
+ * "without" then means with that CPU's worker paused, worker_pause())
+ * when the busiest CPU's switch rate has moved by CALIBRATE_RECHECK_FACTOR
+ * either way from the rate of the last measurement and stayed so for
+ * CALIBRATE_RECHECK_HOLD_NS, at most once per CALIBRATE_RECHECK_GAP_NS.
+ * struct calibrate_trigger decides, from one interval's rate at a time.
  */
 #ifndef STACKD_CALIBRATE_H
 #define STACKD_CALIBRATE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #define CALIBRATE_RUNS 3
@@ -24,6 +32,9 @@ struct calibration {
 	double off_per_s, on_per_s;  /* best round trips per second, without and with */
 	double cost_ns;           /* per sampled switch; < 0: not measured */
 	char method[256];         /* how, for status and the API */
+	uint64_t at_ns;           /* when (CLOCK_REALTIME); 0: not made */
+	bool recheck;             /* a re-check, not the start's */
+	uint64_t rate;            /* busiest-CPU switches/s it answered (re-check) */
 };
 
 /* The round trips per second of the best of CALIBRATE_RUNS runs on cpu;
@@ -32,5 +43,30 @@ double calibrate_pingpong(int cpu);
 
 /* cost per switch from the two rates; fills c->cost_ns and c->method. */
 void calibrate_finish(struct calibration *c);
+
+#define CALIBRATE_RECHECK_FACTOR 4
+#define CALIBRATE_RECHECK_HOLD_NS (30 * 1000000000ULL)
+#define CALIBRATE_RECHECK_GAP_NS (600 * 1000000000ULL)
+/* Rates below this compare as this: an idle host going from 20 to 90
+ * switches/s changes nothing worth a measurement. */
+#define CALIBRATE_RATE_FLOOR 1000
+
+struct calibrate_trigger {
+	uint64_t base_rate;     /* busiest-CPU switches/s at the last calibration; 0: unknown */
+	uint64_t last_ns;       /* when it was made (the intervals' clock, ns) */
+	uint64_t off_since_ns;  /* since then the rate is off by the factor (0: it is not) */
+	unsigned skip;          /* intervals still to ignore (a calibration's own burst) */
+};
+
+/* Calibrated at now_ns (the intervals' clock); the rate it answers is that of
+ * the next interval (the start: nothing measured it yet). */
+void calibrate_trigger_init(struct calibrate_trigger *t, uint64_t now_ns);
+/* One interval [start_ns, end_ns) whose busiest CPU made rate switches/s:
+ * true when the cost is due a re-check now. */
+bool calibrate_trigger_step(struct calibrate_trigger *t, uint64_t rate, uint64_t start_ns,
+			    uint64_t end_ns);
+/* Re-checked at now_ns for rate; the next interval holds the re-check's
+ * own ping-pong and is not this host's rate. */
+void calibrate_trigger_done(struct calibrate_trigger *t, uint64_t rate, uint64_t now_ns);
 
 #endif

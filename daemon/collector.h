@@ -17,6 +17,7 @@
 #define STACKD_COLLECTOR_H
 
 #include "attrib.h"
+#include "exitlog.h"
 #include "kernel_ops.h"
 #include "plan.h"
 #include "ring.h"
@@ -73,6 +74,7 @@ struct collector {
 	struct attrib_layout layout[PLAN_MAX_GROUPS];
 	size_t n_cpus;
 	struct cpu_events *cpus;
+	struct exitlog exits;        /* leader exits seen on any CPU, for all */
 };
 
 /* Open everything on every online CPU.  On failure nothing stays open, and

@@ -85,6 +85,9 @@ int cpuacc_add(struct cpuacc *a, int32_t pid, unsigned group, uint64_t t, uint64
 		 * whatever is charged now is not the exited task's. */
 		if (mark >= 0 && e->first_ns <= a->exit_ns[mark] && t > a->exit_ns[mark])
 			e = NULL;
+		/* The same, the exit seen by another CPU's worker. */
+		else if (a->shared != NULL && exitlog_between(a->shared, pid, e->first_ns, t))
+			e = NULL;
 	}
 	if (e == NULL) {
 		e = new_entry(a, pid, group, t);

@@ -13,6 +13,7 @@
 #include "lib/model/model.h"
 #include "lib/pids.h"
 #include "lib/u64map.h"
+#include "exitlog.h"
 
 #include <stdint.h>
 
@@ -35,6 +36,7 @@ struct cpuacc {
 	struct u64map exits;   /* pid -> index into exit_ns */
 	uint64_t *exit_ns;
 	size_t n_exits, cap_exits;
+	struct exitlog *shared;   /* exits seen on other CPUs (NULL: none) */
 };
 
 int cpuacc_init(struct cpuacc *a);
@@ -44,8 +46,9 @@ void cpuacc_reset(struct cpuacc *a);
 
 /* Add a span of time_ns and counter deltas d[0..n) to (pid, group), charged
  * at time t.  When the pid's leader exited on this CPU after the entry began
- * and before t, the span opens a new entry (a new generation, or a task
- * charged after the exit).  Returns 0 or -ENOMEM. */
+ * (or on another CPU, as far as the shared exit log knows) after the entry
+ * began and before t, the span opens a new entry (a new generation, or a
+ * task charged after the exit).  Returns 0 or -ENOMEM. */
 int cpuacc_add(struct cpuacc *a, int32_t pid, unsigned group, uint64_t t, uint64_t time_ns,
 	       const uint64_t *d, unsigned n);
 

@@ -40,6 +40,7 @@
 #include <string.h>
 #include <sys/signalfd.h>
 #include <sys/timerfd.h>
+#include <time.h>
 #include <unistd.h>
 
 int run_pick_model(const char *name, const struct model **ret, char *why, size_t len)
@@ -114,7 +115,7 @@ static char *plan_json_text(const struct plan *p)
 void run_write_meta(struct daemon *d)
 {
 	char interval[32], rotate[32], started[32], pid[16], ncpus[16], ring[16], groups[512];
-	char cost[32] = "";
+	char cost[32] = "", cost_at[32] = "";
 	char host[256] = "";
 	char *plan = plan_json_text(&d->plan);
 	size_t used = 0;
@@ -123,6 +124,13 @@ void run_write_meta(struct daemon *d)
 	gethostname(host, sizeof(host) - 1);
 	if (d->calib.method[0] != '\0' && d->calib.cost_ns >= 0)
 		snprintf(cost, sizeof(cost), "%.0f", d->calib.cost_ns);
+	if (d->calib.at_ns != 0) {
+		time_t at = (time_t)(d->calib.at_ns / NS_PER_SEC);
+		struct tm tm;
+
+		if (gmtime_r(&at, &tm) != NULL)
+			strftime(cost_at, sizeof(cost_at), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	}
 
 	duration_format(d->cfg.interval_ns, interval, sizeof(interval));
 	duration_format(d->cfg.rotate_period_ns, rotate, sizeof(rotate));
@@ -164,6 +172,8 @@ void run_write_meta(struct daemon *d)
 			/* "": not measured (yet), lib/sampling_cost.h's figure */
 			"sampling_cost_ns", cost,
 			"sampling_cost_method", d->calib.method,
+			/* RFC 3339, UTC: when that figure was measured */
+			"sampling_cost_calibrated_at", cost_at,
 		};
 		char err[512];
 
@@ -280,6 +290,8 @@ static void publish_modes(struct daemon *d)
 void run_flush(struct daemon *d, bool final)
 {
 	struct interval_data *iv = NULL;
+	uint64_t rate;
+	bool recheck;
 	size_t ran;
 	int r;
 
@@ -292,6 +304,8 @@ void run_flush(struct daemon *d, bool final)
 		log_warning("out of memory folding excluded processes: this interval stores them "
 			    "one by one");
 	report_health(d, iv);
+	recheck = !final && run_recheck_due(d, iv);
+	rate = iv->st.max_cpu_switch_rate;
 	prom_add_interval(d->prom, iv);
 	publish_modes(d);
 	ran = iv->n_procs;   /* iv is freed once written */
@@ -304,6 +318,8 @@ void run_flush(struct daemon *d, bool final)
 		    "%" PRIu64 " intervals written%s", d->model->name, ran, writer_written(&d->w),
 		    writer_pending(&d->w) > 0 ? ", some waiting: the database cannot be written" :
 		    "");
+	if (recheck)   /* after the interval is stored: the runs take ~0.4 s */
+		run_recheck_cost(d, rate);
 }
 
 /* The API, /metrics and the dashboard, in their own threads. */
@@ -663,7 +679,7 @@ static int open_proctab(struct daemon *d)
 }
 
 /* The API's threads, the workers and the flusher: from here on we collect. */
-static void hold_reviews(struct daemon *d, bool on)
+void run_hold_reviews(struct daemon *d, bool on)
 {
 	size_t i;
 
@@ -685,12 +701,16 @@ static int start_workers_calibrated(struct daemon *d)
 	r = run_start_workers(d);
 	if (r < 0)
 		return log_error_r(r, "cannot start the CPU workers");
-	hold_reviews(d, true);
+	run_hold_reviews(d, true);
 	nanosleep(&settle, NULL);
 	d->calib.on_per_s = calibrate_pingpong(d->calib.cpu);
 	calibrate_finish(&d->calib);
 	run_set_budget(d);
-	hold_reviews(d, false);
+	run_hold_reviews(d, false);
+	if (d->calib.cost_ns >= 0) {
+		d->calib.at_ns = clock_ns(CLOCK_REALTIME);
+		calibrate_trigger_init(&d->cost_trigger, d->calib.at_ns);
+	}
 	prom_set_sampling_cost(d->prom, run_sampling_cost_ns(d), d->calib.cost_ns >= 0);
 	return 0;
 }

@@ -46,7 +46,8 @@ struct daemon {
 	struct prom *prom;
 	struct http_server *http;
 	struct notifier notify;
-	struct calibration calib;     /* the per-switch sampling cost measured at start */
+	struct calibration calib;     /* the per-switch sampling cost, as last measured */
+	struct calibrate_trigger cost_trigger;   /* when to measure it again */
 };
 
 /* The per-switch sampling cost measured at start, else the development
@@ -60,6 +61,17 @@ static inline double run_sampling_cost_ns(const struct daemon *d)
 /* The cost budget (max_sampling_cost, the measured cost) to every worker:
  * at start once the cost is measured, at a reload, to new workers. */
 void run_set_budget(struct daemon *d);
+/* Hold the workers' switch-record reviews (on) or let them go on (off):
+ * a calibration's ping-pong is not this host's rate. */
+void run_hold_reviews(struct daemon *d, bool on);
+/* Whether the interval's busiest-CPU switch rate asks for a re-check of
+ * the sampling cost (calibrate.h); one call per interval (recheck.c). */
+bool run_recheck_due(struct daemon *d, const struct interval_data *iv);
+/* Measure the cost again on the start's CPU, for the busiest-CPU rate
+ * rate: d->calib, /metrics and meta take the new figure, the log says old
+ * and new; on failure the old figure stays, said in the log. */
+void run_recheck_cost(struct daemon *d, uint64_t rate);
+
 /* One interval from what the workers hold, to the store and /metrics.
  * final: the workers make their last cut and stop (joined). */
 void run_flush(struct daemon *d, bool final);

@@ -19,7 +19,9 @@
  * one more try (which costs a group read when it fails again). */
 #define WORKER_BENCH_NS (10 * NS_PER_SEC)
 
-static struct handover *handover_new(int cpu)
+/* A handover for cpu, its accumulator reading the workers' shared exit
+ * log. */
+static struct handover *handover_new(int cpu, struct exitlog *shared)
 {
 	struct handover *h = calloc(1, sizeof(*h));
 
@@ -30,6 +32,7 @@ static struct handover *handover_new(int cpu)
 		return NULL;
 	}
 	h->cpu = cpu;
+	h->acc.shared = shared;
 	return h;
 }
 
@@ -144,6 +147,9 @@ void worker_handle_record(struct worker *w, const struct perf_event_header *h)
 		}
 		if (h->type == PERF_RECORD_EXIT)
 			attrib_exit(&w->at, t.pid, t.tid, t.time);
+		/* every CPU's accumulator must split at a leader's exit */
+		if (h->type == PERF_RECORD_EXIT && t.pid == t.tid)
+			exitlog_add(&w->col->exits, t.pid, t.time);
 		/* Threads share their process's identity: only leaders matter. */
 		if (t.pid != t.tid)
 			return;
@@ -611,7 +617,7 @@ static struct handover *take_spare(struct worker *w)
 		handover_clear(h);
 		return h;
 	}
-	return handover_new(w->ev->cpu);
+	return handover_new(w->ev->cpu, &w->col->exits);
 }
 
 /* Everything up to now becomes a handover for the main thread. */
@@ -705,6 +711,70 @@ void worker_begin(struct worker *w)
 	w->next_rotate_ns = now + __atomic_load_n(&w->rotate_ns, __ATOMIC_RELAXED);
 }
 
+/* A re-check of the sampling cost asks this CPU to sample nothing for its
+ * runs "without": the active group is disabled (its remainder read, as at
+ * a rotation) and the switch records closed; the time until the resume is
+ * dark, charged as unattributed.  No rotation meanwhile. */
+static void pause_groups(struct worker *w)
+{
+	uint64_t t = now_ns(w);
+
+	if (w->running) {
+		uint64_t values[ACC_MAX_MEMBERS];
+		int nv;
+
+		group_ioctl(w, w->active, PERF_EVENT_IOC_DISABLE);
+		w->enabled_acc[w->active] += t - w->enabled_since;
+		w->prev_active = w->active;
+		w->prev_until = now_ns(w);
+		drain(w, UINT64_MAX);
+		w->prev_until = 0;
+		nv = collector_read_group(w->col, w->ev, w->active, values, ACC_MAX_MEMBERS);
+		if (nv > 0)
+			attrib_remainder(&w->at, w->active, t, values, (unsigned)nv);
+		w->running = false;
+	}
+	w->paused_records = w->switch_records;
+	if (w->switch_records)
+		(void)set_switch_records(w, false);
+	go_dark(w, t);
+}
+
+static void resume_groups(struct worker *w)
+{
+	unsigned n = w->col->n_groups;
+
+	if (w->paused_records && !set_switch_records(w, true))
+		w->switch_records_failed = true;
+	enable_next(w, (w->active + n - 1) % n);   /* the same group first */
+	go_dark(w, now_ns(w));
+}
+
+/* Put in place the pause the main thread asked for, and tell it. */
+static void apply_pause(struct worker *w)
+{
+	int want = __atomic_load_n(&w->pause, __ATOMIC_ACQUIRE);
+
+	if ((want != 0) == w->paused)
+		return;
+	if (want != 0)
+		pause_groups(w);
+	else
+		resume_groups(w);
+	w->paused = want != 0;
+	pthread_mutex_lock(&w->lock);
+	w->pause_applied = want;
+	pthread_cond_broadcast(&w->cond);
+	pthread_mutex_unlock(&w->lock);
+}
+
+uint64_t worker_wake_at(const struct worker *w, uint64_t now)
+{
+	if (w->paused)
+		return now + NS_PER_SEC;   /* no rotation: the resume nudges us */
+	return w->next_rotate_ns;
+}
+
 bool worker_tick(struct worker *w)
 {
 	/* stop first: worker_stop() is called after the last flush request,
@@ -719,10 +789,10 @@ bool worker_tick(struct worker *w)
 	}
 	if (stopping)
 		return false;
+	apply_pause(w);
 	now = now_ns(w);
-	if (now >= w->next_rotate_ns) {
+	if (now >= w->next_rotate_ns && !w->paused) {
 		uint64_t rotate_ns = __atomic_load_n(&w->rotate_ns, __ATOMIC_RELAXED);
-
 		int hold = __atomic_load_n(&w->review_hold, __ATOMIC_RELAXED);
 
 		if (hold != 0)
@@ -776,7 +846,8 @@ static void *worker_main(void *arg)
 
 	for (;;) {
 		uint64_t now = now_ns(w);
-		uint64_t wait = w->next_rotate_ns > now ? w->next_rotate_ns - now : 0;
+		uint64_t wake = worker_wake_at(w, now);
+		uint64_t wait = wake > now ? wake - now : 0;
 		struct timespec ts = { (time_t)(wait / NS_PER_SEC), (long)(wait % NS_PER_SEC) };
 
 		if (ppoll(pfd, 2, &ts, NULL) > 0) {
@@ -810,7 +881,7 @@ int worker_init(struct worker *w, struct collector *col, struct cpu_events *ev,
 	w->cmd_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	if (w->cmd_fd < 0)
 		return -errno;
-	w->cur = handover_new(ev->cpu);
+	w->cur = handover_new(ev->cpu, &col->exits);
 	if (w->cur == NULL) {
 		close(w->cmd_fd);
 		return -ENOMEM;
@@ -892,6 +963,23 @@ void worker_hold_review(struct worker *w, bool on)
 	/* released: the worker re-baselines at its next tick before reviewing
 	 * again, so no held time reaches a review */
 	__atomic_store_n(&w->review_hold, on ? REVIEW_HELD : REVIEW_RELEASED, __ATOMIC_RELAXED);
+}
+
+bool worker_pause(struct worker *w, bool on, uint64_t deadline_ns)
+{
+	struct timespec ts = { (time_t)(deadline_ns / NS_PER_SEC),
+			       (long)(deadline_ns % NS_PER_SEC) };
+	bool done;
+
+	__atomic_store_n(&w->pause, on ? 1 : 0, __ATOMIC_RELEASE);
+	nudge(w);
+	pthread_mutex_lock(&w->lock);
+	while (w->pause_applied != (on ? 1 : 0))
+		if (pthread_cond_timedwait(&w->cond, &w->lock, &ts) == ETIMEDOUT)
+			break;
+	done = w->pause_applied == (on ? 1 : 0);
+	pthread_mutex_unlock(&w->lock);
+	return done;
 }
 
 void worker_set_rotate(struct worker *w, uint64_t rotate_ns)

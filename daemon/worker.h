@@ -83,6 +83,7 @@ struct worker {
 	 * millionths of the CPU (0: none), one sampled switch's cost in ps */
 	uint64_t budget_ppm, cost_ps;
 	int periodic_now;          /* atomic: this CPU samples periodically (/metrics) */
+	int pause;                 /* atomic: sample nothing (a calibration's "without") */
 
 	/* owned by the worker thread */
 	struct attrib_cpu at;
@@ -109,6 +110,8 @@ struct worker {
 	bool periodic_failed;       /* the kernel refused a period: per-switch for good */
 	uint64_t periodic_since;    /* periodic_ns counted up to then */
 	uint64_t period_rng;        /* draws each periodic turn's clock period */
+	bool paused;               /* pause applied: groups and switch records off */
+	bool paused_records;       /* the switch records were on before it */
 
 	/* shared, under lock */
 	pthread_mutex_t lock;
@@ -117,6 +120,7 @@ struct worker {
 	struct handover *spare;    /* returned by the main thread for reuse */
 	uint64_t posted_seq;
 	int setup_error;           /* pinning or enabling failed */
+	int pause_applied;         /* the pause state the worker has put in place */
 };
 
 /* Set up w for CPU ev (does not start the thread). */
@@ -139,6 +143,11 @@ void worker_set_budget(struct worker *w, double max_cost, double cost_ns);
 bool worker_periodic(const struct worker *w);
 /* Hold the switch-record review (on) or let it go on (off) from now. */
 void worker_hold_review(struct worker *w, bool on);
+/* Stop sampling on w's CPU (on) or start again (off), and wait until the
+ * worker did or deadline (CLOCK_MONOTONIC ns) passed: false then.  While
+ * paused, the CPU's time goes to [unattributed] (dark, counted as lost);
+ * for a re-check of the sampling cost, a few hundred ms. */
+bool worker_pause(struct worker *w, bool on, uint64_t deadline_ns);
 /* Stop the thread: it makes a last cut (collect it afterwards with
  * worker_collect) and disables its groups. */
 void worker_stop(struct worker *w);
@@ -150,6 +159,9 @@ void worker_done(struct worker *w);
  * false once asked to stop; end disables every group. */
 void worker_begin(struct worker *w);
 bool worker_tick(struct worker *w);
+/* When the thread next needs to wake by itself (CLOCK_MONOTONIC): the due
+ * rotation (none while paused). */
+uint64_t worker_wake_at(const struct worker *w, uint64_t now);
 void worker_end(struct worker *w);
 
 /* Take one ring record: attribute a sample, keep a side-band record, count

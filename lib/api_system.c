@@ -225,11 +225,13 @@ static void print_writer(struct jsonw *j, struct writer_status_box *box)
 }
 
 /* "sampling_cost": what sampling one context switch costs on this host,
- * as the daemon measured it at start (meta), else the development VM's
- * figure, saying which; returns the ns per switch. */
+ * as the daemon last measured it (meta: at start, or re-checked when the
+ * switch rate moved; calibrated_at says when, RFC 3339, null when never),
+ * else the development VM's figure, saying which; returns the ns per
+ * switch. */
 static double print_sampling_cost(struct jsonw *j, struct db *db)
 {
-	char ns[32] = "", method[512] = "";
+	char ns[32] = "", method[512] = "", when[40] = "";
 	bool measured = query_meta(db, "sampling_cost_ns", ns, sizeof(ns)) == 0 && ns[0] != '\0';
 	double cost = measured ? strtod(ns, NULL) : (double)SWITCH_SAMPLE_COST_NS;
 
@@ -247,6 +249,9 @@ static double print_sampling_cost(struct jsonw *j, struct db *db)
 	jsonw_field_double(j, "ns_per_switch", cost);
 	jsonw_field_bool(j, "measured", measured);
 	jsonw_field_string(j, "method", method);
+	if (!measured || query_meta(db, "sampling_cost_calibrated_at", when, sizeof(when)) < 0)
+		when[0] = '\0';
+	jsonw_field_string_or_null(j, "calibrated_at", when[0] != '\0' ? when : NULL);
 	jsonw_object_end(j);
 	return cost;
 }

@@ -58,7 +58,8 @@ jq -e '.model == "software" and .collector.lost_records == 0 and .collector.bad_
 	"$TMP/sys.json" >/dev/null || fail "system fields: $(cat "$TMP/sys.json")"
 # the per-switch sampling cost, measured at start on this host
 jq -e '.sampling_cost.measured and .sampling_cost.ns_per_switch >= 0 and
-	(.sampling_cost.method | test("ping-pong on cpu [0-9]+ at start"))' "$TMP/sys.json" >/dev/null ||
+	(.sampling_cost.method | test("ping-pong on cpu [0-9]+ at start")) and
+	(.sampling_cost.calibrated_at | test("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:]{8}Z$"))' "$TMP/sys.json" >/dev/null ||
 	fail "sampling cost not measured: $(jq -c .sampling_cost "$TMP/sys.json")"
 note "sampling cost: $(jq -r '"\(.sampling_cost.ns_per_switch) ns per switch (\(.sampling_cost.method))"' "$TMP/sys.json")"
 

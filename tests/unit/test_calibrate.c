@@ -21,6 +21,12 @@ static void test_finish(void)
 	CHECK(fabs(c.cost_ns - 750.0) < 1e-6);
 	CHECK(strstr(c.method, "cpu 3") != NULL);
 	CHECK(strstr(c.method, "400000 round trips/s without sampling, 250000 with") != NULL);
+	c.recheck = true;   /* a re-check says so, and at what rate */
+	c.rate = 80000;
+	calibrate_finish(&c);
+	CHECK(fabs(c.cost_ns - 750.0) < 1e-6);
+	CHECK(strstr(c.method, "re-checked at 80000 switches/s") != NULL);
+	c.recheck = false;
 	/* faster with sampling: noise below what the method resolves */
 	c.on_per_s = 410000;
 	calibrate_finish(&c);
@@ -43,9 +49,53 @@ static void test_pingpong(void)
 	CHECK(calibrate_pingpong(100000) == 0);   /* no such CPU: no run */
 }
 
+#define S 1000000000ULL
+
+/* Feed one rate per 1 s interval from *now on, n times; the step (1-based)
+ * that asked for a re-check, or 0. */
+static unsigned feed(struct calibrate_trigger *t, uint64_t *now, uint64_t rate, unsigned n)
+{
+	unsigned i, due = 0;
+
+	for (i = 1; i <= n; i++) {
+		if (calibrate_trigger_step(t, rate, *now, *now + S) && due == 0)
+			due = i;
+		*now += S;
+	}
+	return due;
+}
+
+/* The re-check's trigger: a change by 4x either way that lasts 30 s, no
+ * sooner than 10 minutes after the last calibration; not a shorter burst,
+ * not a smaller change, not the re-check's own interval after it. */
+static void test_trigger(void)
+{
+	struct calibrate_trigger t;
+	uint64_t now = 1000 * S;
+
+	calibrate_trigger_init(&t, now);
+	CHECK_EQ_U(feed(&t, &now, 5000, 1), 0);          /* the base: 5000/s */
+	CHECK_EQ_U(t.base_rate, 5000);
+	CHECK_EQ_U(feed(&t, &now, 19999, 700), 0);       /* under 4x, ever */
+	CHECK_EQ_U(feed(&t, &now, 20000, 29), 0);        /* 4x, 29 s */
+	CHECK_EQ_U(feed(&t, &now, 5000, 1), 0);          /* back: starts over */
+	CHECK_EQ_U(feed(&t, &now, 20000, 30), 30);       /* 30 s of 4x */
+	calibrate_trigger_done(&t, 20000, now);
+	CHECK_EQ_U(feed(&t, &now, 500000, 1), 0);        /* its own ping-pong */
+	/* down by 4x: lasting, but 10 minutes must pass since the last */
+	CHECK_EQ_U(feed(&t, &now, 5000, 598), 0);
+	CHECK_EQ_U(feed(&t, &now, 5000, 2), 1);
+	/* idle rates compare at the floor: 10/s against 900/s is no change */
+	calibrate_trigger_init(&t, now);
+	CHECK_EQ_U(feed(&t, &now, 10, 1), 0);
+	CHECK_EQ_U(feed(&t, &now, 900, 1000), 0);
+	CHECK_EQ_U(feed(&t, &now, 4000, 40), 30);
+}
+
 int main(void)
 {
 	test_finish();
+	test_trigger();
 	test_pingpong();
 	return 0;
 }

@@ -1,10 +1,12 @@
 /* The main thread's flush on hand-made handovers from two CPUs: side-band
  * records merged in time order, entries charged to the right generation of
- * a reused pid, a span across the reuse left unattributed, sums and stats;
+ * a reused pid, a span across the reuse left unattributed (and split when
+ * the exit came from another CPU's worker's log), sums and stats;
  * every health field combined as lib/health_fields.h says. */
 #include "flush.h"
 #include "test.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -89,6 +91,91 @@ static void check_health_fields(struct flusher *f)
 	interval_free(iv);
 	for (i = 0; i < 2; i++)
 		handover_free(h[i]);
+}
+
+/* Pid 200's first process runs on cpu 1, moves to cpu 0 and exits there
+ * (its EXIT in cpu 0's ring); a new process with the same pid then runs on
+ * cpu 1, all in one interval.  With cpu 0's worker's exit in the shared
+ * log, cpu 1's accumulator opens a new entry at the reuse and each process
+ * gets its own time; without it, cpu 1's one entry straddles the reuse and
+ * goes to [unattributed].  Returns the interval's straddles. */
+static uint64_t exit_elsewhere(struct collector *col, const char *root, bool shared)
+{
+	static struct exitlog exits;
+	struct proctab pt;
+	struct flusher f;
+	struct handover *h[2];
+	struct interval_data *iv;
+	const struct iv_row *r;
+	uint64_t straddles;
+	unsigned i;
+
+	memset(&exits, 0, sizeof(exits));
+	CHECK(proctab_init(&pt, root, 10 * MS, 0) == 0);
+	CHECK(flush_init(&f, col, NULL, 0, &pt, 0) == 0);
+	f.seq = 1;
+	for (i = 0; i < 2; i++) {
+		h[i] = calloc(1, sizeof(*h[i]));
+		CHECK(h[i] != NULL);
+		CHECK(cpuacc_init(&h[i]->acc) == 0);
+		h[i]->cpu = (int)i;
+		h[i]->acc.shared = shared ? &exits : NULL;
+	}
+	add_life(h[0], LIFE_FORK, 200, 1, 100 * MS, NULL, false);
+	add_life(h[0], LIFE_COMM, 200, 0, 101 * MS, "gen-one", true);
+	add_entry(h[1], 200, 0, 200 * MS, 400 * MS, 3, 200, 5);   /* gen-one on cpu 1 */
+	add_entry(h[0], 200, 0, 500 * MS, 500 * MS, 1, 100, 1);   /* gen-one on cpu 0 */
+	/* cpu 0's worker takes the EXIT record: its own mark and the log */
+	CHECK(cpuacc_mark_exit(&h[0]->acc, 200, 600 * MS) == 0);
+	exitlog_add(&exits, 200, 600 * MS);
+	add_life(h[0], LIFE_EXIT, 200, 1, 600 * MS, NULL, false);
+	add_life(h[1], LIFE_FORK, 200, 1, 700 * MS, NULL, false);
+	add_life(h[1], LIFE_COMM, 200, 0, 701 * MS, "gen-two", true);
+	add_entry(h[1], 200, 0, 800 * MS, 900 * MS, 2, 300, 7);   /* gen-two on cpu 1 */
+
+	iv = calloc(1, sizeof(*iv));
+	CHECK(iv != NULL);
+	iv->n_groups = 2;
+	iv->st.busiest_cpu = -1;
+	CHECK(flush_apply_life(&f, h, 2) == 0);
+	CHECK(flush_add_handover(&f, iv, h[0]) == 0);
+	CHECK(flush_add_handover(&f, iv, h[1]) == 0);
+	CHECK(flush_finish(&f, iv) == 0);
+	straddles = iv->st.straddles;
+	if (shared) {
+		r = row(iv, "gen-one", 0);
+		CHECK(r != NULL && r->task_clock_ns == 300 && r->context_switches == 4);
+		r = row(iv, "gen-two", 0);
+		CHECK(r != NULL && r->task_clock_ns == 300 && r->v[0] == 7);
+		CHECK(row(iv, "[unattributed]", 0) == NULL);
+	} else {
+		r = row(iv, "[unattributed]", 0);
+		CHECK(r != NULL && r->task_clock_ns == 500);
+	}
+	interval_free(iv);
+	for (i = 0; i < 2; i++)
+		handover_free(h[i]);
+	flush_done(&f);
+	proctab_done(&pt);
+	return straddles;
+}
+
+/* The log itself: a pid's two newest exits, another pid in the same slot
+ * replacing them, and nothing known before any exit. */
+static void check_exitlog(void)
+{
+	static struct exitlog l;
+
+	CHECK(!exitlog_between(&l, 7, 0, UINT64_MAX));
+	exitlog_add(&l, 7, 500);
+	exitlog_add(&l, 7, 300);   /* drained late by its CPU's worker */
+	CHECK(exitlog_between(&l, 7, 300, 301));
+	CHECK(exitlog_between(&l, 7, 400, 501));
+	CHECK(!exitlog_between(&l, 7, 301, 500));   /* [from, to) */
+	CHECK(!exitlog_between(&l, 8, 0, UINT64_MAX));
+	exitlog_add(&l, 7 + EXITLOG_SLOTS, 900);
+	CHECK(!exitlog_between(&l, 7, 0, UINT64_MAX));
+	CHECK(exitlog_between(&l, 7 + EXITLOG_SLOTS, 900, 901));
 }
 
 int main(void)
@@ -185,6 +272,9 @@ int main(void)
 	for (i = 0; i < 2; i++)
 		handover_free(h[i]);
 	check_health_fields(&f);
+	check_exitlog();
+	CHECK_EQ_U(exit_elsewhere(&col, root, true), 0);
+	CHECK_EQ_U(exit_elsewhere(&col, root, false), 1);
 	flush_done(&f);
 	proctab_done(&pt);
 	rmdir(root);

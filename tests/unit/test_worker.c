@@ -2,7 +2,7 @@
  * event id no group of ours has whose read fits no enabled group
  * (unknown_id_samples), attributes one that does (foreign_id_samples), records too short for
  * their type (bad_samples), and still attributes the good samples and
- * keeps the side-band records.  Records are built by hand in the layout of
+ * keeps the side-band records; the thread's next wake-up.  Records are built by hand in the layout of
  * perf_record.h; no perf_event, no thread. */
 #include "worker.h"
 #include "test.h"
@@ -135,6 +135,13 @@ int main(void)
 	CHECK_EQ_U(w.cur->acc.n, 1);
 
 	check_foreign(&w, &ev);
+	/* the next wake-up is the due rotation; none while paused (a
+	 * calibration's runs without sampling), the resume nudges */
+	w.next_rotate_ns = 5000;
+	CHECK_EQ_U(worker_wake_at(&w, 4000), 5000);
+	w.paused = true;
+	CHECK_EQ_U(worker_wake_at(&w, 6000), 6000 + 1000000000ULL);
+	w.paused = false;
 	worker_done(&w);
 	return 0;
 }

@@ -1,0 +1,103 @@
+/*
+ * recheck.c - the per-switch sampling cost measured again when the host's
+ * switch rate has moved a lot since the last measurement (calibrate.h says
+ * when and how).  Main thread, between two flushes: the runs take about
+ * 0.4 s of one CPU, at most once per ten minutes; the flush timer's next
+ * expiry waits that long at most.
+ */
+#include "run_private.h"
+#include "lib/clock.h"
+#include "log.h"
+
+#include <errno.h>
+#include <string.h>
+#include <time.h>
+
+#define RECHECK_PAUSE_WAIT_NS (200 * NS_PER_MSEC)   /* for the worker to (un)pause */
+
+static struct worker *worker_of_cpu(struct daemon *d, int cpu)
+{
+	size_t i;
+
+	for (i = 0; i < d->n_workers; i++)
+		if (d->workers[i].ev->cpu == cpu)
+			return &d->workers[i];
+	return NULL;
+}
+
+/* The runs: without sampling (cpu's worker paused), then with it. */
+static int measure(struct daemon *d, struct calibration *c)
+{
+	struct worker *w = worker_of_cpu(d, c->cpu);
+	struct timespec settle = { 0, 20 * 1000 * 1000 };   /* the groups enabled */
+	bool resumed;
+
+	if (w == NULL)
+		return -ENODEV;
+	/* Its "with sampling" run would time the clock sampler, not the
+	 * per-switch one: no figure rather than a wrong one. */
+	if (worker_periodic(w))
+		return -EBUSY;
+	run_hold_reviews(d, true);
+	if (!worker_pause(w, true, monotonic_ns() + RECHECK_PAUSE_WAIT_NS)) {
+		(void)worker_pause(w, false, monotonic_ns() + RECHECK_PAUSE_WAIT_NS);
+		run_hold_reviews(d, false);
+		return -ETIMEDOUT;
+	}
+	c->off_per_s = calibrate_pingpong(c->cpu);
+	resumed = worker_pause(w, false, monotonic_ns() + RECHECK_PAUSE_WAIT_NS);
+	nanosleep(&settle, NULL);
+	c->on_per_s = resumed ? calibrate_pingpong(c->cpu) : 0;
+	run_hold_reviews(d, false);
+	return resumed ? 0 : -ETIMEDOUT;
+}
+
+bool run_recheck_due(struct daemon *d, const struct interval_data *iv)
+{
+	if (d->calib.at_ns == 0)   /* never measured at all: nothing to re-check */
+		return false;
+	return calibrate_trigger_step(&d->cost_trigger, iv->st.max_cpu_switch_rate, iv->start_ns,
+				      iv->end_ns);
+}
+
+void run_recheck_cost(struct daemon *d, uint64_t rate)
+{
+	uint64_t was = d->cost_trigger.base_rate;
+	struct calibration c;
+	int r;
+
+	memset(&c, 0, sizeof(c));
+	c.cpu = d->calib.cpu;
+	c.recheck = true;
+	c.rate = rate;
+	r = measure(d, &c);
+	c.at_ns = clock_ns(CLOCK_REALTIME);
+	calibrate_trigger_done(&d->cost_trigger, rate, c.at_ns);
+	if (r == -EBUSY) {
+		log_info("not re-checking the sampling cost at %llu switches/s: cpu %d samples "
+			 "periodically (the cost budget), so sampling every switch cannot be timed "
+			 "there now; keeping %.0f ns per switch", (unsigned long long)rate, c.cpu,
+			 run_sampling_cost_ns(d));
+		return;
+	}
+	if (r < 0) {
+		log_warning("re-checking the sampling cost at %llu switches/s failed (%s); keeping "
+			    "%.0f ns per switch", (unsigned long long)rate, strerror(-r),
+			    run_sampling_cost_ns(d));
+		return;
+	}
+	calibrate_finish(&c);
+	if (c.cost_ns < 0) {
+		log_warning("re-checking the sampling cost: %s; keeping %.0f ns per switch", c.method,
+			    run_sampling_cost_ns(d));
+		return;
+	}
+	log_info("sampling cost re-checked: the busiest CPU's switch rate is %llu/s (was about "
+		 "%llu/s at the last measurement); %.0f ns per switch, was %.0f ns (%s)",
+		 (unsigned long long)rate, (unsigned long long)was, c.cost_ns,
+		 run_sampling_cost_ns(d), c.method);
+	d->calib = c;
+	run_set_budget(d);   /* the workers' budget decisions use the new figure */
+	prom_set_sampling_cost(d->prom, c.cost_ns, true);
+	run_write_meta(d);
+}
