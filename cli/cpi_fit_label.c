@@ -48,7 +48,7 @@ static double num(const json_t *o, const char *key)
 bool cpi_fit_label(const json_t *fit, uint64_t now_ns, char *buf, size_t len)
 {
 	const char *label = json_string_value(json_object_get(fit, "label"));
-	char rows[32], when[32];
+	char rows[32], when[32], r2[16] = "n/a", held[16] = "n/a";
 
 	buf[0] = '\0';
 	if (!json_is_object(fit))
@@ -61,9 +61,13 @@ bool cpi_fit_label(const json_t *fit, uint64_t now_ns, char *buf, size_t len)
 	thousands((uint64_t)num(fit, "rows"), rows, sizeof(rows));
 	ago((uint64_t)json_integer_value(json_object_get(fit, "created_ns")), now_ns, when,
 	    sizeof(when));
-	snprintf(buf, len, "%s: R² %.2f on %s process-intervals, held-out error %.1f %%, "
-		 "fitted %s ago", label != NULL ? label : "regression estimate", num(fit, "r2"),
-		 rows, 100.0 * num(fit, "held_out_error"), when);
+	/* null in the answer (nothing to compare with, nothing held out): n/a */
+	if (isfinite(num(fit, "r2")))
+		snprintf(r2, sizeof(r2), "%.2f", num(fit, "r2"));
+	if (isfinite(num(fit, "held_out_error")))
+		snprintf(held, sizeof(held), "%.1f%%", 100.0 * num(fit, "held_out_error"));
+	snprintf(buf, len, "%s: R² %s on %s process-intervals, held-out error %s, fitted %s ago",
+		 label != NULL ? label : "regression estimate", r2, rows, held, when);
 	return true;
 }
 

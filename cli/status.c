@@ -209,6 +209,7 @@ static void print_text(const json_t *a, const struct source *src)
 	const json_t *db = json_object_get(a, "database"), *g, *up = json_object_get(a, "uptime_s");
 	char a1[32], a2[32], where[600];
 	double cost = json_number_value(json_object_get(a, "sampling_cost_fraction"));
+	bool periodic;
 	size_t i;
 
 	source_describe(src, where, sizeof(where));
@@ -255,10 +256,14 @@ static void print_text(const json_t *a, const struct source *src)
 			printf("excluded:      into [excluded]:%s%s%s%s%s%s\n", *c ? " comm " : "", c,
 			       *u ? " unit " : "", u, *us ? " user " : "", us);
 	}
+	periodic = strcmp(opt_str(json_object_get(a, "sampling_mode"), "mode"), "per-switch") != 0 &&
+		   *opt_str(json_object_get(a, "sampling_mode"), "mode") != '\0';
 	printf("samples:       %" PRIu64 " context switches sampled; busiest: cpu %d at %" PRIu64
-	       "/s, sampling costs about %.1f%% of it%s\n", u64(col, "samples"),
+	       "/s, sampling %s about %.1f%% of it%s\n", u64(col, "samples"),
 	       (int)json_integer_value(json_object_get(col, "busiest_cpu")),
-	       u64(col, "max_cpu_switch_rate"), 100.0 * cost,
+	       u64(col, "max_cpu_switch_rate"), periodic ? "every switch would cost" : "costs",
+	       100.0 * cost,
+	       periodic ? " - the cost budget sampled periodically instead (see sampling:)" :
 	       json_is_true(json_object_get(a, "sampling_costly")) ?
 	       " - COSTLY: that CPU switches too often for cheap per-switch sampling" : "");
 	print_sampling_cost(json_object_get(a, "sampling_cost"));

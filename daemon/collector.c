@@ -250,12 +250,16 @@ int collector_set_periodic(const struct collector *c, struct cpu_events *ce, boo
 	unsigned g;
 	int r = 0;
 
-	for (g = 0; g < c->n_groups && r == 0; g++) {
+	/* Into periodic mode: stop at the first refusal and put every group
+	 * back.  Back to every switch: every group, whatever one refuses (a
+	 * group left periodic would sample nothing per switch). */
+	for (g = 0; g < c->n_groups && (r == 0 || !on); g++) {
 		const struct cpu_group *cg = &ce->groups[g];
+		int rc = set_period(c, cg->clock_fd, on ? COLLECTOR_PERIODIC_NS : COLLECTOR_NEVER_PERIOD);
+		int rs = set_period(c, cg->sampler_fd, on ? COLLECTOR_NEVER_PERIOD : 1);
 
-		r = set_period(c, cg->clock_fd, on ? COLLECTOR_PERIODIC_NS : COLLECTOR_NEVER_PERIOD);
 		if (r == 0)
-			r = set_period(c, cg->sampler_fd, on ? COLLECTOR_NEVER_PERIOD : 1);
+			r = rc < 0 ? rc : rs;
 	}
 	if (r < 0 && on)
 		(void)collector_set_periodic(c, ce, false);

@@ -34,15 +34,20 @@ static int measure(struct daemon *d, struct calibration *c)
 
 	if (w == NULL)
 		return -ENODEV;
-	/* Its "with sampling" run would time the clock sampler, not the
-	 * per-switch one: no figure rather than a wrong one. */
-	if (worker_periodic(w))
-		return -EBUSY;
 	run_hold_reviews(d, true);
 	if (!worker_pause(w, true, monotonic_ns() + RECHECK_PAUSE_WAIT_NS)) {
 		(void)worker_pause(w, false, monotonic_ns() + RECHECK_PAUSE_WAIT_NS);
 		run_hold_reviews(d, false);
 		return -ETIMEDOUT;
+	}
+	/* Held and paused, the worker reviews no mode until released, so
+	 * this holds for both runs.  A periodic CPU's "with sampling" run
+	 * would time the clock sampler, not the per-switch one: no figure
+	 * rather than a wrong one. */
+	if (worker_periodic(w)) {
+		(void)worker_pause(w, false, monotonic_ns() + RECHECK_PAUSE_WAIT_NS);
+		run_hold_reviews(d, false);
+		return -EBUSY;
 	}
 	c->off_per_s = calibrate_pingpong(c->cpu);
 	resumed = worker_pause(w, false, monotonic_ns() + RECHECK_PAUSE_WAIT_NS);

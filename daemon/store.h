@@ -93,6 +93,7 @@ int store_used_bytes(struct store *s, uint64_t *ret);
 /* The regression CPI stack fits kept (schema/007-cpi-fit.sql): 8 hours
  * of them at one per 10 minutes. */
 #define STORE_CPIFIT_KEEP 48
+#define STORE_CPIFIT_KEEP_FAILED 4   /* failed attempts kept: the newest says why */
 
 /* What one fit attempt gave, for the log. */
 struct store_cpifit_result {
@@ -108,7 +109,8 @@ struct store_cpifit_result {
 /* Fit the host's regression CPI stack (lib/model/cpi_fit.h) over the
  * current model's raw intervals ending in the window_ns before the newest,
  * and store the attempt as a cpi_fit row made at now_ns (a failed one with
- * its reason), keeping the newest STORE_CPIFIT_KEEP.  Returns 1 when a row
+ * its reason), keeping the newest STORE_CPIFIT_KEEP fits and the newest
+ * STORE_CPIFIT_KEEP_FAILED failed attempts.  Returns 1 when a row
  * was written, 0 when the model has no regression stack (nothing done),
  * or -errno with err. */
 int store_cpifit(struct store *s, uint64_t now_ns, uint64_t window_ns,

@@ -269,11 +269,17 @@ static int write_fit(struct store *s, const struct store_cpifit_result *res,
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
 		return rc;
-	rc = sqlite3_prepare_v2(s->db, "DELETE FROM cpi_fit WHERE id NOT IN (SELECT id FROM"
-				" cpi_fit ORDER BY created_ns DESC, id DESC LIMIT ?1)", -1, &st, NULL);
+	/* Fits and failed attempts are kept apart: a night of "too few rows"
+	 * (one every two minutes) must not push out the last good fit. */
+	rc = sqlite3_prepare_v2(s->db, "DELETE FROM cpi_fit WHERE (error IS NULL AND id NOT IN"
+				" (SELECT id FROM cpi_fit WHERE error IS NULL"
+				" ORDER BY created_ns DESC, id DESC LIMIT ?1)) OR (error IS NOT NULL"
+				" AND id NOT IN (SELECT id FROM cpi_fit WHERE error IS NOT NULL"
+				" ORDER BY created_ns DESC, id DESC LIMIT ?2))", -1, &st, NULL);
 	if (rc != SQLITE_OK)
 		return rc;
 	sqlite3_bind_int(st, 1, STORE_CPIFIT_KEEP);
+	sqlite3_bind_int(st, 2, STORE_CPIFIT_KEEP_FAILED);
 	rc = sqlite3_step(st);
 	sqlite3_finalize(st);
 	return rc == SQLITE_DONE ? SQLITE_OK : rc;

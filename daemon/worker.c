@@ -514,11 +514,15 @@ static void change_mode(struct worker *w, uint64_t t, unsigned skip)
 
 	w->mode_change = false;
 	r = collector_set_periodic(w->col, w->ev, on);
-	if (r < 0) {
+	if (r < 0 && on) {
 		w->periodic_failed = true;
-		log_warning("cpu %d: cannot set a sampling period (%s): %s", w->ev->cpu,
-			    strerror(-r), on ? "sampling every context switch whatever it costs" :
-			    "sampling periodically from now on");
+		log_warning("cpu %d: cannot set a sampling period (%s): sampling every context "
+			    "switch whatever it costs", w->ev->cpu, strerror(-r));
+		return;
+	}
+	if (r < 0) {   /* still periodic; the next calm review tries again */
+		log_warning("cpu %d: cannot go back to sampling every switch (%s): periodic "
+			    "sampling goes on", w->ev->cpu, strerror(-r));
 		return;
 	}
 	log_mode_change(w, on);
@@ -662,10 +666,15 @@ static void cut(struct worker *w, uint64_t seq)
 		w->periodic_since = now;
 	}
 	h->st = w->at.st;
+	/* From the switch counters, which count in both modes (a periodic
+	 * CPU writes no switch samples, and its rate is what the budget and
+	 * the warnings are about). */
 	h->st.max_cpu_switch_rate = now > w->last_cut_ns ?
-		h->st.samples * (uint64_t)NS_PER_SEC / (now - w->last_cut_ns) : 0;
+		(w->at.switches_counted - w->switches_at_cut) * (uint64_t)NS_PER_SEC /
+		(now - w->last_cut_ns) : 0;
 	memset(&w->at.st, 0, sizeof(w->at.st));
 	w->last_cut_ns = now;
+	w->switches_at_cut = w->at.switches_counted;
 
 	next = take_spare(w);
 	if (next == NULL) {
@@ -702,6 +711,7 @@ void worker_begin(struct worker *w)
 	uint64_t now = now_ns(w);
 
 	w->last_cut_ns = now;
+	w->switches_at_cut = w->at.switches_counted;
 	w->switch_review_ns = now;
 	cost_budget_init(&w->mode, now, w->at.switches_counted);
 	if (!set_switch_records(w, true))
@@ -784,6 +794,12 @@ bool worker_tick(struct worker *w)
 	uint64_t now;
 
 	if (seq != w->done_seq) {
+		/* The last cut: the tails periodic turns left for their next
+		 * clock sample have none to wait for (attrib.h's sums hold). */
+		if (stopping && w->mode.periodic) {
+			drain(w, UINT64_MAX);
+			settle_tails(w, now_ns(w), w->col->n_groups);
+		}
 		cut(w, seq);
 		w->done_seq = seq;
 	}

@@ -94,6 +94,7 @@ struct worker {
 	uint64_t prev_until;       /* ... until this time (0: none since the last drain) */
 	uint64_t next_rotate_ns;
 	uint64_t last_cut_ns;
+	uint64_t switches_at_cut;   /* at.switches_counted at the last cut */
 	uint64_t enabled_since;                 /* when the active group was enabled */
 	uint64_t enabled_acc[PLAN_MAX_GROUPS];  /* time groups ran since the last cut */
 	uint32_t unschedulable[PLAN_MAX_GROUPS];

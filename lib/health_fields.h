@@ -73,8 +73,9 @@
 	  "Group reads that found a group unschedulable (its counters taken).",		\
 	  "group reads finding the PMU taken")						\
 	X(max_cpu_switch_rate, max, "max_cpu_switch_rate",				\
-	  "Switch samples per second on the busiest CPU.",				\
-	  "switch samples/s on the busiest CPU")					\
+	  "Context switches per second on the busiest CPU (counted, in either "	\
+	  "sampling mode).",								\
+	  "context switches/s on the busiest CPU")					\
 	X(backwards_reads, sum, "backwards_reads_total",				\
 	  "Group reads below the previous read of the group, charged nothing.",		\
 	  "counter reads that went backwards")						\
@@ -90,7 +91,7 @@
 	  "Ring records that could not be parsed (truncated or malformed), dropped.",	\
 	  "ring records that failed to parse")						\
 	X(periodic_ns, sum, "periodic_mode_cpu_seconds_total",			\
-	  "CPU time (ns, summed over CPUs) measured in periodic mode: a clock sampler "	\
+	  "CPU time (summed over CPUs) measured in periodic mode: a clock sampler "	\
 	  "charging each delta to the task it interrupts (statistical), because "	\
 	  "sampling every switch would have cost more than max_sampling_cost.",		\
 	  "CPU-ns measured in periodic (statistical) mode")

@@ -537,10 +537,11 @@ function cpiFitNote(fit, toNs) {
   const s = Math.max(0, (toNs - fit.created_ns) / 1e9);
   const ago = s < 90 ? `${s.toFixed(0)} s` : s < 5400 ? `${(s / 60).toFixed(0)} min` :
     `${(s / 3600).toFixed(0)} h`;
-  const fix = (v, d) => (Number.isFinite(v) ? v.toFixed(d) : "–");
+  const fix = (v, d) => (Number.isFinite(v) ? v.toFixed(d) : "n/a");
   return el("div", { className: "legend", textContent: `${fit.label}: R² ${fix(fit.r2, 2)} ` +
     `on ${fit.rows.toLocaleString("en")} process-intervals, held-out error ` +
-    `${fix(100 * fit.held_out_error, 1)} %, fitted ${ago} ago` +
+    `${Number.isFinite(fit.held_out_error) ? fix(100 * fit.held_out_error, 1) + "%" : "n/a"}, ` +
+    `fitted ${ago} ago` +
     fit.dropped.map((x) => `; dropped ${x.regressor}: ${x.reason}`).join("") });
 }
 

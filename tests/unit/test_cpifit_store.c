@@ -221,15 +221,25 @@ int main(void)
 		CHECK(fabs(stored[k] - truth[k]) < 0.1 * truth[k]);
 	check_readers(path, stored);
 
-	/* only the newest STORE_CPIFIT_KEEP attempts stay */
+	/* only the newest STORE_CPIFIT_KEEP fits stay... */
 	CHECK(store_open(path, &s, err, sizeof(err)) == 0);
 	CHECK(store_register(s, &model_zen3, NULL, "boot-z", 1, err, sizeof(err)) == 0);
 	for (k = 0; k < STORE_CPIFIT_KEEP + 2; k++)
 		CHECK(store_cpifit(s, (T0_S + 300 + k) * SEC, 3600 * SEC, &res, err,
 				   sizeof(err)) == 1);
+	/* ...and failed attempts, however many, never push out the fits */
+	for (k = 0; k < STORE_CPIFIT_KEEP + 2; k++) {
+		CHECK(store_cpifit(s, (T0_S + 400 + k) * SEC, 1 * SEC / 2, &res, err,
+				   sizeof(err)) == 1);
+		CHECK(!res.fitted);
+	}
 	store_close(s);
-	CHECK(scalar(path, "SELECT count(*) FROM cpi_fit") == STORE_CPIFIT_KEEP);
-	CHECK(scalar(path, "SELECT min(created_ns) FROM cpi_fit") == (int64_t)((T0_S + 302) * SEC));
+	CHECK(scalar(path, "SELECT count(*) FROM cpi_fit WHERE error IS NULL") == STORE_CPIFIT_KEEP);
+	CHECK(scalar(path, "SELECT min(created_ns) FROM cpi_fit WHERE error IS NULL") ==
+	      (int64_t)((T0_S + 302) * SEC));
+	CHECK(scalar(path, "SELECT count(*) FROM cpi_fit WHERE error IS NOT NULL") ==
+	      STORE_CPIFIT_KEEP_FAILED);
+	check_readers(path, stored);
 
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	CHECK(system(cmd) == 0);

@@ -391,6 +391,14 @@ static void take_interval(struct script *s, const struct interval_data *iv)
 	unsigned k;
 
 	s->periodic_ns += iv->st.periodic_ns;
+	/* a periodic CPU writes no switch samples, but its switches count:
+	 * before the calm phase it stays the busiest (>= 750/s; CPU 1 about
+	 * 100/s) */
+	if (iv->st.periodic_ns >= 9 * NS_PER_SEC / 10 &&
+	    simpmu_now(s->h.sim) - s->start <= PHASE3_NS) {
+		CHECK(iv->st.max_cpu_switch_rate >= 600);
+		CHECK(iv->st.busiest_cpu == 0);
+	}
 	s->unsampled += iv->st.unsampled_switches;
 	s->unattributed += iv->st.unattributed_spans;
 	for (i = 0; i < iv->n_rows; i++)
