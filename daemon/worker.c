@@ -665,7 +665,6 @@ static void cut(struct worker *w, uint64_t seq)
 	h->st.max_cpu_switch_rate = now > w->last_cut_ns ?
 		h->st.samples * (uint64_t)NS_PER_SEC / (now - w->last_cut_ns) : 0;
 	memset(&w->at.st, 0, sizeof(w->at.st));
-	w->cut_gap_ns = now - w->last_cut_ns;
 	w->last_cut_ns = now;
 
 	next = take_spare(w);
@@ -769,53 +768,10 @@ static void apply_pause(struct worker *w)
 	pthread_mutex_unlock(&w->lock);
 }
 
-/* The main thread's flush timer and the rotation period run on their own
- * clocks: a cut and a rotation cost a wake-up each, 11 a second at the
- * default 1 s interval and 100 ms period where 10 would do.  When the
- * interval is a whole number of periods (the gap between the last two
- * cuts, within WORKER_CUT_SLACK_NS), the rotations are lined up with the
- * cuts: a rotation due within the slack of a cut is done at the cut's
- * wake-up; otherwise, once, the turn the cut falls in is ended at the cut
- * if it has run half a period, else stretched by a period from the cut
- * (so it lasts between half and one and a half periods, which group gets
- * it depending only on the phase).  From there the rotations run on from
- * each cut, and a rotation due near the next expected cut waits for it
- * (worker_wake_at), as often early as late: no group is favoured.  A cut
- * that does not come only delays that rotation by the slack.  Any other
- * interval keeps the rotations on their own clock, as before: lining them
- * up there would give one turn an interval a different length, and with
- * an even number of turns an interval, always to the same group. */
-uint64_t worker_align_rotation(uint64_t due, uint64_t now, uint64_t period, uint64_t gap)
-{
-	uint64_t off;
-
-	if (period == 0 || gap == 0)
-		return due;
-	off = gap % period;
-	if (off > WORKER_CUT_SLACK_NS && period - off > WORKER_CUT_SLACK_NS)
-		return due;   /* not a whole number of periods */
-	if (due <= now)
-		return due;
-	/* the turn has run period - (due - now) */
-	if (due - now <= WORKER_CUT_SLACK_NS || due - now <= period / 2)
-		return now;
-	return now + period;
-}
-
-static bool near_cut(const struct worker *w, uint64_t t)
-{
-	uint64_t cut_at = w->last_cut_ns + w->cut_gap_ns;
-
-	return w->cut_gap_ns != 0 && t + WORKER_CUT_SLACK_NS >= cut_at &&
-	       t <= cut_at + WORKER_CUT_SLACK_NS;
-}
-
 uint64_t worker_wake_at(const struct worker *w, uint64_t now)
 {
 	if (w->paused)
 		return now + NS_PER_SEC;   /* no rotation: the resume nudges us */
-	if (near_cut(w, w->next_rotate_ns))
-		return w->last_cut_ns + w->cut_gap_ns + WORKER_CUT_SLACK_NS;
 	return w->next_rotate_ns;
 }
 
@@ -825,10 +781,9 @@ bool worker_tick(struct worker *w)
 	 * so seeing stop guarantees seeing that request. */
 	int stopping = __atomic_load_n(&w->stop, __ATOMIC_ACQUIRE);
 	uint64_t seq = __atomic_load_n(&w->flush_seq, __ATOMIC_ACQUIRE);
-	bool at_cut = seq != w->done_seq;
 	uint64_t now;
 
-	if (at_cut) {
+	if (seq != w->done_seq) {
 		cut(w, seq);
 		w->done_seq = seq;
 	}
@@ -836,9 +791,6 @@ bool worker_tick(struct worker *w)
 		return false;
 	apply_pause(w);
 	now = now_ns(w);
-	if (at_cut && !w->paused)
-		w->next_rotate_ns = worker_align_rotation(w->next_rotate_ns, now,
-			__atomic_load_n(&w->rotate_ns, __ATOMIC_RELAXED), w->cut_gap_ns);
 	if (now >= w->next_rotate_ns && !w->paused) {
 		uint64_t rotate_ns = __atomic_load_n(&w->rotate_ns, __ATOMIC_RELAXED);
 		int hold = __atomic_load_n(&w->review_hold, __ATOMIC_RELAXED);

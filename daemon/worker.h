@@ -63,9 +63,6 @@ struct handover {
 
 enum { REVIEW_HELD = 1, REVIEW_RELEASED = 2 };
 
-/* A rotation due within this of a cut is done at the cut (worker.c). */
-#define WORKER_CUT_SLACK_NS (10ULL * 1000 * 1000)
-
 struct worker {
 	struct collector *col;
 	struct cpu_events *ev;
@@ -97,7 +94,6 @@ struct worker {
 	uint64_t prev_until;       /* ... until this time (0: none since the last drain) */
 	uint64_t next_rotate_ns;
 	uint64_t last_cut_ns;
-	uint64_t cut_gap_ns;       /* between the last two cuts (0: unknown) */
 	uint64_t enabled_since;                 /* when the active group was enabled */
 	uint64_t enabled_acc[PLAN_MAX_GROUPS];  /* time groups ran since the last cut */
 	uint32_t unschedulable[PLAN_MAX_GROUPS];
@@ -164,14 +160,9 @@ void worker_done(struct worker *w);
 void worker_begin(struct worker *w);
 bool worker_tick(struct worker *w);
 /* When the thread next needs to wake by itself (CLOCK_MONOTONIC): the due
- * rotation (none while paused), put off by up to WORKER_CUT_SLACK_NS when
- * the next cut is expected about then, so both take one wake-up. */
+ * rotation (none while paused). */
 uint64_t worker_wake_at(const struct worker *w, uint64_t now);
 void worker_end(struct worker *w);
-/* At a cut at now: when the next rotation is due (CLOCK_MONOTONIC), due
- * before, to line rotations up with cuts that come every gap ns (0:
- * unknown) at a rotation period of period ns (worker.c; exposed for tests). */
-uint64_t worker_align_rotation(uint64_t due, uint64_t now, uint64_t period, uint64_t gap);
 
 /* Take one ring record: attribute a sample, keep a side-band record, count
  * a loss or a record it cannot use (exposed for tests). */

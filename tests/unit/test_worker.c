@@ -2,8 +2,7 @@
  * event id no group of ours has whose read fits no enabled group
  * (unknown_id_samples), attributes one that does (foreign_id_samples), records too short for
  * their type (bad_samples), and still attributes the good samples and
- * keeps the side-band records; the thread's next wake-up (a rotation near
- * the expected cut waits for it).  Records are built by hand in the layout of
+ * keeps the side-band records; the thread's next wake-up.  Records are built by hand in the layout of
  * perf_record.h; no perf_event, no thread. */
 #include "worker.h"
 #include "test.h"
@@ -95,31 +94,6 @@ static void check_foreign(struct worker *w, struct cpu_events *ev)
 	CHECK_EQ_U(w->at.st.unknown_id_samples, known + 1);
 }
 
-/* Lining rotations up with cuts (worker_align_rotation): at a cut, a
- * rotation due within the slack (or overdue) is done there; the turn the
- * cut falls in otherwise ends at the cut past half a period, or runs a
- * period from it; an interval that is no whole number of periods, or not
- * known yet, leaves the rotations alone. */
-#define MS 1000000ULL
-
-static void check_align(void)
-{
-	uint64_t p = 100 * MS, gap = 1000 * MS, now = 5000 * MS;
-
-	CHECK_EQ_U(worker_align_rotation(now + 4 * MS, now, p, gap), now);
-	CHECK_EQ_U(worker_align_rotation(now - 2 * MS, now, p, gap), now - 2 * MS);
-	CHECK_EQ_U(worker_align_rotation(now + 30 * MS, now, p, gap), now);
-	CHECK_EQ_U(worker_align_rotation(now + 50 * MS, now, p, gap), now);
-	CHECK_EQ_U(worker_align_rotation(now + 80 * MS, now, p, gap), now + p);
-	/* the gap measured a little off a whole number of periods */
-	CHECK_EQ_U(worker_align_rotation(now + 80 * MS, now, p, gap + 3 * MS), now + p);
-	CHECK_EQ_U(worker_align_rotation(now + 80 * MS, now, p, gap - 3 * MS), now + p);
-	/* 1.05 s at 100 ms: left alone; so is an unknown gap */
-	CHECK_EQ_U(worker_align_rotation(now + 80 * MS, now, p, 1050 * MS), now + 80 * MS);
-	CHECK_EQ_U(worker_align_rotation(now + 4 * MS, now, p, 1050 * MS), now + 4 * MS);
-	CHECK_EQ_U(worker_align_rotation(now + 80 * MS, now, p, 0), now + 80 * MS);
-}
-
 int main(void)
 {
 	static struct collector col;
@@ -168,21 +142,6 @@ int main(void)
 	w.paused = true;
 	CHECK_EQ_U(worker_wake_at(&w, 6000), 6000 + 1000000000ULL);
 	w.paused = false;
-	/* a rotation due within the slack of the next cut (the last cut plus
-	 * the gap between the last two) waits for it, early or late; one
-	 * further off does not */
-	w.last_cut_ns = 1000000000ULL;
-	w.cut_gap_ns = 1000000000ULL;
-	w.next_rotate_ns = 2000000000ULL - WORKER_CUT_SLACK_NS / 2;
-	CHECK_EQ_U(worker_wake_at(&w, 1950000000ULL), 2000000000ULL + WORKER_CUT_SLACK_NS);
-	w.next_rotate_ns = 2000000000ULL + WORKER_CUT_SLACK_NS / 2;
-	CHECK_EQ_U(worker_wake_at(&w, 1950000000ULL), 2000000000ULL + WORKER_CUT_SLACK_NS);
-	w.next_rotate_ns = 1900000000ULL;
-	CHECK_EQ_U(worker_wake_at(&w, 1850000000ULL), 1900000000ULL);
-	w.cut_gap_ns = 0;   /* no gap seen yet: the rotation as due */
-	w.next_rotate_ns = 2000000000ULL;
-	CHECK_EQ_U(worker_wake_at(&w, 1950000000ULL), 2000000000ULL);
 	worker_done(&w);
-	check_align();
 	return 0;
 }
