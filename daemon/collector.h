@@ -102,7 +102,10 @@ void collector_close_switch_records(const struct collector *c, struct cpu_events
  * its sampling must stay under max_sampling_cost: 1000 samples/s at about
  * 1 us each is 0.1 % of the CPU, and a second of run time still takes
  * 1000 samples, so a task's share over a 1 s interval has a standard
- * error under 1.6 % of the CPU. */
+ * error under 1.6 % of the CPU.  (At 250 Hz, make bench's cost-budget
+ * part cost the ping-pongs no less - 0.974 of their speed alone against
+ * 0.972 - and a spinner beside them read 6 % high once: the rate is not
+ * where periodic mode's cost goes.) */
 #define COLLECTOR_PERIODIC_NS 1000000ULL
 /* Never reached (2^62 ns is 146 years; the kernel refuses bit 63), and
  * not 0: PERF_EVENT_IOC_PERIOD works only on an event opened sampling. */
