@@ -125,29 +125,6 @@ static const struct model_event icl_fe_l3_bw[] = {
 	  false, false },
 };
 
-/* The cycle-accounted CPI stack (model_intel.c, model_intel_cycle_stack):
- * stall cycles by cause, the events of icelake_core.json (ARITH.DIVIDER_ACTIVE
- * is umask 0x09 here, 0x01 on Skylake).  The recovery column is named as
- * on Skylake (this thread's recovery, counted in both SMT states); the
- * i-side stall cycles come from fe_stalls_flops. */
-static const struct model_event icl_cyc_cpi[] = {
-	INTEL_BASE_EVENTS,
-	{ "CYCLE_ACTIVITY:STALLS_TOTAL", "stalls_total", "CYCLE_ACTIVITY.STALLS_TOTAL", false, false },
-	{ "CYCLE_ACTIVITY:STALLS_MEM_ANY", "stalls_mem_any", "CYCLE_ACTIVITY.STALLS_MEM_ANY",
-	  false, false },
-	{ "CYCLE_ACTIVITY:STALLS_L1D_MISS", "stalls_l1d_miss", "CYCLE_ACTIVITY.STALLS_L1D_MISS",
-	  false, false },
-	{ "CYCLE_ACTIVITY:STALLS_L2_MISS", "stalls_l2_miss", "CYCLE_ACTIVITY.STALLS_L2_MISS",
-	  false, false },
-	{ "CYCLE_ACTIVITY:STALLS_L3_MISS", "stalls_l3_miss", "CYCLE_ACTIVITY.STALLS_L3_MISS",
-	  false, false },
-	{ "ARITH:DIVIDER_ACTIVE", "divider_active", "ARITH.DIVIDER_ACTIVE", false, false },
-	{ "INT_MISC:RECOVERY_CYCLES", "recovery_cycles_thread", "INT_MISC.RECOVERY_CYCLES",
-	  false, false },
-	{ "INT_MISC:CLEAR_RESTEER_CYCLES", "clear_resteer_cycles", "INT_MISC.CLEAR_RESTEER_CYCLES",
-	  false, false },
-};
-
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
 /* Ratio sets (each at most 3 general counters, see model_skl.c). */
@@ -219,7 +196,7 @@ static const struct model_group icl_groups[] = {
 	{ "fe_l3_lat", icl_fe_l3_lat, N(icl_fe_l3_lat), false },
 	{ "fe_l3_bw", icl_fe_l3_bw, N(icl_fe_l3_bw), false },
 	{ "td_l2_ret", icl_td_l2_ret, N(icl_td_l2_ret), false },
-	{ "cyc_cpi", icl_cyc_cpi, N(icl_cyc_cpi), false },
+	{ "cyc_cpi", model_intel_cyc_cpi, INTEL_CYC_CPI_EVENTS, false },
 };
 
 /* perf's level-3 frontend nodes (the formulas at the top). */

@@ -190,6 +190,34 @@ const struct model_metric model_intel_metrics[_IM_MAX] = {
 		"execution: a lower estimate), never negative", CY, "CY-OTHER" },
 };
 
+/* The cycle-accounted CPI stack's family on Skylake-class and Ice Lake
+ * (model_intel_cycle_stack): stall cycles by cause.  RECOVERY_CYCLES
+ * counts this thread's recovery (skylake_core.json, icelake_core.json),
+ * so it is counted in both SMT states, under its own column: td_l1's
+ * recovery_cycles is counted with SMT off only.  The i-side stall cycles
+ * come from fe_stalls / fe_stalls_flops, which count them already.
+ * ARITH.DIVIDER_ACTIVE is umask 0x01 on Skylake, 0x09 on Ice Lake: libpfm4
+ * encodes the name per PMU.  Eight general events: whole with SMT off (no
+ * watchdog), split with SMT on along the ratio sets (the nested memory
+ * stalls share a part, and so do the stalls with and without a load). */
+const struct model_event model_intel_cyc_cpi[INTEL_CYC_CPI_EVENTS] = {
+	INTEL_BASE_EVENTS,
+	{ "CYCLE_ACTIVITY:STALLS_TOTAL", "stalls_total", "CYCLE_ACTIVITY.STALLS_TOTAL", false, false },
+	{ "CYCLE_ACTIVITY:STALLS_MEM_ANY", "stalls_mem_any", "CYCLE_ACTIVITY.STALLS_MEM_ANY",
+	  false, false },
+	{ "CYCLE_ACTIVITY:STALLS_L1D_MISS", "stalls_l1d_miss", "CYCLE_ACTIVITY.STALLS_L1D_MISS",
+	  false, false },
+	{ "CYCLE_ACTIVITY:STALLS_L2_MISS", "stalls_l2_miss", "CYCLE_ACTIVITY.STALLS_L2_MISS",
+	  false, false },
+	{ "CYCLE_ACTIVITY:STALLS_L3_MISS", "stalls_l3_miss", "CYCLE_ACTIVITY.STALLS_L3_MISS",
+	  false, false },
+	{ "ARITH:DIVIDER_ACTIVE", "divider_active", "ARITH.DIVIDER_ACTIVE", false, false },
+	{ "INT_MISC:RECOVERY_CYCLES", "recovery_cycles_thread", "INT_MISC.RECOVERY_CYCLES",
+	  false, false },
+	{ "INT_MISC:CLEAR_RESTEER_CYCLES", "clear_resteer_cycles", "INT_MISC.CLEAR_RESTEER_CYCLES",
+	  false, false },
+};
+
 const struct model_event model_intel_flops_wide[INTEL_FLOPS_WIDE_ALL] = {
 	INTEL_BASE_EVENTS,
 	{ "FP_ARITH_INST_RETIRED:256B_PACKED_DOUBLE", "fp_256_dp",

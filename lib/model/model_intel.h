@@ -120,6 +120,11 @@ void model_intel_cycle_stack(const struct model *m, const struct group_sums *sum
 #define INTEL_FLOPS_WIDE_ALL 6
 extern const struct model_event model_intel_flops_wide[INTEL_FLOPS_WIDE_ALL];
 
+/* Base events, then the stall cycles of the cycle-accounted CPI stack
+ * (Skylake-class and Ice Lake; Sapphire Rapids names its own). */
+#define INTEL_CYC_CPI_EVENTS 10
+extern const struct model_event model_intel_cyc_cpi[INTEL_CYC_CPI_EVENTS];
+
 /* Base events and uops by source with the LSD (Ice Lake and later). */
 #define INTEL_FE_UOPS_LSD 8
 extern const struct model_event model_intel_fe_uops_lsd[INTEL_FE_UOPS_LSD];

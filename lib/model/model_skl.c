@@ -184,44 +184,18 @@ static const struct model_event skl_fe_l3_bw[] = {
 	SKL_CORE_CLKS_EVENTS,
 };
 
-/* The cycle-accounted CPI stack (model_intel.c, model_intel_cycle_stack):
- * stall cycles by cause.  RECOVERY_CYCLES counts this thread's recovery
- * (skylake_core.json), so it is counted in both SMT states here, under
- * its own column: td_l1's recovery_cycles is counted with SMT off only.
- * The i-side stall cycles come from fe_stalls, which counts them already.
- * Eight general events: whole with SMT off (no watchdog), split with SMT
- * on along the ratio sets (the nested memory stalls share a part, and so
- * do the stalls with and without a load). */
-static const struct model_event skl_cyc_cpi[] = {
-	INTEL_BASE_EVENTS,
-	{ "CYCLE_ACTIVITY:STALLS_TOTAL", "stalls_total", "CYCLE_ACTIVITY.STALLS_TOTAL", false, false },
-	{ "CYCLE_ACTIVITY:STALLS_MEM_ANY", "stalls_mem_any", "CYCLE_ACTIVITY.STALLS_MEM_ANY",
-	  false, false },
-	{ "CYCLE_ACTIVITY:STALLS_L1D_MISS", "stalls_l1d_miss", "CYCLE_ACTIVITY.STALLS_L1D_MISS",
-	  false, false },
-	{ "CYCLE_ACTIVITY:STALLS_L2_MISS", "stalls_l2_miss", "CYCLE_ACTIVITY.STALLS_L2_MISS",
-	  false, false },
-	{ "CYCLE_ACTIVITY:STALLS_L3_MISS", "stalls_l3_miss", "CYCLE_ACTIVITY.STALLS_L3_MISS",
-	  false, false },
-	{ "ARITH:DIVIDER_ACTIVE", "divider_active", "ARITH.DIVIDER_ACTIVE", false, false },
-	{ "INT_MISC:RECOVERY_CYCLES", "recovery_cycles_thread", "INT_MISC.RECOVERY_CYCLES",
-	  false, false },
-	{ "INT_MISC:CLEAR_RESTEER_CYCLES", "clear_resteer_cycles", "INT_MISC.CLEAR_RESTEER_CYCLES",
-	  false, false },
-};
-
 static const struct model_group skl_groups[] = {
 	SKL_TD_GROUPS,
 	{ "flops_b", model_intel_flops_wide, INTEL_FLOPS_WIDE_AVX2, false },
 	SKL_FE_L3_GROUPS,
-	{ "cyc_cpi", skl_cyc_cpi, N(skl_cyc_cpi), false },
+	{ "cyc_cpi", model_intel_cyc_cpi, INTEL_CYC_CPI_EVENTS, false },
 };
 
 static const struct model_group skx_groups[] = {
 	SKL_TD_GROUPS,
 	{ "flops_b", model_intel_flops_wide, INTEL_FLOPS_WIDE_ALL, false },
 	SKL_FE_L3_GROUPS,
-	{ "cyc_cpi", skl_cyc_cpi, N(skl_cyc_cpi), false },
+	{ "cyc_cpi", model_intel_cyc_cpi, INTEL_CYC_CPI_EVENTS, false },
 };
 
 /*
