@@ -16,6 +16,7 @@
 #include "lib/rowset.h"
 #include "lib/clock.h"
 #include "lib/model/model.h"
+#include "lib/sampling_mode.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -286,6 +287,20 @@ static void print_host_quality(const json_t *a)
 	       mstr(sm, "text"));
 }
 
+/* Which mode measured the target's own CPU time: a process on the CPU
+ * that sampled periodically is all statistical however small the host's
+ * share above.  An older daemon sent no periodic_share. */
+static void print_target_mode(const json_t *a)
+{
+	const json_t *share = json_object_get(a, "periodic_share");
+	char text[SAMPLING_MODE_TEXT_MAX];
+
+	if (!json_is_number(share))
+		return;
+	printf("this target: sampling: %s\n", sampling_mode_describe(json_number_value(share),
+								     text, sizeof(text)));
+}
+
 /* Under the regression CPI stack, its label and the fit's quality; where
  * the model has that stack but no fit, its title and why. */
 static void print_cpi_fit(const json_t *a, bool under_stack)
@@ -332,6 +347,7 @@ static void print_bars(const json_t *a, const char *window, bool color)
 				 sizeof(safe)));
 	}
 	print_host_quality(a);
+	print_target_mode(a);
 	json_array_foreach(metrics, i, m) {
 		const char *s = mstr(m, "stack");
 

@@ -74,6 +74,24 @@ static bool is_l1(const struct rs_column *c)
 	       c->unit == RS_UNIT_FRACTION;
 }
 
+/* Some row's CPU time was measured partly periodically (its
+ * periodic_share above 0): only then the table shows PERIODIC. */
+static bool any_periodic(const struct rowset *rs)
+{
+	int c = rowset_find_column(rs, "periodic_share");
+	size_t r;
+
+	for (r = 0; c >= 0 && r < rs->n_rows; r++) {
+		const struct rs_cell *cell = &rs->cells[r * rs->n_cols + (size_t)c];
+
+		/* JSON may carry a whole share (1) as an integer */
+		if ((cell->type == RS_DOUBLE && cell->d > 0.0) ||
+		    (cell->type == RS_INT && cell->i > 0))
+			return true;
+	}
+	return false;
+}
+
 static void choose_columns(struct top_view *v)
 {
 	static const char *const always[] = { "pid", "user", "uid", "comm", "unit", "processes",
@@ -82,6 +100,7 @@ static void choose_columns(struct top_view *v)
 	bool have_l1 = false;
 	size_t c, i;
 
+	v->periodic = any_periodic(rs);
 	for (c = 0; c < rs->n_cols; c++)
 		have_l1 |= is_l1(&rs->cols[c]);
 	for (c = 0; c < rs->n_cols; c++) {
@@ -98,6 +117,8 @@ static void choose_columns(struct top_view *v)
 		if (!have_l1 && (strcmp(col->name, "task_clock_ns") == 0 ||
 				 strcmp(col->name, "context_switches") == 0))
 			show = true;
+		if (strcmp(col->name, "periodic_share") == 0)
+			show = v->periodic || strcmp(col->name, v->sort) == 0;
 		col->table_hidden = !show;
 	}
 	/* a rate per CPU second shown: its per wall second beside it */
@@ -362,6 +383,9 @@ void top_view_print_header(const struct top_view *v, const struct source *src, F
 			v->dropped);
 	if (src->note[0] != '\0')
 		fprintf(f, "note: %s\n", src->note);
+	if (v->periodic)
+		fputs("PERIODIC: the share of a row's CPU time sampled periodically (statistical); "
+		      "the rest per switch (exact)\n", f);
 	print_short_window(win, f);
 	/* the CPI stack's columns are an estimate: say whose, and how good */
 	if (strcmp(v->family, "cpi") == 0 || strcmp(v->family, "all") == 0)

@@ -38,6 +38,7 @@ struct top_view {
 	 * how many. */
 	char dropped[256];
 	size_t n_dropped;
+	bool periodic;           /* a row was measured partly periodically */
 };
 
 /* The families a view can show, NULL-terminated. */

@@ -23,7 +23,16 @@ void attrib_init(struct attrib_cpu *c, const struct attrib_layout *layout, unsig
 static void charge(struct attrib_cpu *c, int32_t pid, unsigned g, uint64_t t, uint64_t time_ns,
 		   const uint64_t *d, unsigned n)
 {
-	if (cpuacc_add(c->acc, pid, g, t, time_ns, d, n) < 0)
+	if (cpuacc_add(c->acc, pid, g, t, time_ns, false, d, n) < 0)
+		c->st.dropped++;
+}
+
+/* As charge(), for a span measured in periodic mode: the entry's
+ * periodic_ns says its time is statistical. */
+static void charge_periodic(struct attrib_cpu *c, int32_t pid, unsigned g, uint64_t t,
+			    uint64_t time_ns, const uint64_t *d, unsigned n)
+{
+	if (cpuacc_add(c->acc, pid, g, t, time_ns, true, d, n) < 0)
 		c->st.dropped++;
 }
 
@@ -356,7 +365,7 @@ void attrib_clock_sample(struct attrib_cpu *c, unsigned g, int32_t pid, uint64_t
 		c->st.unattributed_spans++;
 		pid = PID_UNATTRIBUTED;
 	}
-	charge(c, pid, g, t, span, d, n);
+	charge_periodic(c, pid, g, t, span, d, n);
 }
 
 void attrib_set_periodic(struct attrib_cpu *c, bool on)
@@ -397,7 +406,7 @@ void attrib_remainder(struct attrib_cpu *c, unsigned g, uint64_t t, const uint64
 		/* A periodic tail, its switches included: statistical, the
 		 * task the read interrupts (this thread) takes it whole. */
 		c->turn_periodic[g] = false;
-		charge(c, c->self_pid, g, t, span, d, n);
+		charge_periodic(c, c->self_pid, g, t, span, d, n);
 		return;
 	}
 	/* Our thread is running, so no switch is expected in the remainder; one

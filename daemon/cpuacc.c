@@ -70,7 +70,7 @@ static struct acc_entry *new_entry(struct cpuacc *a, int32_t pid, unsigned group
 }
 
 int cpuacc_add(struct cpuacc *a, int32_t pid, unsigned group, uint64_t t, uint64_t time_ns,
-	       const uint64_t *d, unsigned n)
+	       bool periodic, const uint64_t *d, unsigned n)
 {
 	struct acc_entry *e = NULL;
 	int64_t idx;
@@ -97,6 +97,8 @@ int cpuacc_add(struct cpuacc *a, int32_t pid, unsigned group, uint64_t t, uint64
 	if (n > ACC_MAX_MEMBERS)
 		n = ACC_MAX_MEMBERS;
 	e->time_ns += time_ns;
+	if (periodic)
+		e->periodic_ns += time_ns;
 	for (i = 0; i < n; i++)
 		e->d[i] += d[i];
 	if (n > e->n)

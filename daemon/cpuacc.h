@@ -15,6 +15,7 @@
 #include "lib/u64map.h"
 #include "exitlog.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /* A group's members: the model's events, the switch sampler and the clock. */
@@ -26,6 +27,8 @@ struct acc_entry {
 	uint16_t n;                   /* members used in d[] */
 	uint64_t first_ns, last_ns;   /* CLOCK_MONOTONIC key times charged */
 	uint64_t time_ns;             /* CPU time of the spans: task-clock */
+	uint64_t periodic_ns;         /* of which charged by clock samples
+				       * (periodic mode): statistical */
 	uint64_t d[ACC_MAX_MEMBERS];  /* deltas, by member index of the group */
 };
 
@@ -45,12 +48,13 @@ void cpuacc_done(struct cpuacc *a);
 void cpuacc_reset(struct cpuacc *a);
 
 /* Add a span of time_ns and counter deltas d[0..n) to (pid, group), charged
- * at time t.  When the pid's leader exited on this CPU after the entry began
+ * at time t; periodic: a clock sample charged it (its time_ns counts in
+ * periodic_ns too).  When the pid's leader exited on this CPU after the entry began
  * (or on another CPU, as far as the shared exit log knows) after the entry
  * began and before t, the span opens a new entry (a new generation, or a
  * task charged after the exit).  Returns 0 or -ENOMEM. */
 int cpuacc_add(struct cpuacc *a, int32_t pid, unsigned group, uint64_t t, uint64_t time_ns,
-	       const uint64_t *d, unsigned n);
+	       bool periodic, const uint64_t *d, unsigned n);
 
 /* The leader of pid exited at time t on this CPU.  Returns 0 or -ENOMEM. */
 int cpuacc_mark_exit(struct cpuacc *a, int32_t pid, uint64_t t);

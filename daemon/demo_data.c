@@ -134,6 +134,20 @@ static void counts(const struct profile *p, unsigned g, uint64_t tc, uint64_t *v
 	}
 }
 
+/* Interval i is one of the five in which one of the two CPUs sampled
+ * periodically (the cost budget): jitserver and branchy (0.9 and 0.1 CPU)
+ * ran on it, so their figures there are all statistical, the others' all
+ * exact. */
+static bool periodic_interval(unsigned i)
+{
+	return i >= 110 && i < 115;
+}
+
+static bool periodic_proc(unsigned i, int32_t pid)
+{
+	return periodic_interval(i) && (pid == 1001 || pid == 1004);
+}
+
 /* Interval i of len_s seconds on ncpus starting at start_s, with room
  * for n_procs processes and n_rows rows and none set; NULL without
  * memory. */
@@ -160,7 +174,7 @@ static struct interval_data *interval_new(unsigned i, uint64_t start_s, uint64_t
 	/* Five intervals in which one CPU switched too often for the cost
 	 * budget and was sampled periodically all along (statistical): the
 	 * sampling mode and its share show in every reader. */
-	iv->st.periodic_ns = i >= 110 && i < 115 ? len_s * SEC : 0;
+	iv->st.periodic_ns = periodic_interval(i) ? len_s * SEC : 0;
 	iv->procs = calloc(n_procs, sizeof(*iv->procs));
 	iv->rows = calloc(n_rows, sizeof(*iv->rows));
 	if (iv->procs == NULL || iv->rows == NULL) {
@@ -207,6 +221,8 @@ static struct interval_data *make_interval(unsigned i, uint64_t start_s, uint64_
 		}
 		iv->rows[k] = (struct iv_row){ .proc = k, .group = (uint16_t)g, .task_clock_ns = tc,
 					       .context_switches = 100 + k };
+		if (periodic_proc(i, p->id.pid))
+			iv->rows[k].periodic_ns = tc;
 		counts(p, g, tc, iv->rows[k].v);
 	}
 	iv->n_rows = N_PROCS;
@@ -241,6 +257,9 @@ static struct interval_data *make_host_interval(const struct demo_host *h, unsig
 
 			*row = (struct iv_row){ .proc = (uint32_t)k, .group = (uint16_t)g,
 						.task_clock_ns = tc, .context_switches = 30 + k };
+			/* its first process ran on the periodic CPU */
+			if (k == 0 && periodic_interval(i))
+				row->periodic_ns = tc;
 			h->counts(k, g, i, tc, row->v);
 		}
 	}

@@ -97,6 +97,7 @@ static void add_row(struct iv_row *sum, const struct iv_row *r)
 	unsigned k;
 
 	sum->task_clock_ns += r->task_clock_ns;
+	sum->periodic_ns += r->periodic_ns;
 	sum->context_switches += r->context_switches;
 	for (k = 0; k < MODEL_MAX_EVENTS; k++)
 		sum->v[k] += r->v[k];

@@ -180,6 +180,7 @@ int flush_add_handover(struct flusher *f, struct interval_data *iv, const struct
 		if (row == NULL)
 			return -ENOMEM;
 		row->task_clock_ns += e->time_ns;
+		row->periodic_ns += e->periodic_ns;
 		row->context_switches += e->d[lay->switches_idx];
 		for (k = 0; k < lay->n_model; k++)
 			row->v[k] += e->d[lay->model_idx[k]];

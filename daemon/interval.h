@@ -29,6 +29,7 @@ struct iv_row {
 	uint32_t proc;        /* index into procs */
 	uint16_t group;       /* plan group index */
 	uint64_t task_clock_ns;
+	uint64_t periodic_ns;   /* of task_clock_ns, measured periodically */
 	uint64_t context_switches;
 	uint64_t v[MODEL_MAX_EVENTS];
 };

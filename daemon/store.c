@@ -200,8 +200,8 @@ static int prepare_all(struct store *s, char *err, size_t errlen)
 	return prepare(s,
 		       "INSERT INTO sample (interval_id, process_id, group_id, task_clock_ns,"
 		       " context_switches, v0, v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11,"
-		       " v12, v13, v14, v15) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10,"
-		       " ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)"
+		       " v12, v13, v14, v15, periodic_ns) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8,"
+		       " ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22)"
 		       /* Two rows of one interval can name the same stored process
 			* (the collector saw one process as two generations whose
 			* identities fell on the same clock tick): their counts add up,
@@ -215,7 +215,8 @@ static int prepare_all(struct store *s, char *err, size_t errlen)
 		       " v9 = v9 + excluded.v9, v10 = v10 + excluded.v10,"
 		       " v11 = v11 + excluded.v11, v12 = v12 + excluded.v12,"
 		       " v13 = v13 + excluded.v13, v14 = v14 + excluded.v14,"
-		       " v15 = v15 + excluded.v15",
+		       " v15 = v15 + excluded.v15,"
+		       " periodic_ns = periodic_ns + excluded.periodic_ns",
 		       &s->ins_sample, err, errlen);
 }
 
@@ -660,6 +661,7 @@ static int write_one(struct store *s, const struct interval_data *iv, int64_t *p
 			else
 				sqlite3_bind_null(st, 6 + (int)k);
 		}
+		sqlite3_bind_int64(st, 22, (sqlite3_int64)row->periodic_ns);
 		rc = step_done(st);
 		if (rc != SQLITE_OK)
 			return rc;

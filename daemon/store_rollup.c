@@ -79,11 +79,11 @@ static const char *const roll_sql[] = {
 	" FROM interval AS i CROSS JOIN interval_group AS g ON g.interval_id = i.id"
 	" WHERE i.rollup_s = ?4 AND i.end_ns > ?1 AND i.end_ns <= ?2 GROUP BY g.group_id",
 	"INSERT INTO sample (interval_id, process_id, group_id, task_clock_ns, context_switches,"
-	" v0, v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15)"
+	" v0, v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15, periodic_ns)"
 	" SELECT ?5, s.process_id, s.group_id, sum(s.task_clock_ns), sum(s.context_switches),"
 	"  sum(s.v0), sum(s.v1), sum(s.v2), sum(s.v3), sum(s.v4), sum(s.v5), sum(s.v6),"
 	"  sum(s.v7), sum(s.v8), sum(s.v9), sum(s.v10), sum(s.v11), sum(s.v12), sum(s.v13),"
-	"  sum(s.v14), sum(s.v15)"
+	"  sum(s.v14), sum(s.v15), sum(s.periodic_ns)"
 	" FROM interval AS i CROSS JOIN sample AS s ON s.interval_id = i.id"
 	" WHERE i.rollup_s = ?4 AND i.end_ns > ?1 AND i.end_ns <= ?2"
 	" GROUP BY s.process_id, s.group_id",

@@ -7,6 +7,7 @@
 #include "group_parts.h"
 #include "model/perf_names.h"
 #include "pids.h"
+#include "sampling_mode.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -35,6 +36,7 @@ struct target_sums {
 	struct group_sums sums[MODEL_MAX_GROUPS];   /* once every process is added */
 	struct sums_acc acc;
 	uint64_t task_clock_ns, context_switches;
+	uint64_t periodic_ns;   /* of task_clock_ns, measured periodically */
 	size_t n;
 };
 
@@ -42,6 +44,7 @@ static void add_process(struct target_sums *t, const struct model *m,
 			const struct window_proc *p)
 {
 	t->task_clock_ns += p->task_clock_ns;
+	t->periodic_ns += p->periodic_ns;
 	t->context_switches += p->context_switches;
 	if (m != NULL)
 		sums_acc_add(&t->acc, m, p->sums);
@@ -63,6 +66,8 @@ static void print_process(struct jsonw *j, const struct window_proc *p)
 	jsonw_field_string_or_null(j, "unit", p->unit);
 	jsonw_field_string_or_null(j, "cmdline", p->cmdline);
 	jsonw_field_uint(j, "task_clock_ns", p->task_clock_ns);
+	jsonw_field_double(j, "periodic_share", sampling_mode_share(p->periodic_ns,
+								    p->task_clock_ns));
 	jsonw_object_end(j);
 }
 
@@ -112,6 +117,11 @@ static void print_totals(struct jsonw *j, const struct window *w, const struct t
 	jsonw_field_uint(j, "context_switches", t->context_switches);
 	jsonw_field_double(j, "cpu_percent", span > 0 ?
 			   (double)t->task_clock_ns * 100.0 / (double)span : NAN);
+	/* the target's own sampling mode: its share of the CPU time measured
+	 * periodically (statistical), whatever the host's */
+	jsonw_field_double(j, "periodic_share", sampling_mode_share(t->periodic_ns,
+								    t->task_clock_ns));
+	jsonw_field_uint(j, "periodic_ns", t->periodic_ns);
 	/* the host's, over the window: how much of its time the target's
 	 * figures could miss, and how much is estimated (periodic mode) */
 	api_print_attribution(j, w);

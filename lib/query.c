@@ -411,12 +411,13 @@ static int read_window_samples(struct db *db, const struct tiers *tiers,
 	rc = sqlite3_prepare_v2(db->db,
 		"SELECT p.id, p.pid, p.start_ns, p.comm, p.cmdline, p.uid, p.unit, s.group_id,"
 		" s.tc, s.cs, s.v0, s.v1, s.v2, s.v3, s.v4, s.v5, s.v6, s.v7, s.v8, s.v9,"
-		" s.v10, s.v11, s.v12, s.v13, s.v14, s.v15"
+		" s.v10, s.v11, s.v12, s.v13, s.v14, s.v15, s.pn"
 		" FROM (SELECT process_id, group_id, sum(task_clock_ns) AS tc,"
 		"  sum(context_switches) AS cs, sum(v0) AS v0, sum(v1) AS v1, sum(v2) AS v2,"
 		"  sum(v3) AS v3, sum(v4) AS v4, sum(v5) AS v5, sum(v6) AS v6, sum(v7) AS v7,"
 		"  sum(v8) AS v8, sum(v9) AS v9, sum(v10) AS v10, sum(v11) AS v11,"
-		"  sum(v12) AS v12, sum(v13) AS v13, sum(v14) AS v14, sum(v15) AS v15"
+		"  sum(v12) AS v12, sum(v13) AS v13, sum(v14) AS v14, sum(v15) AS v15,"
+		"  sum(sample.periodic_ns) AS pn"
 		"  FROM interval AS i CROSS JOIN sample ON sample.interval_id = i.id"
 		"  WHERE i.end_ns > ?1 AND i.end_ns <= ?2 AND " TIER_MATCH("i.")
 		"  GROUP BY process_id, group_id) AS s"
@@ -464,6 +465,7 @@ static int read_window_samples(struct db *db, const struct tiers *tiers,
 		}
 		p = &w.procs[w.n_procs - 1];
 		p->task_clock_ns += (uint64_t)sqlite3_column_int64(st, 8);
+		p->periodic_ns += (uint64_t)sqlite3_column_int64(st, 26);
 		p->context_switches += (uint64_t)sqlite3_column_int64(st, 9);
 		sg = group_map_find(map, sqlite3_column_int64(st, 7));
 		if (sg == NULL)

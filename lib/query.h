@@ -31,6 +31,7 @@ struct window_proc {
 	char *cmdline;
 	char *unit;
 	uint64_t task_clock_ns;      /* over all groups: full coverage */
+	uint64_t periodic_ns;        /* of it, measured in periodic mode */
 	uint64_t context_switches;
 	struct group_sums sums[MODEL_MAX_GROUPS];   /* by model group index */
 };

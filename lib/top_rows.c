@@ -4,6 +4,7 @@
 #include "top_rows.h"
 #include "group_parts.h"
 #include "pids.h"
+#include "sampling_mode.h"
 
 #include <errno.h>
 #include <fnmatch.h>
@@ -16,6 +17,7 @@
 struct top_columns {
 	int pid, comm, user, uid, unit, start, cmdline, processes;
 	int cpu, tc, cs;
+	int periodic;                   /* periodic_share */
 	int cycles;                     /* the summed cycles column, -1: none */
 	int family[MODEL_MAX_GROUPS][MODEL_MAX_EVENTS];
 	int coverage[MODEL_MAX_GROUPS];
@@ -128,6 +130,9 @@ static int build_columns(struct rowset *rs, const struct model *m, enum top_by b
 
 	build_key_columns(rs, by, c);
 	c->cpu = rowset_add_column(rs, "cpu_percent", "CPU%", RS_UNIT_PERCENT);
+	/* the row's own sampling mode: a process on a periodic CPU is all
+	 * statistical however small the host's periodic share */
+	c->periodic = rowset_add_column(rs, "periodic_share", "PERIODIC", RS_UNIT_FRACTION);
 	c->tc = rowset_add_column(rs, "task_clock_ns", "CPU-TIME", RS_UNIT_NS);
 	c->cs = rowset_add_column(rs, "context_switches", "SWITCHES", RS_UNIT_COUNT);
 	for (g = 0; m != NULL && g < m->n_groups; g++) {
@@ -290,6 +295,9 @@ static int fill_row(struct rowset *rs, const struct window *w, const struct wind
 		rowset_set_double(rs, (size_t)row, c->cpu,
 				  (double)p->task_clock_ns * 100.0 / (double)span);
 	rowset_set_int(rs, (size_t)row, c->tc, (int64_t)p->task_clock_ns);
+	if (p->task_clock_ns > 0)
+		rowset_set_double(rs, (size_t)row, c->periodic,
+				  sampling_mode_share(p->periodic_ns, p->task_clock_ns));
 	rowset_set_int(rs, (size_t)row, c->cs, (int64_t)p->context_switches);
 	if (w->model != NULL)
 		fill_model_cells(rs, (size_t)row, w, p, c);
@@ -361,6 +369,7 @@ static void add_into(struct window_proc *sum, struct sums_acc *acc, const struct
 		     const struct window_proc *p)
 {
 	sum->task_clock_ns += p->task_clock_ns;
+	sum->periodic_ns += p->periodic_ns;
 	sum->context_switches += p->context_switches;
 	if (m != NULL)
 		sums_acc_add(acc, m, p->sums);

@@ -399,7 +399,8 @@ function tableColumns() {
     user: "User" }[state.by], key, (r) => nameCell(r), "text name", ""]);
   if (state.by !== "process") cols.push(["Procs", "processes", (r) => fmtCount(r.processes), "opt",
     "processes summed"]);
-  cols.push(["CPU %", "task_clock_ns", (r) => fmtPct(r.cpu_percent), "", "CPU time as a share of one CPU"]);
+  cols.push(["CPU %", "task_clock_ns", (r) => cpuCell(r), "", "CPU time as a share of one CPU " +
+    "(~: partly measured in periodic mode, statistical)"]);
   cols.push([td ? "Top-Down L1" : "CPU", td ? "frontend_bound_slots" : "task_clock_ns",
     (r) => stackBar(r), "barcol", td ? "issue slots: retiring, bad speculation, frontend, backend" :
       "CPU time, one CPU = full bar"]);
@@ -412,6 +413,15 @@ function tableColumns() {
   if (state.by === "process") cols.push(["User", "user", (r) => r.user || "–", "text opt2", ""]);
   if (state.by === "process") cols.push(["Unit", "unit", (r) => r.unit || "–", "text opt2 clip", ""]);
   return cols;
+}
+// CPU % and, when some of the row's own CPU time was measured in periodic
+// mode (its figures are statistical there), a violet "~" saying how much.
+function cpuCell(r) {
+  if (!(r.periodic_share > 0)) return fmtPct(r.cpu_percent);
+  return el("span", {}, document.createTextNode(fmtPct(r.cpu_percent)),
+    el("span", { className: "periodic-mark", textContent: "~",
+      title: `${fmtShare(r.periodic_share)} of this row's CPU time sampled periodically ` +
+        "(statistical); the rest per switch (exact)" }));
 }
 function spanS() {
   return state.topWindow ? Math.max(1, (state.topWindow.to_ns - state.topWindow.from_ns) / 1e9) : 1;
@@ -627,6 +637,8 @@ async function loadDetail() {
       `last ${label}`, p.user ? "user " + p.user : null, p.unit, d.model,
       d.sampling_mode && d.sampling_mode.periodic_share > 0 ?
         "host sampling: " + d.sampling_mode.text : null,
+      d.periodic_share > 0 ? `this target: ${fmtShare(d.periodic_share)} sampled periodically ` +
+        "(statistical)" : null,
       t.kind === "process" ? p.cmdline : null].filter(Boolean).join(" · ");
     $("coverage").replaceChildren(el("b", { textContent: "Coverage " }),
       document.createTextNode(d.groups.map((g) => `${g.name} ${fmtShare(g.coverage)}`).join(" · ") +

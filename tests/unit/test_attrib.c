@@ -259,7 +259,7 @@ int main(void)
 	for (int i = 0; i < 20000; i++) {
 		uint64_t d[2] = { 1, (uint64_t)i };
 
-		CHECK(cpuacc_add(&acc, i, (unsigned)(i % 2), 1000 + (uint64_t)i, 5, d, 2) == 0);
+		CHECK(cpuacc_add(&acc, i, (unsigned)(i % 2), 1000 + (uint64_t)i, 5, false, d, 2) == 0);
 	}
 	CHECK_EQ_U(acc.n, 20000);
 	for (int i = 0; i < 20000; i += 997)

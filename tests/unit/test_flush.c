@@ -39,11 +39,11 @@ static void add_entry(struct handover *h, int32_t pid, unsigned g, uint64_t firs
 {
 	uint64_t d[2] = { sw, v0 };
 
-	CHECK(cpuacc_add(&h->acc, pid, g, first, tc, d, 2) == 0);
+	CHECK(cpuacc_add(&h->acc, pid, g, first, tc, false, d, 2) == 0);
 	if (last != first) {
 		uint64_t zero[2] = { 0, 0 };
 
-		CHECK(cpuacc_add(&h->acc, pid, g, last, 0, zero, 2) == 0);
+		CHECK(cpuacc_add(&h->acc, pid, g, last, 0, false, zero, 2) == 0);
 	}
 }
 

@@ -202,6 +202,18 @@ static uint64_t charged(const struct cpuacc *a, int32_t pid, int member)
 	return sum;
 }
 
+/* The CPU time charged to pid (0x7fffffff: anyone) by clock samples. */
+static uint64_t charged_periodic(const struct cpuacc *a, int32_t pid)
+{
+	uint64_t sum = 0;
+	size_t i;
+
+	for (i = 0; i < a->n; i++)
+		if (pid == 0x7fffffff || a->entries[i].pid == pid)
+			sum += a->entries[i].periodic_ns;
+	return sum;
+}
+
 static void check_attrib(void)
 {
 	static struct attrib_layout lay[2];
@@ -248,6 +260,9 @@ static void check_attrib(void)
 	CHECK_EQ_U(charged(&acc, 100, SW), 40 + 14);
 	CHECK_EQ_U(charged(&acc, 100, -1), 2000000);
 	CHECK_EQ_U(charged(&acc, 100, PF), 5 + 3);
+	/* all of it measured periodically: statistical */
+	CHECK_EQ_U(charged_periodic(&acc, 100), 2000000);
+	CHECK_EQ_U(charged_periodic(&acc, 0), 1000000);
 
 	/* back to per-switch: group 1's tail (disabled) and group 0's (read
 	 * at its disable) are settled to stackd, switches and all */
@@ -257,6 +272,7 @@ static void check_attrib(void)
 	attrib_remainder(&c, 0, 4901000, v0, 3);
 	CHECK_EQ_U(charged(&acc, SELF, -1), 200000 + 300000);
 	CHECK_EQ_U(charged(&acc, SELF, SW), 1 + 5);
+	CHECK_EQ_U(charged_periodic(&acc, SELF), 200000 + 300000);
 	/* per-switch from here: a switch delta above 1 is unsampled again */
 	attrib_enabled(&c, 1, 4901000, v1, 3);
 	attrib_sample(&c, 1, 300, 300, 0, (const uint64_t[]){ 5, 1300000, 1 }, 3);
@@ -270,6 +286,11 @@ static void check_attrib(void)
 	CHECK_EQ_U(charged(&acc, 0x7fffffff, PF), 13 + 1);
 	CHECK_EQ_U(charged(&acc, 0x7fffffff, -1), 4300000 + 1400000);
 	CHECK_EQ_U(c.switches_counted, 66 + 7);
+	/* the per-switch spans are exact: 300's 0.1 ms of them, and the
+	 * unattributed span, count in no periodic_ns */
+	CHECK_EQ_U(charged(&acc, 300, -1), 1000000 + 100000);
+	CHECK_EQ_U(charged_periodic(&acc, 300), 1000000);
+	CHECK_EQ_U(charged_periodic(&acc, 0x7fffffff), 4300000 + 1200000);
 	cpuacc_done(&acc);
 }
 
@@ -328,6 +349,8 @@ struct script {
 	uint64_t switch_samples;   /* CPU 0's, when it went periodic */
 	uint64_t periodic_ns, unsampled, unattributed;
 	uint64_t charged[SIM_HOST_TASKS];
+	uint64_t charged_periodic[SIM_HOST_TASKS];
+	uint64_t rows_periodic;    /* every row's periodic_ns */
 };
 
 static uint64_t uniform(struct script *s, uint64_t lo, uint64_t hi)
@@ -401,10 +424,17 @@ static void take_interval(struct script *s, const struct interval_data *iv)
 	}
 	s->unsampled += iv->st.unsampled_switches;
 	s->unattributed += iv->st.unattributed_spans;
-	for (i = 0; i < iv->n_rows; i++)
+	for (i = 0; i < iv->n_rows; i++) {
+		const struct iv_row *r = &iv->rows[i];
+
+		CHECK(r->periodic_ns <= r->task_clock_ns);
+		s->rows_periodic += r->periodic_ns;
 		for (k = 0; k < SIM_HOST_TASKS; k++)
-			if (iv->procs[iv->rows[i].proc].pid == sim_host_pid(k))
-				s->charged[k] += iv->rows[i].task_clock_ns;
+			if (iv->procs[r->proc].pid == sim_host_pid(k)) {
+				s->charged[k] += r->task_clock_ns;
+				s->charged_periodic[k] += r->periodic_ns;
+			}
+	}
 }
 
 static void flush(struct script *s)
@@ -510,6 +540,20 @@ static void check_pipeline(void)
 	CHECK(n_samples > 5000);
 	CHECK(fabs(a_err) <= tol);
 	CHECK(fabs((double)s.charged[1] - (double)b_truth) <= tol);
+	/* each row says its own mode: C none of it periodic; A and B partly
+	 * (exact before and after CPU 0's periodic stretch) */
+	CHECK_EQ_U(s.charged_periodic[2], 0);
+	printf("  rows' periodic %.9f s, CPU 0's periodic time %.9f s; A %.3f of %.3f s, "
+	       "B %.3f of %.3f s periodic\n", (double)s.rows_periodic / NS_PER_SEC,
+	       (double)s.periodic_ns / NS_PER_SEC, (double)s.charged_periodic[0] / NS_PER_SEC,
+	       (double)s.charged[0] / NS_PER_SEC, (double)s.charged_periodic[1] / NS_PER_SEC,
+	       (double)s.charged[1] / NS_PER_SEC);
+	for (c = 0; c < 2; c++)
+		CHECK(s.charged_periodic[c] > 0 && s.charged_periodic[c] < s.charged[c]);
+	/* the rows' periodic time is CPU 0's time in periodic mode (the
+	 * interval's periodic_ns): the mode changes at a rotation, so but for
+	 * a tail settled across the change the two meet (a period of slack) */
+	CHECK(fabs((double)s.rows_periodic - (double)s.periodic_ns) <= COLLECTOR_PERIODIC_NS);
 	sim_host_close(&s.h);
 }
 

@@ -22,6 +22,7 @@
 #define N_INTERVALS 1080          /* 3 h of 10 s */
 
 static uint64_t want_web, want_batch, want_unattributed;
+static uint64_t want_batch_periodic;   /* of want_batch, sampled periodically */
 
 /* Interval k: web runs in every one (on group k % 2), batch in the first
  * hour only, the unattributed counts always. */
@@ -51,12 +52,14 @@ static struct interval_data *make_interval(unsigned k)
 	iv->rows[n++] = (struct iv_row){ .proc = 1, .group = 0, .task_clock_ns = 7 };
 	if (k < 360)
 		iv->rows[n++] = (struct iv_row){ .proc = 2, .group = 1, .task_clock_ns = 3 * k,
-						 .v = { 1 } };
+						 .periodic_ns = k, .v = { 1 } };
 	iv->n_rows = n;
 	want_web += 1000 + k;
 	want_unattributed += 7;
-	if (k < 360)
+	if (k < 360) {
 		want_batch += 3 * k;
+		want_batch_periodic += k;
+	}
 	return iv;
 }
 
@@ -77,6 +80,9 @@ static void check_sums(const char *path, unsigned want_resolution)
 	CHECK_EQ_U(find(&w, 100)->task_clock_ns, want_web);
 	CHECK_EQ_U(find(&w, 300)->task_clock_ns, want_batch);
 	CHECK_EQ_U(find(&w, -1)->task_clock_ns, want_unattributed);
+	/* each row's periodic time, summed like its CPU time at every tier */
+	CHECK_EQ_U(find(&w, 300)->periodic_ns, want_batch_periodic);
+	CHECK_EQ_U(find(&w, 100)->periodic_ns, 0);
 	CHECK_EQ_U(w.split.unattributed_ns, want_unattributed);
 	/* the whole is the intervals' CPUs x length: 2 x 10 s each */
 	CHECK_EQ_U(w.split.cpu_ns, N_INTERVALS * 2 * 10 * SEC);

@@ -65,11 +65,15 @@ static void test_helpers(void)
 	CHECK(sampling_mode_share(SEC + 1000, SEC) == 1.0);
 }
 
-/* Interval k of 1 s on 2 CPUs, one process busy on both; in intervals 6
- * and 7 one CPU was sampled periodically all along, in 8 half of one. */
+/* Interval k of 1 s on 2 CPUs: web busy on CPU 1, batch on CPU 0; in
+ * intervals 6 and 7 CPU 0 was sampled periodically all along, in 8 for
+ * half of it, so batch's own figures there are statistical and web's
+ * exact, whatever the host's share. */
 static struct interval_data *make_interval(unsigned k)
 {
 	struct interval_data *iv = calloc(1, sizeof(*iv));
+	uint64_t periodic = k == 6 || k == 7 ? SEC : k == 8 ? SEC / 2 : 0;
+	unsigned i;
 
 	CHECK(iv != NULL);
 	iv->start_ns = (T0 + k) * SEC;
@@ -78,15 +82,19 @@ static struct interval_data *make_interval(unsigned k)
 	iv->n_groups = 1;
 	iv->enabled_ns[0] = 2 * SEC;
 	iv->st.samples = 100;
-	iv->st.periodic_ns = k == 6 || k == 7 ? SEC : k == 8 ? SEC / 2 : 0;
-	iv->procs = calloc(1, sizeof(*iv->procs));
-	iv->rows = calloc(1, sizeof(*iv->rows));
+	iv->st.periodic_ns = periodic;
+	iv->procs = calloc(2, sizeof(*iv->procs));
+	iv->rows = calloc(2, sizeof(*iv->rows));
 	CHECK(iv->procs != NULL && iv->rows != NULL);
-	iv->procs[0] = (struct iv_proc){ .pid = 42, .uid = 0, .start_ns = 5 * SEC };
-	snprintf(iv->procs[0].comm, sizeof(iv->procs[0].comm), "web");
-	iv->rows[0] = (struct iv_row){ .proc = 0, .group = 0, .task_clock_ns = 2 * SEC,
-				       .context_switches = 100 };
-	iv->n_procs = iv->n_rows = 1;
+	for (i = 0; i < 2; i++) {
+		iv->procs[i] = (struct iv_proc){ .pid = 42 + (int32_t)i, .uid = 0,
+						 .start_ns = 5 * SEC };
+		snprintf(iv->procs[i].comm, sizeof(iv->procs[i].comm), "%s", i ? "batch" : "web");
+		iv->rows[i] = (struct iv_row){ .proc = i, .group = 0, .task_clock_ns = SEC,
+					       .context_switches = 50,
+					       .periodic_ns = i ? periodic : 0 };
+	}
+	iv->n_procs = iv->n_rows = 2;
 	return iv;
 }
 
@@ -136,6 +144,18 @@ static void test_stored(const char *path)
 	check_api(db, "/api/v1/top", "window=5s", "\"mode\": \"mixed\", \"periodic_share\": 0.25");
 	check_api(db, "/api/v1/comms/web", "window=5s", "\"mode\": \"mixed\", "
 		  "\"periodic_share\": 0.25");
+	/* each target's own share: batch ran on the periodic CPU, 2.5 of
+	 * its 5 CPU-s statistical; web none */
+	check_api(db, "/api/v1/comms/batch", "window=5s", "\"periodic_share\": 0.5, "
+		  "\"periodic_ns\": 2500000000");
+	check_api(db, "/api/v1/comms/web", "window=5s", "\"periodic_share\": 0, "
+		  "\"periodic_ns\": 0");
+	check_api(db, "/api/v1/processes/43", "window=2s", "\"periodic_share\": 0.25, "
+		  "\"periodic_ns\": 500000000");
+	check_api(db, "/api/v1/top", "window=5s", "\"comm\": \"batch\", \"cpu_percent\": 100, "
+		  "\"periodic_share\": 0.5,");
+	check_api(db, "/api/v1/top", "window=5s", "\"comm\": \"web\", \"cpu_percent\": 100, "
+		  "\"periodic_share\": 0,");
 	check_api(db, "/api/v1/system", "window=1s", "\"mode\": \"per-switch\", "
 		  "\"periodic_share\": 0, \"periodic_ns\": 0");
 	check_api(db, "/api/v1/series", "who=comm:web&metric=cpu_percent&from=@3000006&"
