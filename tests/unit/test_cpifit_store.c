@@ -88,17 +88,7 @@ static void write_intervals(struct store *s, unsigned from, unsigned to, unsigne
 
 static void expect_body(struct db *db, const char *path, const char *query, const char *want)
 {
-	struct api_info info = { .database = "test", .model = &model_zen3 };
-	struct api_access acc = { .full = true, .uid = 0 };
-	struct api_response resp;
-
-	CHECK(api_handle(&info, db, NULL, "GET", path, query, &acc, &resp) == 0);
-	if (resp.status != 200 || strstr(resp.body, want) == NULL) {
-		fprintf(stderr, "%s?%s: %d %s (want '%s')\n", path, query, resp.status, resp.body,
-			want);
-		CHECK(0);
-	}
-	free(resp.body);
+	api_expect(&model_zen3, db, path, query, want);
 }
 
 /* Before the fit (no attempt, then one with too few intervals) readers

@@ -4,11 +4,15 @@
 #ifndef STACKD_TEST_DB_H
 #define STACKD_TEST_DB_H
 
+#include "lib/api.h"
 #include "lib/query.h"
 #include "test.h"
 
 #include <sqlite3.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 /* The first column of sql's first row, read on a connection of its own. */
 static inline int64_t scalar(const char *path, const char *sql)
@@ -35,6 +39,24 @@ static inline const struct window_proc *find(const struct window *w, int32_t pid
 		if (w->procs[i].pid == pid)
 			return &w->procs[i];
 	return NULL;
+}
+
+/* GET path?query on db, read as model m with full access, answers 200 with
+ * want in its body. */
+static inline void api_expect(const struct model *m, struct db *db, const char *path,
+			      const char *query, const char *want)
+{
+	struct api_info info = { .database = "test", .model = m };
+	struct api_access acc = { .full = true, .uid = 0 };
+	struct api_response resp;
+
+	CHECK(api_handle(&info, db, NULL, "GET", path, query, &acc, &resp) == 0);
+	if (resp.status != 200 || strstr(resp.body, want) == NULL) {
+		fprintf(stderr, "%s?%s: %d %s (want '%s')\n", path, query, resp.status, resp.body,
+			want);
+		CHECK(0);
+	}
+	free(resp.body);
 }
 
 #endif

@@ -12,7 +12,7 @@
 #include "lib/query.h"
 #include "lib/sampling_mode.h"
 #include "store.h"
-#include "test.h"
+#include "test_db.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -101,17 +101,7 @@ static struct interval_data *make_interval(unsigned k)
 /* GET path?query answers 200 with want in its body. */
 static void check_api(struct db *db, const char *path, const char *query, const char *want)
 {
-	struct api_info info = { .database = "test", .model = &model_software };
-	struct api_access acc = { .full = true, .uid = 0 };
-	struct api_response resp;
-
-	CHECK(api_handle(&info, db, NULL, "GET", path, query, &acc, &resp) == 0);
-	if (resp.status != 200 || strstr(resp.body, want) == NULL) {
-		fprintf(stderr, "%s?%s: %d %s (want '%s')\n", path, query, resp.status, resp.body,
-			want);
-		CHECK(0);
-	}
-	free(resp.body);
+	api_expect(&model_software, db, path, query, want);
 }
 
 static void test_stored(const char *path)
