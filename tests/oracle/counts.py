@@ -256,6 +256,8 @@ def neoverse(width):
                                      fe * slots / (4 * width) * _u(rng, 0.1, 0.9)))
         v["STALL_FRONTEND"] = round(c * fe * _u(rng, 0.5, 1.0))
         v["STALL_BACKEND"] = round(c * be * _u(rng, 0.5, 1.0))
+        # the part of those waiting on memory (r4005, Armv8.7 common event)
+        v["STALL_BACKEND_MEM"] = round(v["STALL_BACKEND"] * _u(rng, 0.3, 0.9))
         for name, lo, hi in (("L1I_CACHE_REFILL", 1e-4, 0.02), ("L2D_CACHE_REFILL", 1e-4, 0.02),
                              ("ITLB_WALK", 1e-6, 1e-3), ("DTLB_WALK", 1e-5, 2e-3),
                              ("LL_CACHE_MISS_RD", 1e-5, 5e-3), ("FP_FIXED_OPS_SPEC", 0.0, 0.5),

@@ -185,7 +185,7 @@ ALIASES = {
 # sbsa.json spells Arm's events in lower case; perf matches either
 ARM_EVENTS = ("STALL_SLOT", "STALL_SLOT_FRONTEND", "STALL_SLOT_BACKEND", "OP_RETIRED",
               "OP_SPEC", "BR_MIS_PRED", "BR_MIS_PRED_RETIRED", "STALL_FRONTEND",
-              "STALL_BACKEND", "L1I_CACHE_REFILL", "L2D_CACHE_REFILL", "ITLB_WALK",
+              "STALL_BACKEND", "STALL_BACKEND_MEM", "L1I_CACHE_REFILL", "L2D_CACHE_REFILL", "ITLB_WALK",
               "DTLB_WALK", "LL_CACHE_MISS_RD", "FP_FIXED_OPS_SPEC", "FP_SCALE_OPS_SPEC")
 ALIASES.update({e.lower(): e for e in ARM_EVENTS})
 ALIASES.update({"cpu_cycles": "cycles", "inst_retired": "instructions"})
@@ -289,7 +289,8 @@ ZEN4_LIBPFM = {
 ARM_RAW = {"CPU_CYCLES": 0x11, "INST_RETIRED": 0x08, "STALL_SLOT": 0x3f,
            "STALL_SLOT_FRONTEND": 0x3e, "STALL_SLOT_BACKEND": 0x3d, "OP_RETIRED": 0x3a,
            "OP_SPEC": 0x3b, "BR_MIS_PRED": 0x10, "BR_MIS_PRED_RETIRED": 0x22,
-           "STALL_FRONTEND": 0x23, "STALL_BACKEND": 0x24, "L1I_CACHE_REFILL": 0x01,
+           "STALL_FRONTEND": 0x23, "STALL_BACKEND": 0x24, "STALL_BACKEND_MEM": 0x4005,
+           "L1I_CACHE_REFILL": 0x01,
            "L2D_CACHE_REFILL": 0x17, "ITLB_WALK": 0x35, "DTLB_WALK": 0x34,
            "LL_CACHE_MISS_RD": 0x37, "FP_FIXED_OPS_SPEC": 0x80c1, "FP_SCALE_OPS_SPEC": 0x80c0}
 
