@@ -189,6 +189,27 @@ static void print_health_field(const json_t *col, const json_t *sm, const char *
 	printf("\n");
 }
 
+/* What periodic mode costs here, and the rate it samples at (absent: an
+ * older daemon). */
+static void print_periodic_costs(const json_t *c)
+{
+	const json_t *clock = json_object_get(c, "ns_per_clock_sample");
+	const json_t *count = json_object_get(c, "ns_per_counted_switch");
+	const json_t *hz = json_object_get(c, "periodic_hz");
+	const char *how = json_string_value(json_object_get(c, "periodic_cost_method"));
+
+	if (!json_is_number(hz))
+		return;
+	if (json_is_number(clock) && json_is_number(count))
+		printf("               periodic mode: %.0f Hz per CPU, %.1f us per clock sample, "
+		       "%.0f ns per counted switch (measured: %s)\n", json_number_value(hz),
+		       json_number_value(clock) / 1e3, json_number_value(count),
+		       how != NULL ? how : "");
+	else
+		printf("               periodic mode: %.0f Hz per CPU (its cost %s)\n",
+		       json_number_value(hz), how != NULL ? how : "not measured");
+}
+
 /* What one sampled switch costs here, and how that was found. */
 static void print_sampling_cost(const json_t *c)
 {
@@ -201,6 +222,7 @@ static void print_sampling_cost(const json_t *c)
 	       json_is_true(json_object_get(c, "measured")) ? "measured: " : "", str(c, "method"));
 	if (at != NULL)
 		printf("               calibrated at %s\n", at);
+	print_periodic_costs(c);
 }
 
 static void print_text(const json_t *a, const struct source *src)
@@ -266,6 +288,10 @@ static void print_text(const json_t *a, const struct source *src)
 	       periodic ? " - the cost budget sampled periodically instead (see sampling:)" :
 	       json_is_true(json_object_get(a, "sampling_costly")) ?
 	       " - COSTLY: that CPU switches too often for cheap per-switch sampling" : "");
+	if (periodic && json_is_number(json_object_get(a, "periodic_cost_fraction")))
+		printf("               periodic sampling itself costs about %.1f%% of that CPU "
+		       "(counting its switches and the clock samples; see below)\n",
+		       100.0 * json_number_value(json_object_get(a, "periodic_cost_fraction")));
 	print_sampling_cost(json_object_get(a, "sampling_cost"));
 	print_attribution(json_object_get(a, "attribution"));
 	print_sampling_mode(json_object_get(a, "sampling_mode"));

@@ -3,9 +3,12 @@
  * calibrate.h).
  */
 #include "calibrate.h"
+#include "kernel_ops.h"
 #include "lib/clock.h"
 
 #include <errno.h>
+#include <linux/perf_event.h>
+#include <string.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
@@ -132,6 +135,97 @@ void calibrate_finish(struct calibration *c)
 			 "best of %d x %llu ms: %.0f round trips/s without sampling, %.0f with",
 			 c->cpu, CALIBRATE_RUNS, CALIBRATE_RUN_NS / 1000000ULL, c->off_per_s,
 			 c->on_per_s);
+}
+
+/* A software event on cpu, opened disabled: the clock sampler or the
+ * counting-only switch counter; -errno. */
+static int open_beside(int cpu, const struct kernel_ops *k, bool clock)
+{
+	struct perf_event_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = PERF_TYPE_SOFTWARE;
+	a.disabled = 1;
+	if (clock) {
+		a.config = PERF_COUNT_SW_CPU_CLOCK;
+		a.sample_period = CALIBRATE_CLOCK_PERIOD_NS;
+		a.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
+	} else {
+		a.config = PERF_COUNT_SW_CONTEXT_SWITCHES;
+	}
+	return k->perf_open(k->ctx, &a, -1, cpu, -1);
+}
+
+/* One run with fd enabled for it (fd < 0: beside nothing); 0 on failure. */
+static double run_beside(int cpu, const struct kernel_ops *k, int fd)
+{
+	double rate;
+
+	if (fd >= 0 && k->ioctl(k->ctx, fd, PERF_EVENT_IOC_ENABLE, 0) < 0)
+		return 0;
+	rate = one_run(cpu);
+	if (fd >= 0)
+		(void)k->ioctl(k->ctx, fd, PERF_EVENT_IOC_DISABLE, 0);
+	return rate;
+}
+
+static void keep_best(double *best, double r)
+{
+	if (r > *best)
+		*best = r;
+}
+
+void calibrate_periodic_runs(struct calibration *c, const struct kernel_ops *k)
+{
+	int clock_fd = open_beside(c->cpu, k, true);
+	int count_fd = open_beside(c->cpu, k, false);
+	cpu_set_t saved;
+
+	c->off_per_s = c->clock_per_s = c->count_per_s = 0;
+	if (sched_getaffinity(0, sizeof(saved), &saved) == 0) {
+		/* interleaved: a disturbance that lasts (another task, the
+		 * host) slows all three alike instead of one of them */
+		for (int i = 0; i < CALIBRATE_PERIODIC_ROUNDS; i++) {
+			keep_best(&c->off_per_s, run_beside(c->cpu, k, -1));
+			if (clock_fd >= 0)
+				keep_best(&c->clock_per_s, run_beside(c->cpu, k, clock_fd));
+			if (count_fd >= 0)
+				keep_best(&c->count_per_s, run_beside(c->cpu, k, count_fd));
+		}
+		(void)sched_setaffinity(0, sizeof(saved), &saved);
+	}
+	if (clock_fd >= 0)
+		k->close(k->ctx, clock_fd);
+	if (count_fd >= 0)
+		k->close(k->ctx, count_fd);
+}
+
+void calibrate_finish_periodic(struct calibration *c)
+{
+	double hz = (double)NS_PER_SEC / (double)CALIBRATE_CLOCK_PERIOD_NS;
+
+	c->clock_sample_ns = -1;
+	c->switch_count_ns = -1;
+	if (c->off_per_s <= 0 || c->clock_per_s <= 0 || c->count_per_s <= 0) {
+		snprintf(c->clock_method, sizeof(c->clock_method), "not measured (the cpu-clock "
+			 "sampler, the switch counter or the ping-pong could not run on cpu %d)",
+			 c->cpu);
+		return;
+	}
+	/* the share of the CPU the samples took, over the samples a second;
+	 * two switches a round trip; faster beside them is noise: 0 */
+	c->clock_sample_ns = (1.0 - c->clock_per_s / c->off_per_s) * (double)NS_PER_SEC / hz;
+	if (c->clock_sample_ns < 0)
+		c->clock_sample_ns = 0;
+	c->switch_count_ns = (1.0 / c->count_per_s - 1.0 / c->off_per_s) * (double)NS_PER_SEC / 2.0;
+	if (c->switch_count_ns < 0)
+		c->switch_count_ns = 0;
+	snprintf(c->clock_method, sizeof(c->clock_method), "same-CPU pipe ping-pong on cpu %d "
+		 "at start, best of %d x %llu ms each, interleaved: %.0f round trips/s beside a "
+		 "%.0f Hz cpu-clock sampler, %.0f beside a switch counter, %.0f without", c->cpu,
+		 CALIBRATE_PERIODIC_ROUNDS,
+		 CALIBRATE_RUN_NS / 1000000ULL, c->clock_per_s, hz, c->count_per_s, c->off_per_s);
 }
 
 void calibrate_trigger_init(struct calibrate_trigger *t, uint64_t now_ns)

@@ -17,6 +17,21 @@
  * either way from the rate of the last measurement and stayed so for
  * CALIBRATE_RECHECK_HOLD_NS, at most once per CALIBRATE_RECHECK_GAP_NS.
  * struct calibrate_trigger decides, from one interval's rate at a time.
+ *
+ * What periodic mode costs (cost_budget.h), once at start: the same
+ * ping-pong beside a cpu-clock sampler firing every
+ * CALIBRATE_CLOCK_PERIOD_NS on that CPU (the cost of a clock sample, for
+ * the rate periodic mode samples at: cost_budget_clock_period), and
+ * beside a counting-only context-switch event there (the cost of counting
+ * a switch, which periodic mode still does: the budget needs the rate to
+ * see it fall), each against the runs without.  A
+ * clock sample is an interrupt, and on a VM a timer interrupt is two
+ * exits to the hypervisor: measured on the development VM, 27-31 us per
+ * sample at 1, 4 and 10 kHz alike (perf record -e cpu-clock -C 1 beside a
+ * ping-pong there), so 1000 Hz costs such a CPU 2.8 %, over a 2 % budget
+ * on its own; on bare metal it is about a microsecond.  The sampler has
+ * no ring (its samples are dropped at output): the copy of ~60 bytes is
+ * left out, a few hundred ns at most against the interrupt.
  */
 #ifndef STACKD_CALIBRATE_H
 #define STACKD_CALIBRATE_H
@@ -35,6 +50,12 @@ struct calibration {
 	uint64_t at_ns;           /* when (CLOCK_REALTIME); 0: not made */
 	bool recheck;             /* a re-check, not the start's */
 	uint64_t rate;            /* busiest-CPU switches/s it answered (re-check) */
+	/* Periodic mode's costs (at start only; a re-check keeps them). */
+	double clock_per_s;       /* best round trips per second beside the clock sampler */
+	double count_per_s;       /* ... beside the switch counter */
+	double clock_sample_ns;   /* per clock sample; < 0: not measured */
+	double switch_count_ns;   /* per counted switch; < 0: not measured */
+	char clock_method[256];   /* how both were measured */
 };
 
 /* The round trips per second of the best of CALIBRATE_RUNS runs on cpu;
@@ -43,6 +64,21 @@ double calibrate_pingpong(int cpu);
 
 /* cost per switch from the two rates; fills c->cost_ns and c->method. */
 void calibrate_finish(struct calibration *c);
+
+#define CALIBRATE_CLOCK_PERIOD_NS 100000ULL   /* 10 kHz: a clear loss even at 1 us each */
+
+/* On c->cpu, CALIBRATE_PERIODIC_ROUNDS rounds of three runs - without,
+ * beside a cpu-clock sampler, beside a counting-only context-switch event
+ * (opened through k) - each figure the best of its runs: c->off_per_s,
+ * c->clock_per_s, c->count_per_s (0: that one could not run). */
+#define CALIBRATE_PERIODIC_ROUNDS 5
+struct kernel_ops;
+void calibrate_periodic_runs(struct calibration *c, const struct kernel_ops *k);
+
+/* the costs per clock sample and per counted switch from off_per_s,
+ * clock_per_s and count_per_s; fills c->clock_sample_ns,
+ * c->switch_count_ns and c->clock_method. */
+void calibrate_finish_periodic(struct calibration *c);
 
 #define CALIBRATE_RECHECK_FACTOR 4
 #define CALIBRATE_RECHECK_HOLD_NS (30 * 1000000000ULL)

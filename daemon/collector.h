@@ -17,6 +17,7 @@
 #define STACKD_COLLECTOR_H
 
 #include "attrib.h"
+#include "cost_budget.h"
 #include "exitlog.h"
 #include "kernel_ops.h"
 #include "plan.h"
@@ -61,6 +62,10 @@ struct cpu_events {
 				    * worker needs them; -1 otherwise */
 	struct ring ring;
 	struct cpu_group groups[PLAN_MAX_GROUPS];   /* by plan group */
+	/* switches/s counted at its worker's last rotation (atomic: every
+	 * worker reads all of them, since any CPU's switch records cost
+	 * every CPU's switches; worker.c, review_switch_records) */
+	uint64_t switch_rate;
 };
 
 struct collector {
@@ -95,18 +100,14 @@ void collector_close_switch_records(const struct collector *c, struct cpu_events
 /* Periodic (statistical) sampling, the cost budget's fallback (worker.c,
  * cost_budget.h).  Each group's cpu-clock member is a sampler too, with
  * a period so long it never fires while every switch is sampled; in
- * periodic mode it fires every COLLECTOR_PERIODIC_NS of the group's run
- * time on average and the switch sampler gets that long period instead
- * (it counts on, writing no sample).  1 ms (1000 Hz per CPU): a quarter
- * of perf record's 4000 Hz default, because a CPU goes periodic only when
- * its sampling must stay under max_sampling_cost: 1000 samples/s at about
- * 1 us each is 0.1 % of the CPU, and a second of run time still takes
- * 1000 samples, so a task's share over a 1 s interval has a standard
- * error under 1.6 % of the CPU.  (At 250 Hz, make bench's cost-budget
- * part cost the ping-pongs no less - 0.974 of their speed alone against
- * 0.972 - and a spinner beside them read 6 % high once: the rate is not
- * where periodic mode's cost goes.) */
-#define COLLECTOR_PERIODIC_NS 1000000ULL
+ * periodic mode it fires every period_ns of the group's run time on
+ * average (cost_budget_clock_period: 1 ms, 1000 Hz per CPU, where a clock
+ * sample is cheap; a second of run time then takes 1000 samples, so a
+ * task's share over a 1 s interval has a standard error under 1.6 % of
+ * the CPU) and the switch sampler gets that long period instead (it
+ * counts on, writing no sample).  COLLECTOR_PERIODIC_NS: the period when
+ * nothing else is set. */
+#define COLLECTOR_PERIODIC_NS COST_BUDGET_FASTEST_CLOCK_NS
 /* Never reached (2^62 ns is 146 years; the kernel refuses bit 63), and
  * not 0: PERF_EVENT_IOC_PERIOD works only on an event opened sampling. */
 #define COLLECTOR_NEVER_PERIOD (1ULL << 62)

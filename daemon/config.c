@@ -178,8 +178,12 @@ static const struct config_key keys[] = {
 	  "(0: never)", 0, NULL },
 	{ "max_sampling_cost", KEY_SHARE, offsetof(struct config, max_sampling_cost), 0, 0, false,
 	  "share of each CPU that sampling every context switch may cost (2% or 0.02); above "
-	  "it the CPU samples periodically, 1000 times a second (statistical), until its "
+	  "it the CPU samples periodically, 100-1000 times a second (statistical), until its "
 	  "switch rate falls (0 or off: sample every switch whatever it costs)", 0, NULL },
+	{ "periodic_hz", KEY_UINT, offsetof(struct config, periodic_hz), 0, 10000, false,
+	  "clock samples per second of run time on a CPU in periodic mode; 0: 1000, fewer "
+	  "(down to 100) where a clock sample is dear (on a VM), so that they cost at most "
+	  "half of max_sampling_cost", 0, NULL },
 	{ "listen", TEXT(listen),
 	  "HTTP API addresses, comma-separated (at most 4): 127.0.0.1:PORT, [::1]:PORT, "
 	  "unix:/PATH, or none",

@@ -31,6 +31,7 @@ struct config {
 	enum log_level log_level;
 	unsigned retry_buffer;           /* intervals kept while the database fails */
 	uint64_t switch_rate_warning;    /* switches/s on one CPU that earn a warning */
+	unsigned periodic_hz;            /* periodic mode's clock rate; 0: from its cost */
 	double max_sampling_cost;        /* share of one CPU sampling switches may take
 					  * before the CPU samples periodically; 0: no cap */
 	uint64_t retention_ns[3];        /* raw intervals, minute and hour rollups kept */

@@ -43,3 +43,18 @@ void cost_budget_set(struct cost_budget *m, bool periodic, uint64_t now_ns,
 	m->calm = 0;
 	cost_budget_rebase(m, now_ns, switches);
 }
+
+uint64_t cost_budget_clock_period(double sample_ns, double max_cost)
+{
+	double period;
+
+	if (sample_ns <= 0 || max_cost <= 0)
+		return COST_BUDGET_FASTEST_CLOCK_NS;
+	period = sample_ns / (max_cost / 2);
+	if (period <= (double)COST_BUDGET_FASTEST_CLOCK_NS)
+		return COST_BUDGET_FASTEST_CLOCK_NS;
+	if (period >= (double)COST_BUDGET_SLOWEST_CLOCK_NS)
+		return COST_BUDGET_SLOWEST_CLOCK_NS;
+	/* whole microseconds: the figure in logs and status reads clean */
+	return (uint64_t)(period / 1000.0 + 0.999) * 1000ULL;
+}

@@ -61,6 +61,15 @@ void cost_budget_rebase(struct cost_budget *m, uint64_t now_ns, uint64_t switche
 bool cost_budget_review(struct cost_budget *m, const struct sampling_budget *b,
 			  uint64_t now_ns, uint64_t switches);
 
+/* Periodic mode's mean clock period: 1 ms (1000 Hz per CPU) where a clock
+ * sample is cheap, longer where it is not, so that periodic mode itself
+ * stays within half of the budget (sample_ns x rate <= max_cost / 2), but
+ * never longer than 10 ms (100 Hz: a second of run time still takes 100
+ * samples).  sample_ns < 0 (not measured) or no budget: 1 ms. */
+#define COST_BUDGET_FASTEST_CLOCK_NS 1000000ULL
+#define COST_BUDGET_SLOWEST_CLOCK_NS 10000000ULL
+uint64_t cost_budget_clock_period(double sample_ns, double max_cost);
+
 /* The mode is now periodic (or not), applied at now_ns. */
 void cost_budget_set(struct cost_budget *m, bool periodic, uint64_t now_ns,
 		       uint64_t switches);

@@ -58,6 +58,9 @@ static void help(void)
 	       "      --max-sampling-cost SHARE\n"
 	       "                           share of each CPU that sampling every context\n"
 	       "                           switch may cost, e.g. 2%% or 0.02 (off: no cap)\n"
+	       "      --periodic-hz HZ     clock samples per second of a CPU in periodic mode\n"
+	       "                           (0, the default: 1000, fewer where a clock sample\n"
+	       "                           is dear, within half of max_sampling_cost)\n"
 	       "  -l, --listen ADDRS       HTTP API and dashboard: 127.0.0.1:PORT, [::1]:PORT,\n"
 	       "                           unix:/PATH (comma-separated), or none (default %s)\n"
 	       "      --web-dir DIR        the dashboard: builtin, a directory of its files\n"
@@ -160,6 +163,7 @@ enum {
 	OPT_JSON,
 	OPT_DEMO,
 	OPT_MAX_SAMPLING_COST,
+	OPT_PERIODIC_HZ,
 };
 
 static struct plan_args arg_plan = { .on = false, .smt = -1, .watchdog = -1 };
@@ -209,6 +213,7 @@ static const struct {
 	{ OPT_SWITCH_EVENT, "switch_event", "--switch-event" },
 	{ OPT_RING_PAGES, "ring_pages", "--ring-pages" },
 	{ OPT_MAX_SAMPLING_COST, "max_sampling_cost", "--max-sampling-cost" },
+	{ OPT_PERIODIC_HZ, "periodic_hz", "--periodic-hz" },
 	{ OPT_LOG_LEVEL, "log_level", "--log-level" },
 	{ 'l', "listen", "--listen" },
 	{ OPT_WEB_DIR, "web_dir", "--web-dir" },
@@ -274,6 +279,7 @@ static int parse_args(int argc, char **argv, bool *check)
 		{ "switch-event", required_argument, NULL, OPT_SWITCH_EVENT },
 		{ "ring-pages", required_argument, NULL, OPT_RING_PAGES },
 		{ "max-sampling-cost", required_argument, NULL, OPT_MAX_SAMPLING_COST },
+		{ "periodic-hz", required_argument, NULL, OPT_PERIODIC_HZ },
 		{ "log-level", required_argument, NULL, OPT_LOG_LEVEL },
 		{ "listen", required_argument, NULL, 'l' },
 		{ "web-dir", required_argument, NULL, OPT_WEB_DIR },

@@ -74,6 +74,12 @@ void run_recheck_cost(struct daemon *d, uint64_t rate)
 	memset(&c, 0, sizeof(c));
 	c.cpu = d->calib.cpu;
 	c.recheck = true;
+	/* periodic mode's costs are measured at start only */
+	c.clock_per_s = d->calib.clock_per_s;
+	c.count_per_s = d->calib.count_per_s;
+	c.clock_sample_ns = d->calib.clock_sample_ns;
+	c.switch_count_ns = d->calib.switch_count_ns;
+	memcpy(c.clock_method, d->calib.clock_method, sizeof(c.clock_method));
 	c.rate = rate;
 	r = measure(d, &c);
 	c.at_ns = clock_ns(CLOCK_REALTIME);

@@ -115,7 +115,8 @@ static char *plan_json_text(const struct plan *p)
 void run_write_meta(struct daemon *d)
 {
 	char interval[32], rotate[32], started[32], pid[16], ncpus[16], ring[16], groups[512];
-	char cost[32] = "", cost_at[32] = "";
+	char cost[32] = "", cost_at[32] = "", clock_cost[32] = "", clock_hz[32];
+	char count_cost[32] = "";
 	char host[256] = "";
 	char *plan = plan_json_text(&d->plan);
 	size_t used = 0;
@@ -124,6 +125,12 @@ void run_write_meta(struct daemon *d)
 	gethostname(host, sizeof(host) - 1);
 	if (d->calib.method[0] != '\0' && d->calib.cost_ns >= 0)
 		snprintf(cost, sizeof(cost), "%.0f", d->calib.cost_ns);
+	if (d->calib.clock_method[0] != '\0' && d->calib.clock_sample_ns >= 0)
+		snprintf(clock_cost, sizeof(clock_cost), "%.0f", d->calib.clock_sample_ns);
+	if (d->calib.clock_method[0] != '\0' && d->calib.switch_count_ns >= 0)
+		snprintf(count_cost, sizeof(count_cost), "%.0f", d->calib.switch_count_ns);
+	snprintf(clock_hz, sizeof(clock_hz), "%.0f",
+		 (double)NS_PER_SEC / (double)run_clock_period_ns(d));
 	if (d->calib.at_ns != 0) {
 		time_t at = (time_t)(d->calib.at_ns / NS_PER_SEC);
 		struct tm tm;
@@ -174,6 +181,12 @@ void run_write_meta(struct daemon *d)
 			"sampling_cost_method", d->calib.method,
 			/* RFC 3339, UTC: when that figure was measured */
 			"sampling_cost_calibrated_at", cost_at,
+			/* "": not measured; what one periodic sample costs,
+			 * and the rate periodic mode samples at for it */
+			"clock_sample_cost_ns", clock_cost,
+			"switch_count_cost_ns", count_cost,
+			"clock_sample_cost_method", d->calib.clock_method,
+			"periodic_hz", clock_hz,
 		};
 		char err[512];
 
@@ -403,8 +416,11 @@ void run_set_budget(struct daemon *d)
 {
 	size_t i;
 
-	for (i = 0; i < d->n_workers; i++)
+	for (i = 0; i < d->n_workers; i++) {
 		worker_set_budget(&d->workers[i], d->cfg.max_sampling_cost, budget_cost_ns(d));
+		worker_set_periodic(&d->workers[i], run_clock_period_ns(d), d->calib.clock_sample_ns,
+				    d->calib.switch_count_ns);
+	}
 }
 
 /* The settings a reload changes in place. */
@@ -417,8 +433,10 @@ static void apply_settings(struct daemon *d, const struct config *n)
 	d->cfg.max_database_mb = n->max_database_mb;
 	writer_configure(&d->w, &d->cfg);
 	d->cfg.switch_rate_warning = n->switch_rate_warning;
-	if (n->max_sampling_cost != d->cfg.max_sampling_cost) {
+	if (n->max_sampling_cost != d->cfg.max_sampling_cost ||
+	    n->periodic_hz != d->cfg.periodic_hz) {
 		d->cfg.max_sampling_cost = n->max_sampling_cost;
+		d->cfg.periodic_hz = n->periodic_hz;
 		run_set_budget(d);
 	}
 	if (n->rotate_period_ns != d->cfg.rotate_period_ns) {
@@ -697,7 +715,8 @@ static int start_workers_calibrated(struct daemon *d)
 	int r;
 
 	d->calib.cpu = d->col->cpus[d->col->n_cpus - 1].cpu;
-	d->calib.off_per_s = calibrate_pingpong(d->calib.cpu);
+	calibrate_periodic_runs(&d->calib, d->col->kops);   /* off_per_s too */
+	calibrate_finish_periodic(&d->calib);
 	r = run_start_workers(d);
 	if (r < 0)
 		return log_error_r(r, "cannot start the CPU workers");
@@ -749,6 +768,33 @@ static int start_collecting(struct daemon *d)
 	return 0;
 }
 
+/* The rate periodic mode samples at, and why: what a clock sample costs. */
+static void log_periodic_rate(const struct daemon *d)
+{
+	const struct calibration *c = &d->calib;
+	uint64_t period = run_clock_period_ns(d);
+	double hz = (double)NS_PER_SEC / (double)period;
+	double share = c->clock_sample_ns > 0 ? c->clock_sample_ns * hz / NS_PER_SEC : 0;
+
+	if (c->clock_sample_ns < 0) {
+		log_info("periodic mode samples at %.0f Hz per CPU (%s); its cost here is %s", hz,
+			 d->cfg.periodic_hz > 0 ? "periodic_hz" : "the default", c->clock_method);
+		return;
+	}
+	log_info("periodic mode's costs here: %.1f us per clock sample, %.0f ns per counted "
+		 "switch (%s)", c->clock_sample_ns / 1e3, c->switch_count_ns, c->clock_method);
+	if (d->cfg.periodic_hz > 0)
+		log_info("periodic mode samples at %.0f Hz per CPU (periodic_hz): %.2f%% of a CPU "
+			 "in clock samples", hz, 100.0 * share);
+	else if (period == COST_BUDGET_SLOWEST_CLOCK_NS && share > d->cfg.max_sampling_cost / 2)
+		log_warning("periodic mode samples at its slowest, %.0f Hz per CPU, and its clock "
+			    "samples still cost %.2f%% of a CPU, over half of max_sampling_cost", hz,
+			    100.0 * share);
+	else
+		log_info("periodic mode samples at %.0f Hz per CPU: %.2f%% of a CPU in clock "
+			 "samples, within half of max_sampling_cost", hz, 100.0 * share);
+}
+
 static void log_budget(const struct daemon *d)
 {
 	double ns = budget_cost_ns(d);
@@ -762,6 +808,7 @@ static void log_budget(const struct daemon *d)
 		 d->cfg.max_sampling_cost * (double)NS_PER_SEC / ns, ns,
 		 run_sampling_cost_ns(d) > 0 ? "" : ", the development VM's figure: the "
 		 "measured one is below what the calibration resolves");
+	log_periodic_rate(d);
 }
 
 /* Said only once started, so a failed start prints its one error line alone. */

@@ -58,6 +58,16 @@ static inline double run_sampling_cost_ns(const struct daemon *d)
 								      : (double)SWITCH_SAMPLE_COST_NS;
 }
 
+/* Periodic mode's mean clock period: periodic_hz's, else from the clock
+ * sample's cost measured at start under this budget
+ * (cost_budget_clock_period). */
+static inline uint64_t run_clock_period_ns(const struct daemon *d)
+{
+	if (d->cfg.periodic_hz > 0)
+		return NS_PER_SEC / d->cfg.periodic_hz;
+	return cost_budget_clock_period(d->calib.clock_sample_ns, d->cfg.max_sampling_cost);
+}
+
 /* The cost budget (max_sampling_cost, the measured cost) to every worker:
  * at start once the cost is measured, at a reload, to new workers. */
 void run_set_budget(struct daemon *d);

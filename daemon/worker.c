@@ -214,11 +214,15 @@ void worker_handle_record(struct worker *w, const struct perf_event_header *h)
 	}
 }
 
-/* Switch records cost two more ring writes per switch (0.33 us on the
- * development VM, a third of stackd's whole cost there), and help only
- * where the kernel counts switches it does not sample (seen: the idle
- * task's switch-out on a 6.18 guest kernel, every time on one CPU): see
- * review_switch_records(). */
+/* Switch records cost two more ring writes per switch on their CPU (0.33 us
+ * on the development VM, a third of stackd's whole cost there), and while
+ * any CPU has them on, every CPU's switches pay for the kernel's walk over
+ * the switch-record readers (records on cpu 0 alone cost a ping-pong on
+ * cpu 1 7 % of its round trips there, 0.14 us a switch: perf record
+ * --switch-events -C 0 beside one reading the group on every switch).
+ * They help only where the kernel counts switches it does not sample
+ * (seen: the idle task's switch-out on a 6.18 guest kernel, every time on
+ * one CPU): see review_switch_records(). */
 #define SWITCH_RECORDS_ON_PPM  10000
 #define SWITCH_RECORDS_OFF_PPM 2500
 
@@ -236,13 +240,48 @@ static bool set_switch_records(struct worker *w, bool on)
 	return true;
 }
 
+/* The busiest CPU's switches/s at its worker's last rotation. */
+static uint64_t host_switch_rate(const struct worker *w)
+{
+	uint64_t max = 0;
+	size_t i;
+
+	for (i = 0; i < w->col->n_cpus; i++) {
+		uint64_t r = __atomic_load_n(&w->col->cpus[i].switch_rate, __ATOMIC_RELAXED);
+
+		if (r > max)
+			max = r;
+	}
+	return max;
+}
+
+/* At every rotation, in either mode: this CPU's switches/s since the last
+ * review (from the switch counters, which count in both), for every
+ * worker's host_switch_rate(). */
+static void publish_switch_rate(struct worker *w, uint64_t now)
+{
+	uint64_t elapsed_ns = now - w->switch_review_ns;
+	uint64_t rate = elapsed_ns > 0 ? (w->at.switches_counted - w->switch_review_switches) *
+		NS_PER_SEC / elapsed_ns : 0;
+
+	__atomic_store_n(&w->ev->switch_rate, rate, __ATOMIC_RELAXED);
+}
+
+static void rebase_switch_review(struct worker *w, uint64_t now)
+{
+	w->at.unsampled_span_ns = 0;
+	w->switch_review_ns = now;
+	w->switch_review_switches = w->at.switches_counted;
+}
+
 /* At every rotation.  On a CPU whose kernel has shown it counts switches
  * it does not sample (spans holding such switches over 1 % of its time
  * since the last rotation), the records stay on while they are cheap
- * (under 10,000 switches/s, 20,000 to close: 0.3 % of the CPU at most),
- * since such spans come rarely but long (an idle period); at higher rates
- * a CPU seldom idles, and they stay on only while such spans hold over
- * 0.25 % of its time.  On from the start, so the first spans are split. */
+ * (every CPU under 10,000 switches/s, one over 20,000 to close: 0.3 % of
+ * each CPU at most), since such spans come rarely but long (an idle
+ * period); at higher rates a CPU seldom idles, and they stay on only
+ * while such spans hold over 0.25 % of its time.  On from the start, so
+ * the first spans are split. */
 #define SWITCH_RECORDS_CHEAP_OPEN  10000
 #define SWITCH_RECORDS_CHEAP_CLOSE 20000
 
@@ -251,16 +290,13 @@ static void review_switch_records(struct worker *w, uint64_t now)
 	uint64_t elapsed_ns = now - w->switch_review_ns;
 	uint64_t ppm = elapsed_ns > 0 ?
 		(uint64_t)((unsigned __int128)w->at.unsampled_span_ns * 1000000 / elapsed_ns) : 0;
-	uint64_t rate = elapsed_ns > 0 ? (w->at.samples_seen - w->switch_review_samples) *
-		NS_PER_SEC / elapsed_ns : 0;
+	uint64_t rate = host_switch_rate(w);
 	bool needed = ppm > SWITCH_RECORDS_ON_PPM;
 	bool cheap = rate < (w->switch_records ? SWITCH_RECORDS_CHEAP_CLOSE :
 			     SWITCH_RECORDS_CHEAP_OPEN);
 	bool want;
 
-	w->at.unsampled_span_ns = 0;
-	w->switch_review_ns = now;
-	w->switch_review_samples = w->at.samples_seen;
+	rebase_switch_review(w, now);
 	if (needed)
 		w->switch_records_needed = true;
 	want = needed || (w->switch_records_needed && cheap) ||
@@ -281,13 +317,6 @@ static void review_switch_records(struct worker *w, uint64_t now)
 		log_warning("cpu %d: the kernel counts context switches it does not sample, and "
 			    "switch records cannot be opened: those spans stay unattributed",
 			    w->ev->cpu);
-}
-
-static void rebase_switch_review(struct worker *w, uint64_t now)
-{
-	w->at.unsampled_span_ns = 0;
-	w->switch_review_ns = now;
-	w->switch_review_samples = w->at.samples_seen;
 }
 
 /* Attribute every record up to limit (CLOCK_MONOTONIC; UINT64_MAX: all). */
@@ -332,8 +361,15 @@ static void bench(struct worker *w, unsigned g, uint64_t now)
 	w->benched_until[g] = now + WORKER_BENCH_NS;
 }
 
+static uint64_t clock_period(const struct worker *w)
+{
+	uint64_t p = __atomic_load_n(&w->clock_period_ns, __ATOMIC_RELAXED);
+
+	return p != 0 ? p : COLLECTOR_PERIODIC_NS;
+}
+
 /* In periodic mode each turn of a group samples at a period drawn afresh,
- * uniform in [P/2, 3P/2) (P = COLLECTOR_PERIODIC_NS, the mean), from the
+ * uniform in [P/2, 3P/2) (P = clock_period(), the mean), from the
  * enable on.  A fixed period keeps its phase to the scheduler's tick (1,
  * 4 or 10 ms: whole multiples of 1 ms) and to the rotation (100 ms) for
  * seconds, and a task whose runs follow the tick is then sampled at the
@@ -343,11 +379,12 @@ static void bench(struct worker *w, unsigned g, uint64_t now)
  * sample charges its actual delta, so a varying period biases nothing. */
 static void draw_period(struct worker *w, unsigned g)
 {
+	uint64_t p = clock_period(w);
 	uint64_t r;
 
 	w->period_rng = w->period_rng * 6364136223846793005ULL + 1442695040888963407ULL;
-	r = (w->period_rng >> 33) % COLLECTOR_PERIODIC_NS;
-	(void)collector_set_clock_period(w->col, w->ev, g, COLLECTOR_PERIODIC_NS / 2 + r);
+	r = (w->period_rng >> 33) % p;
+	(void)collector_set_clock_period(w->col, w->ev, g, p / 2 + r);
 }
 
 /* Enable g; false (and g disabled and benched) when it cannot be
@@ -465,26 +502,56 @@ static void review_sampling_mode(struct worker *w, uint64_t now)
 		w->mode_change = true;
 }
 
+/* Going periodic: what periodic mode itself costs this CPU at the rate that
+ * sent it there - the clock samples, and the switch counting it keeps (the
+ * budget needs the rate to see it fall; counting costs every per-CPU
+ * switch counter the same, perf stat -e context-switches alike) - and,
+ * where that is over the budget too, says so. */
+static void log_periodic_cost(const struct worker *w, const struct sampling_budget *b)
+{
+	double sample_ns = (double)__atomic_load_n(&w->clock_sample_ps, __ATOMIC_RELAXED) / 1e3;
+	double count_ns = (double)__atomic_load_n(&w->switch_count_ps, __ATOMIC_RELAXED) / 1e3;
+	double hz = (double)NS_PER_SEC / (double)clock_period(w);
+	double counting = (double)w->mode.rate * count_ns / NS_PER_SEC;
+	double clock = hz * sample_ns / NS_PER_SEC;
+
+	if (sample_ns <= 0 && count_ns <= 0)
+		return;   /* not measured: nothing true to add */
+	if (counting + clock > b->max_cost)
+		log_warning("cpu %d: periodic sampling itself still costs about %.2f%% of it, over "
+			    "max_sampling_cost %.2f%%: counting its %llu switches/s (%.0f ns each, "
+			    "as any per-CPU switch counter does) %.2f%%, %.0f Hz of clock samples "
+			    "(%.1f us each) %.2f%%", w->ev->cpu, 100.0 * (counting + clock),
+			    100.0 * b->max_cost, (unsigned long long)w->mode.rate, count_ns,
+			    100.0 * counting, hz, sample_ns / 1e3, 100.0 * clock);
+	else
+		log_info("cpu %d: periodic sampling costs about %.2f%% of it: counting its "
+			 "switches %.2f%%, %.0f Hz of clock samples %.2f%%", w->ev->cpu,
+			 100.0 * (counting + clock), 100.0 * counting, hz, 100.0 * clock);
+}
+
 static void log_mode_change(const struct worker *w, bool on)
 {
 	struct sampling_budget b = budget_of(w);
 
-	if (on)
+	if (on) {
 		log_info("cpu %d: sampling every context switch costs %.2f%% of it (%llu "
 			 "switches/s x %.0f ns), over max_sampling_cost %.2f%%: periodic sampling "
 			 "(%llu Hz, statistical) from now", w->ev->cpu, 100.0 * w->mode.cost,
 			 (unsigned long long)w->mode.rate, b.cost_ns, 100.0 * b.max_cost,
-			 (unsigned long long)(NS_PER_SEC / COLLECTOR_PERIODIC_NS));
-	else if (b.max_cost <= 0)
+			 (unsigned long long)(NS_PER_SEC / clock_period(w)));
+		log_periodic_cost(w, &b);
+	} else if (b.max_cost <= 0) {
 		log_info("cpu %d: max_sampling_cost off: sampling every context switch (exact) "
 			 "again", w->ev->cpu);
-	else
+	} else {
 		log_info("cpu %d: sampling every context switch would cost %.2f%% of it (%llu "
 			 "switches/s x %.0f ns), under half of max_sampling_cost %.2f%% for %d "
 			 "windows of %.0f s: sampling every switch (exact) again", w->ev->cpu,
 			 100.0 * w->mode.cost, (unsigned long long)w->mode.rate, b.cost_ns,
 			 100.0 * b.max_cost, COST_BUDGET_CALM_WINDOWS,
 			 (double)COST_BUDGET_WINDOW_NS / NS_PER_SEC);
+	}
 }
 
 /* Leaving periodic mode: the tails the groups other than skip (whose
@@ -713,6 +780,7 @@ void worker_begin(struct worker *w)
 	w->last_cut_ns = now;
 	w->switches_at_cut = w->at.switches_counted;
 	w->switch_review_ns = now;
+	w->switch_review_switches = w->at.switches_counted;
 	cost_budget_init(&w->mode, now, w->at.switches_counted);
 	if (!set_switch_records(w, true))
 		w->switch_records_failed = true;
@@ -816,6 +884,7 @@ bool worker_tick(struct worker *w)
 		else
 			review_sampling_mode(w, now);
 		rotate(w);
+		publish_switch_rate(w, now);
 		if (hold != 0) {
 			/* the held time (up to this tick) is not part of the
 			 * next review's rate; once released, one more tick */
@@ -1009,6 +1078,19 @@ void worker_set_budget(struct worker *w, double max_cost, double cost_ns)
 			 __ATOMIC_RELAXED);
 	__atomic_store_n(&w->cost_ps, cost_ns > 0 ? (uint64_t)(cost_ns * 1e3 + 0.5) : 0,
 			 __ATOMIC_RELAXED);
+}
+
+static uint64_t to_ps(double ns)
+{
+	return ns > 0 ? (uint64_t)(ns * 1e3 + 0.5) : 0;
+}
+
+void worker_set_periodic(struct worker *w, uint64_t period_ns, double clock_sample_ns,
+			 double switch_count_ns)
+{
+	__atomic_store_n(&w->clock_period_ns, period_ns, __ATOMIC_RELAXED);
+	__atomic_store_n(&w->clock_sample_ps, to_ps(clock_sample_ns), __ATOMIC_RELAXED);
+	__atomic_store_n(&w->switch_count_ps, to_ps(switch_count_ns), __ATOMIC_RELAXED);
 }
 
 bool worker_periodic(const struct worker *w)

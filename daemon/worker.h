@@ -82,6 +82,8 @@ struct worker {
 	/* atomic: the cost budget (cost_budget.h): max_sampling_cost in
 	 * millionths of the CPU (0: none), one sampled switch's cost in ps */
 	uint64_t budget_ppm, cost_ps;
+	uint64_t clock_period_ns;  /* atomic: periodic mode's mean clock period (0: default) */
+	uint64_t clock_sample_ps, switch_count_ps;   /* atomic: periodic mode's costs (0: unknown) */
 	int periodic_now;          /* atomic: this CPU samples periodically (/metrics) */
 	int pause;                 /* atomic: sample nothing (a calibration's "without") */
 
@@ -103,7 +105,7 @@ struct worker {
 	bool switch_records;       /* this CPU's switch records are on */
 	bool switch_records_failed, switch_records_told;
 	bool switch_records_needed;  /* this CPU's kernel has shown it needs them */
-	uint64_t switch_review_samples;  /* samples_seen at the last review */
+	uint64_t switch_review_switches;  /* at.switches_counted at the last review */
 	uint64_t switch_review_ns;  /* when the records' need was last reviewed */
 	uint64_t dark_since;        /* nothing enabled since (0: something is) */
 	struct cost_budget mode;
@@ -140,6 +142,12 @@ void worker_set_rotate(struct worker *w, uint64_t rotate_ns);
 /* The cost budget from now: max_cost a share of one CPU (0: none), cost_ns
  * what sampling one switch costs.  Until it is set there is none. */
 void worker_set_budget(struct worker *w, double max_cost, double cost_ns);
+/* Periodic mode's mean clock period from the next periodic turn on
+ * (cost_budget_clock_period; 0: COLLECTOR_PERIODIC_NS), and what a clock
+ * sample and a counted switch cost (calibrate.h; < 0: not measured), for
+ * the log line that says what periodic mode itself costs. */
+void worker_set_periodic(struct worker *w, uint64_t period_ns, double clock_sample_ns,
+			 double switch_count_ns);
 /* Whether w's CPU samples periodically now (any thread). */
 bool worker_periodic(const struct worker *w);
 /* Hold the switch-record review (on) or let it go on (off) from now. */

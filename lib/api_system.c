@@ -224,12 +224,44 @@ static void print_writer(struct jsonw *j, struct writer_status_box *box)
 	jsonw_object_end(j);
 }
 
+static double meta_number(struct jsonw *j, struct db *db, const char *meta, const char *field)
+{
+	char v[32] = "";
+
+	jsonw_key(j, field);
+	if (query_meta(db, meta, v, sizeof(v)) < 0 || v[0] == '\0') {
+		jsonw_null(j);
+		return -1;
+	}
+	jsonw_double(j, strtod(v, NULL));
+	return strtod(v, NULL);
+}
+
+/* In "sampling_cost": periodic mode's costs (null: not measured, or a
+ * daemon too old to say) and how they were found, and the rate periodic
+ * mode samples at; *out what periodic mode costs a CPU switching rate
+ * times a second (-1: unknown). */
+static void print_periodic_costs(struct jsonw *j, struct db *db, uint64_t rate, double *out)
+{
+	char method[256] = "";
+	double clock = meta_number(j, db, "clock_sample_cost_ns", "ns_per_clock_sample");
+	double count = meta_number(j, db, "switch_count_cost_ns", "ns_per_counted_switch");
+	double hz = meta_number(j, db, "periodic_hz", "periodic_hz");
+
+	if (query_meta(db, "clock_sample_cost_method", method, sizeof(method)) < 0)
+		method[0] = '\0';
+	jsonw_field_string_or_null(j, "periodic_cost_method", method[0] != '\0' ? method : NULL);
+	*out = clock >= 0 && count >= 0 && hz > 0 ?
+	       ((double)rate * count + hz * clock) / (double)NS_PER_SEC : -1;
+}
+
 /* "sampling_cost": what sampling one context switch costs on this host,
  * as the daemon last measured it (meta: at start, or re-checked when the
  * switch rate moved; calibrated_at says when, RFC 3339, null when never),
  * else the development VM's figure, saying which; returns the ns per
  * switch. */
-static double print_sampling_cost(struct jsonw *j, struct db *db)
+static double print_sampling_cost(struct jsonw *j, struct db *db, uint64_t rate,
+				  double *periodic_cost)
 {
 	char ns[32] = "", method[512] = "", when[40] = "";
 	bool measured = query_meta(db, "sampling_cost_ns", ns, sizeof(ns)) == 0 && ns[0] != '\0';
@@ -252,6 +284,7 @@ static double print_sampling_cost(struct jsonw *j, struct db *db)
 	if (!measured || query_meta(db, "sampling_cost_calibrated_at", when, sizeof(when)) < 0)
 		when[0] = '\0';
 	jsonw_field_string_or_null(j, "calibrated_at", when[0] != '\0' ? when : NULL);
+	print_periodic_costs(j, db, rate, periodic_cost);
 	jsonw_object_end(j);
 	return cost;
 }
@@ -265,7 +298,7 @@ int api_system(const struct api_info *info, struct db *db, const char *query,
 	struct api_out o;
 	struct window w;
 	char err[1024];
-	double cost;
+	double cost, periodic;
 	bool have;
 
 	if (http_query_parse(query, keys, &q, err, sizeof(err)) < 0 ||
@@ -280,9 +313,15 @@ int api_system(const struct api_info *info, struct db *db, const char *query,
 		return -ENOMEM;
 	print_identity(&o.w, info, db, &w);
 	api_print_window_health(&o.w, &w);
-	cost = sampling_cost_fraction(w.max_cpu_switch_rate, print_sampling_cost(&o.w, db));
+	cost = sampling_cost_fraction(w.max_cpu_switch_rate,
+				      print_sampling_cost(&o.w, db, w.max_cpu_switch_rate, &periodic));
 	jsonw_break(&o.w, 1);
 	jsonw_field_double(&o.w, "sampling_cost_fraction", cost);
+	jsonw_key(&o.w, "periodic_cost_fraction");
+	if (periodic >= 0)
+		jsonw_double(&o.w, periodic);
+	else
+		jsonw_null(&o.w);
 	jsonw_field_bool(&o.w, "sampling_costly", cost > SAMPLING_COSTLY_FRACTION);
 	jsonw_break(&o.w, 1);
 	jsonw_key(&o.w, "database");

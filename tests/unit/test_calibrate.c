@@ -3,6 +3,8 @@
  * and a real ping-pong on this machine's CPU 0 (no sampler: just that the
  * threads bounce and the caller's affinity comes back). */
 #include "calibrate.h"
+#include "cost_budget.h"
+#include "kernel_ops.h"
 #include "test.h"
 
 #include <math.h>
@@ -92,9 +94,73 @@ static void test_trigger(void)
 	CHECK_EQ_U(feed(&t, &now, 4000, 40), 30);
 }
 
+/* Periodic mode's costs from the three rates. */
+static void test_finish_periodic(void)
+{
+	struct calibration c;
+
+	memset(&c, 0, sizeof(c));
+	c.cpu = 1;
+	c.off_per_s = 400000;
+	c.clock_per_s = 300000;   /* 25 % of the CPU to 10,000 samples/s: 25 us each */
+	c.count_per_s = 380000;   /* 2.5 us / 380000 ... (1/380000 - 1/400000) / 2 */
+	calibrate_finish_periodic(&c);
+	CHECK(fabs(c.clock_sample_ns - 25000.0) < 1e-6);
+	CHECK(fabs(c.switch_count_ns - (1.0 / 380000 - 1.0 / 400000) * 1e9 / 2) < 1e-6);
+	CHECK(strstr(c.clock_method, "300000 round trips/s beside a 10000 Hz cpu-clock "
+		     "sampler, 380000 beside a switch counter, 400000 without") != NULL);
+	c.count_per_s = 410000;   /* faster beside it: below what the runs resolve */
+	calibrate_finish_periodic(&c);
+	CHECK(c.switch_count_ns == 0);
+	c.clock_per_s = 0;        /* the sampler could not be opened */
+	calibrate_finish_periodic(&c);
+	CHECK(c.clock_sample_ns < 0 && c.switch_count_ns < 0);
+	CHECK(strstr(c.clock_method, "not measured") != NULL);
+}
+
+/* The clock period keeps the clock samples within half the budget, between
+ * 1000 and 100 Hz; unmeasured or no budget: 1000 Hz. */
+static void test_clock_period(void)
+{
+	CHECK_EQ_U(cost_budget_clock_period(1000, 0.02), COST_BUDGET_FASTEST_CLOCK_NS);
+	CHECK_EQ_U(cost_budget_clock_period(28000, 0.02), 2800000);   /* 357 Hz: 1.0 % */
+	CHECK_EQ_U(cost_budget_clock_period(28000, 0.005), COST_BUDGET_SLOWEST_CLOCK_NS);
+	CHECK_EQ_U(cost_budget_clock_period(-1, 0.02), COST_BUDGET_FASTEST_CLOCK_NS);
+	CHECK_EQ_U(cost_budget_clock_period(28000, 0), COST_BUDGET_FASTEST_CLOCK_NS);
+	CHECK_EQ_U(cost_budget_clock_period(10001.5, 0.02), 1001000);   /* 1000150: whole us, up */
+}
+
+/* The real runs on this machine's CPU 0 (software events exist on any
+ * kernel): a clock sampler at 10 kHz costs a measurable share, the caller's
+ * affinity comes back, and a CPU that does not exist gives no figures. */
+static void test_periodic_runs(void)
+{
+	struct calibration c;
+	cpu_set_t before, after;
+
+	memset(&c, 0, sizeof(c));
+	CHECK(sched_getaffinity(0, sizeof(before), &before) == 0);
+	calibrate_periodic_runs(&c, &kernel_ops_linux);
+	CHECK(sched_getaffinity(0, sizeof(after), &after) == 0);
+	CHECK(CPU_EQUAL(&before, &after));
+	CHECK(c.off_per_s > 1000);
+	if (c.clock_per_s > 0) {   /* perf_event_paranoid may forbid it to a user */
+		CHECK(c.clock_per_s < c.off_per_s);
+		calibrate_finish_periodic(&c);
+		CHECK(c.clock_sample_ns > 0);
+	}
+	memset(&c, 0, sizeof(c));
+	c.cpu = 100000;
+	calibrate_periodic_runs(&c, &kernel_ops_linux);
+	CHECK(c.off_per_s == 0 && c.clock_per_s == 0 && c.count_per_s == 0);
+}
+
 int main(void)
 {
 	test_finish();
+	test_finish_periodic();
+	test_clock_period();
+	test_periodic_runs();
 	test_trigger();
 	test_pingpong();
 	return 0;
