@@ -50,7 +50,7 @@ uint64_t cost_budget_clock_period(double sample_ns, double max_cost)
 
 	if (sample_ns <= 0 || max_cost <= 0)
 		return COST_BUDGET_FASTEST_CLOCK_NS;
-	period = sample_ns / (max_cost / 2);
+	period = sample_ns / (max_cost * COST_BUDGET_CLOCK_SHARE);
 	if (period <= (double)COST_BUDGET_FASTEST_CLOCK_NS)
 		return COST_BUDGET_FASTEST_CLOCK_NS;
 	if (period >= (double)COST_BUDGET_SLOWEST_CLOCK_NS)

@@ -786,13 +786,14 @@ static void log_periodic_rate(const struct daemon *d)
 	if (d->cfg.periodic_hz > 0)
 		log_info("periodic mode samples at %.0f Hz per CPU (periodic_hz): %.2f%% of a CPU "
 			 "in clock samples", hz, 100.0 * share);
-	else if (period == COST_BUDGET_SLOWEST_CLOCK_NS && share > d->cfg.max_sampling_cost / 2)
+	else if (period == COST_BUDGET_SLOWEST_CLOCK_NS &&
+		 share > d->cfg.max_sampling_cost * COST_BUDGET_CLOCK_SHARE)
 		log_warning("periodic mode samples at its slowest, %.0f Hz per CPU, and its clock "
-			    "samples still cost %.2f%% of a CPU, over half of max_sampling_cost", hz,
+			    "samples still cost %.2f%% of a CPU, over a quarter of max_sampling_cost", hz,
 			    100.0 * share);
 	else
 		log_info("periodic mode samples at %.0f Hz per CPU: %.2f%% of a CPU in clock "
-			 "samples, within half of max_sampling_cost", hz, 100.0 * share);
+			 "samples, a quarter of max_sampling_cost at most", hz, 100.0 * share);
 }
 
 static void log_budget(const struct daemon *d)
