@@ -108,8 +108,17 @@ static bool any_low_attribution(const struct series *s, size_t n)
 	return false;
 }
 
-/* Some point of some series had part of the host's time measured in
- * periodic (statistical) mode. */
+/* The share of the target's CPU time at point p measured in periodic
+ * (statistical) mode; an older daemon says only the host's. */
+static double target_periodic(const json_t *p)
+{
+	const json_t *own = json_object_get(p, "target_periodic_share");
+
+	return json_number_value(json_is_number(own) ? own : json_object_get(p, "periodic_share"));
+}
+
+/* Some point of some series had part of the target's time measured in
+ * periodic mode. */
 static bool any_periodic(const struct series *s, size_t n)
 {
 	const json_t *p;
@@ -117,7 +126,7 @@ static bool any_periodic(const struct series *s, size_t n)
 
 	for (k = 0; k < n; k++)
 		json_array_foreach(json_object_get(s[k].answer, "points"), j, p)
-			if (json_number_value(json_object_get(p, "periodic_share")) > 0)
+			if (target_periodic(p) > 0)
 				return true;
 	return false;
 }
@@ -126,7 +135,7 @@ static bool any_periodic(const struct series *s, size_t n)
  * when no row would have anything to say in them. */
 struct host_cols {
 	int acpu, asw, low;
-	int pshare, periodic;
+	int pshare, tpshare, periodic;
 };
 
 /* The host's attributed shares of point p into the row; when low, the
@@ -137,17 +146,19 @@ static int set_host(struct rowset *rs, size_t row, const json_t *p, const struct
 {
 	double cpu = json_number_value(json_object_get(p, "attributed_cpu"));
 	double sw = json_number_value(json_object_get(p, "attributed_switches"));
-	double per = json_number_value(json_object_get(p, "periodic_share"));
+	double per = target_periodic(p);
 	char text[64];
 
 	rowset_set_double(rs, row, c->acpu, cpu);
 	rowset_set_double(rs, row, c->asw, sw);
-	rowset_set_double(rs, row, c->pshare, per);
+	rowset_set_double(rs, row, c->pshare,
+			  json_number_value(json_object_get(p, "periodic_share")));
+	rowset_set_double(rs, row, c->tpshare, per);
 	if (c->periodic >= 0 && sampling_mode_of(per) != SAMPLING_PER_SWITCH) {
 		char pct[16];
 
 		sampling_mode_percent(per, pct, sizeof(pct));
-		snprintf(text, sizeof(text), "%s of CPU", pct);
+		snprintf(text, sizeof(text), "%s of its CPU", pct);
 		if (rowset_set_text(rs, row, c->periodic, text) < 0)
 			return -ENOMEM;
 	}
@@ -169,13 +180,16 @@ static void add_host_cols(const struct series *s, size_t n, struct rowset *rs,
 	c->pshare = rowset_add_column(rs, "periodic_share", "PERIODIC SHARE", RS_UNIT_FRACTION);
 	rowset_hide_in_table(rs, c->acpu);
 	rowset_hide_in_table(rs, c->asw);
+	c->tpshare = rowset_add_column(rs, "target_periodic_share", "TARGET PERIODIC SHARE",
+				       RS_UNIT_FRACTION);
 	rowset_hide_in_table(rs, c->pshare);
+	rowset_hide_in_table(rs, c->tpshare);
 	/* and a column saying when stackd could not charge part of the host's
 	 * time to anyone, when that ever happened: such a row may be low */
 	c->low = any_low_attribution(s, n) ?
 		 rowset_add_column(rs, "low_attribution", "LOW ATTRIBUTION", RS_UNIT_NONE) : -1;
-	/* and one saying when part of it was sampled periodically: such a
-	 * row's figures are estimates */
+	/* and one saying when part of the target's time was sampled
+	 * periodically: such a row's figures are estimates */
 	c->periodic = any_periodic(s, n) ?
 		      rowset_add_column(rs, "periodic_sampling", "PERIODIC SAMPLING",
 					RS_UNIT_NONE) : -1;
@@ -476,9 +490,9 @@ static void print_footer(const struct history_args *a, const struct series *s, s
 		       "host's busy CPU time\nor switches to a process; their figures may be "
 		       "missing some of %s's time", 100.0 * ATTRIBUTED_WARN_BELOW, a->name);
 	if (any_periodic(s, n))
-		printf("\nPERIODIC SAMPLING: that share of the host's CPU time was sampled "
+		printf("\nPERIODIC SAMPLING: that share of %s's CPU time was sampled "
 		       "periodically, not at\nevery switch (the cost budget): figures there are "
-		       "statistical estimates, not exact");
+		       "statistical estimates, not exact", a->name);
 }
 
 /* The n series as a table with sparklines, or as JSON/CSV rows: 0, 1 when

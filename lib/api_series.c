@@ -4,6 +4,7 @@
  */
 #include "api_out.h"
 #include "db.h"
+#include "sampling_mode.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -70,6 +71,10 @@ static void print_point(struct jsonw *j, const struct series_bucket *b, const st
 	/* the share of the host's CPU time over the bucket measured in
 	 * periodic mode (statistical); 0: every switch sampled (exact) */
 	jsonw_field_double(j, "periodic_share", cpu_split_periodic_share(&b->host));
+	/* the target's own: the share of its CPU time over the bucket that
+	 * was measured periodically (the exactness of this point's value) */
+	jsonw_field_double(j, "target_periodic_share",
+			   sampling_mode_share(b->periodic_ns, b->task_clock_ns));
 	jsonw_object_end(j);
 }
 

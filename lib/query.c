@@ -603,7 +603,7 @@ int query_series(struct db *db, enum query_who who, const char *what, int64_t ui
 		 "SELECT (i.end_ns - ?1 - 1) / ?4 AS bucket, s.group_id, sum(s.task_clock_ns),"
 		 " sum(s.context_switches), sum(s.v0), sum(s.v1), sum(s.v2), sum(s.v3),"
 		 " sum(s.v4), sum(s.v5), sum(s.v6), sum(s.v7), sum(s.v8), sum(s.v9), sum(s.v10),"
-		 " sum(s.v11), sum(s.v12), sum(s.v13), sum(s.v14), sum(s.v15)"
+		 " sum(s.v11), sum(s.v12), sum(s.v13), sum(s.v14), sum(s.v15), sum(s.periodic_ns)"
 		 " FROM interval AS i JOIN sample AS s ON s.interval_id = i.id"
 		 " JOIN process AS p ON p.id = s.process_id"
 		 " WHERE i.end_ns > ?1 AND i.end_ns <= ?2 AND " TIER_MATCH("i.")
@@ -637,6 +637,7 @@ int query_series(struct db *db, enum query_who who, const char *what, int64_t ui
 		}
 		b = &out[n - 1];
 		b->task_clock_ns += (uint64_t)sqlite3_column_int64(st, 2);
+		b->periodic_ns += (uint64_t)sqlite3_column_int64(st, 20);
 		sg = group_map_find(map, sqlite3_column_int64(st, 1));
 		if (sg == NULL)
 			continue;

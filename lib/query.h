@@ -128,6 +128,7 @@ struct series_bucket {
 	unsigned resolution_s;                      /* 0 raw, 60/3600 from rollups */
 	uint64_t longest_interval_ns;               /* of the intervals in it */
 	uint64_t task_clock_ns;
+	uint64_t periodic_ns;                       /* of task_clock_ns, measured periodically */
 	struct group_sums sums[MODEL_MAX_GROUPS];   /* by the model's group index */
 	struct cpu_split host;                      /* every process's, not the target's */
 };

@@ -323,7 +323,9 @@ async function series(who, metric) {
   return getJSON("/api/v1/series?" + q);
 }
 const pointsOf = (s, f) => s.points.map((p) => ({ t: p.t_ns, v: f(p), gap: p.gap_before,
-  low: p.low_attribution, periodic: p.periodic_share || 0 }));
+  low: p.low_attribution,
+  // the target's own share (an older daemon: the host's)
+  periodic: (p.target_periodic_share ?? p.periodic_share) || 0 }));
 // Align b's points on a's times (the same buckets; b may lack some).
 function alignOn(a, b) {
   const byT = new Map(b.points.map((p) => [p.t_ns, p.value]));
