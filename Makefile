@@ -47,7 +47,7 @@ LIB_SRCS := lib/duration.c lib/model/models.c lib/model/model_software.c \
 STACKD_SRCS := daemon/main.c daemon/run.c daemon/config.c daemon/log.c daemon/http_server.c daemon/http_guard.c daemon/instance.c \
 	daemon/prom.c daemon/peer.c daemon/peer_diag.c daemon/peer_procnet.c daemon/notify.c daemon/privilege.c \
 	daemon/collector.c daemon/cpulist.c daemon/event_encode.c daemon/sysfs_event.c \
-	daemon/ring.c daemon/perf_record.c daemon/worker.c daemon/cost_budget.c daemon/attrib.c daemon/cpuacc.c daemon/exitlog.c \
+	daemon/ring.c daemon/perf_record.c daemon/worker.c daemon/cost_budget.c daemon/switch_records.c daemon/attrib.c daemon/cpuacc.c daemon/exitlog.c \
 	daemon/kernel_ops.c daemon/plan.c daemon/plan_detect.c daemon/plan_print.c daemon/plan_cli.c \
 	daemon/proctab.c daemon/procinfo.c daemon/flush.c daemon/store.c \
 	daemon/store_rollup.c daemon/store_cpifit.c daemon/store_prune.c daemon/store_guard.c daemon/families.c daemon/exclude.c daemon/users.c \

@@ -5,7 +5,8 @@
  *
  * Method: two threads pinned to one CPU bounce a byte over two pipes, so
  * each round trip is two context switches there.  The best of a few short
- * runs is taken before the workers start (nothing samples) and again once
+ * runs is taken before any counter of stackd's is open (nothing samples;
+ * interleaved with the periodic-mode runs below) and again once
  * they run (every switch is sampled, the worker on that CPU reading its
  * ring as it does for any process); the extra time per round trip, halved,
  * is the cost of one sampled switch.  Best-of runs, because what disturbs
@@ -40,7 +41,7 @@
 #include <stdint.h>
 
 #define CALIBRATE_RUNS 3
-#define CALIBRATE_RUN_NS (60 * 1000 * 1000ULL)   /* 60 ms each: 0.4 s in all */
+#define CALIBRATE_RUN_NS (60 * 1000 * 1000ULL)   /* 60 ms each: 0.7 s in all at start */
 
 struct calibration {
 	int cpu;                  /* where it ran */
@@ -71,7 +72,7 @@ void calibrate_finish(struct calibration *c);
  * beside a cpu-clock sampler, beside a counting-only context-switch event
  * (opened through k) - each figure the best of its runs: c->off_per_s,
  * c->clock_per_s, c->count_per_s (0: that one could not run). */
-#define CALIBRATE_PERIODIC_ROUNDS 5
+#define CALIBRATE_PERIODIC_ROUNDS 3
 struct kernel_ops;
 void calibrate_periodic_runs(struct calibration *c, const struct kernel_ops *k);
 

@@ -183,7 +183,7 @@ static const struct config_key keys[] = {
 	{ "periodic_hz", KEY_UINT, offsetof(struct config, periodic_hz), 0, 10000, false,
 	  "clock samples per second of run time on a CPU in periodic mode; 0: 1000, fewer "
 	  "(down to 100) where a clock sample is dear (on a VM), so that they cost at most "
-	  "a quarter of max_sampling_cost", 0, NULL },
+	  "half of max_sampling_cost", 0, NULL },
 	{ "listen", TEXT(listen),
 	  "HTTP API addresses, comma-separated (at most 4): 127.0.0.1:PORT, [::1]:PORT, "
 	  "unix:/PATH, or none",

@@ -3,6 +3,8 @@
  */
 #include "cost_budget.h"
 
+#include <math.h>
+
 void cost_budget_init(struct cost_budget *m, uint64_t now_ns, uint64_t switches)
 {
 	*m = (struct cost_budget){ .window_start_ns = now_ns, .window_switches = switches };
@@ -50,11 +52,11 @@ uint64_t cost_budget_clock_period(double sample_ns, double max_cost)
 
 	if (sample_ns <= 0 || max_cost <= 0)
 		return COST_BUDGET_FASTEST_CLOCK_NS;
-	period = sample_ns / (max_cost * COST_BUDGET_CLOCK_SHARE);
+	period = OWN_CLOCK_SAMPLE_FACTOR * sample_ns / (max_cost * COST_BUDGET_CLOCK_SHARE);
 	if (period <= (double)COST_BUDGET_FASTEST_CLOCK_NS)
 		return COST_BUDGET_FASTEST_CLOCK_NS;
 	if (period >= (double)COST_BUDGET_SLOWEST_CLOCK_NS)
 		return COST_BUDGET_SLOWEST_CLOCK_NS;
-	/* whole microseconds: the figure in logs and status reads clean */
-	return (uint64_t)(period / 1000.0 + 0.999) * 1000ULL;
+	/* whole microseconds, up: the figure in logs and status reads clean */
+	return (uint64_t)ceil(period / 1000.0) * 1000ULL;
 }

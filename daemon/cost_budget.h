@@ -17,6 +17,7 @@
 #define STACKD_COST_BUDGET_H
 
 #include "lib/clock.h"
+#include "lib/sampling_cost.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -62,17 +63,13 @@ bool cost_budget_review(struct cost_budget *m, const struct sampling_budget *b,
 			  uint64_t now_ns, uint64_t switches);
 
 /* Periodic mode's mean clock period: 1 ms (1000 Hz per CPU) where a clock
- * sample is cheap, longer where it is not, so that by the start's figure
- * its clock samples take a quarter of the budget (sample_ns x rate <=
- * max_cost / 4), but never longer than 10 ms (100 Hz: a second of run
- * time still takes 100 samples).  A quarter, not half: stackd's own clock
- * samples cost about twice the bare sampler the start times (they read
- * the group, go through the ring and its reader): on the development VM
- * 356 Hz cost two ping-pongs 1.9 % where the figure said 1.0 % (make
- * bench, budget part, its auto rate against --periodic-hz 100); and the
- * switch counting periodic mode keeps takes its share too.  sample_ns < 0
- * (not measured) or no budget: 1 ms. */
-#define COST_BUDGET_CLOCK_SHARE 0.25
+ * sample is cheap, longer where it is not, so that its own clock samples
+ * (OWN_CLOCK_SAMPLE_FACTOR x the bare sample_ns timed at start) take at
+ * most half of the budget, the rest left to the switch counting periodic
+ * mode keeps; but never longer than 10 ms (100 Hz: a second of run time
+ * still takes 100 samples).  sample_ns < 0 (not measured) or no budget:
+ * 1 ms. */
+#define COST_BUDGET_CLOCK_SHARE 0.5
 #define COST_BUDGET_FASTEST_CLOCK_NS 1000000ULL
 #define COST_BUDGET_SLOWEST_CLOCK_NS 10000000ULL
 uint64_t cost_budget_clock_period(double sample_ns, double max_cost);

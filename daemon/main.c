@@ -60,7 +60,7 @@ static void help(void)
 	       "                           switch may cost, e.g. 2%% or 0.02 (off: no cap)\n"
 	       "      --periodic-hz HZ     clock samples per second of a CPU in periodic mode\n"
 	       "                           (0, the default: 1000, fewer where a clock sample\n"
-	       "                           is dear: a quarter of max_sampling_cost)\n"
+	       "                           is dear: half of max_sampling_cost)\n"
 	       "  -l, --listen ADDRS       HTTP API and dashboard: 127.0.0.1:PORT, [::1]:PORT,\n"
 	       "                           unix:/PATH (comma-separated), or none (default %s)\n"
 	       "      --web-dir DIR        the dashboard: builtin, a directory of its files\n"

@@ -25,8 +25,9 @@ static struct worker *worker_of_cpu(struct daemon *d, int cpu)
 	return NULL;
 }
 
-/* The runs: without sampling (cpu's worker paused), then with it. */
-static int measure(struct daemon *d, struct calibration *c)
+/* The runs: without sampling (cpu's worker paused), then with it.
+ * *paused_ns: how long the worker sampled nothing (unattributed time). */
+static int measure(struct daemon *d, struct calibration *c, uint64_t *paused_ns)
 {
 	struct worker *w = worker_of_cpu(d, c->cpu);
 	struct timespec settle = { 0, 20 * 1000 * 1000 };   /* the groups enabled */
@@ -49,8 +50,10 @@ static int measure(struct daemon *d, struct calibration *c)
 		run_hold_reviews(d, false);
 		return -EBUSY;
 	}
+	*paused_ns = monotonic_ns();
 	c->off_per_s = calibrate_pingpong(c->cpu);
 	resumed = worker_pause(w, false, monotonic_ns() + RECHECK_PAUSE_WAIT_NS);
+	*paused_ns = monotonic_ns() - *paused_ns;
 	nanosleep(&settle, NULL);
 	c->on_per_s = resumed ? calibrate_pingpong(c->cpu) : 0;
 	run_hold_reviews(d, false);
@@ -67,7 +70,7 @@ bool run_recheck_due(struct daemon *d, const struct interval_data *iv)
 
 void run_recheck_cost(struct daemon *d, uint64_t rate)
 {
-	uint64_t was = d->cost_trigger.base_rate;
+	uint64_t was = d->cost_trigger.base_rate, paused_ns = 0;
 	struct calibration c;
 	int r;
 
@@ -81,7 +84,7 @@ void run_recheck_cost(struct daemon *d, uint64_t rate)
 	c.switch_count_ns = d->calib.switch_count_ns;
 	memcpy(c.clock_method, d->calib.clock_method, sizeof(c.clock_method));
 	c.rate = rate;
-	r = measure(d, &c);
+	r = measure(d, &c, &paused_ns);
 	c.at_ns = clock_ns(CLOCK_REALTIME);
 	calibrate_trigger_done(&d->cost_trigger, rate, c.at_ns);
 	if (r == -EBUSY) {
@@ -93,8 +96,9 @@ void run_recheck_cost(struct daemon *d, uint64_t rate)
 	}
 	if (r < 0) {
 		log_warning("re-checking the sampling cost at %llu switches/s failed (%s); keeping "
-			    "%.0f ns per switch", (unsigned long long)rate, strerror(-r),
-			    run_sampling_cost_ns(d));
+			    "%.0f ns per switch%s", (unsigned long long)rate, strerror(-r),
+			    run_sampling_cost_ns(d), paused_ns > 0 ? " (its worker was paused: that "
+			    "CPU's time meanwhile went to no process)" : "");
 		return;
 	}
 	calibrate_finish(&c);
@@ -104,9 +108,11 @@ void run_recheck_cost(struct daemon *d, uint64_t rate)
 		return;
 	}
 	log_info("sampling cost re-checked: the busiest CPU's switch rate is %llu/s (was about "
-		 "%llu/s at the last measurement); %.0f ns per switch, was %.0f ns (%s)",
-		 (unsigned long long)rate, (unsigned long long)was, c.cost_ns,
-		 run_sampling_cost_ns(d), c.method);
+		 "%llu/s at the last measurement); %.0f ns per switch, was %.0f ns (%s); cpu %d "
+		 "sampled nothing for %.2f s of it, the runs without sampling: that time is in "
+		 "this interval's unattributed CPU time", (unsigned long long)rate,
+		 (unsigned long long)was, c.cost_ns, run_sampling_cost_ns(d), c.method, c.cpu,
+		 (double)paused_ns / NS_PER_SEC);
 	d->calib = c;
 	run_set_budget(d);   /* the workers' budget decisions use the new figure */
 	prom_set_sampling_cost(d->prom, c.cost_ns, true);

@@ -10,6 +10,7 @@
 #include "run_private.h"
 #include "lib/clock.h"
 #include "collector.h"
+#include "cpulist.h"
 #include "event_encode.h"
 #include "exclude.h"
 #include "families.h"
@@ -129,7 +130,7 @@ void run_write_meta(struct daemon *d)
 		snprintf(clock_cost, sizeof(clock_cost), "%.0f", d->calib.clock_sample_ns);
 	if (d->calib.clock_method[0] != '\0' && d->calib.switch_count_ns >= 0)
 		snprintf(count_cost, sizeof(count_cost), "%.0f", d->calib.switch_count_ns);
-	snprintf(clock_hz, sizeof(clock_hz), "%.0f",
+	snprintf(clock_hz, sizeof(clock_hz), "%.1f",
 		 (double)NS_PER_SEC / (double)run_clock_period_ns(d));
 	if (d->calib.at_ns != 0) {
 		time_t at = (time_t)(d->calib.at_ns / NS_PER_SEC);
@@ -706,17 +707,21 @@ void run_hold_reviews(struct daemon *d, bool on)
 }
 
 /* The workers, with what sampling a switch costs here measured around
- * their start: without sampling before, with it once they run
- * (calibrate.h; 0.4 s of one CPU, once).  The switch-record review waits
+ * their start: without sampling before (calibrate_before_counters), with
+ * it once they run (calibrate.h; 0.2 s of one CPU here, 0.7 s in all).
+ * The switch-record review waits
  * meanwhile: the burst is not this host's rate. */
 static int start_workers_calibrated(struct daemon *d)
 {
 	struct timespec settle = { 0, 20 * 1000 * 1000 };   /* the groups enabled */
 	int r;
 
-	d->calib.cpu = d->col->cpus[d->col->n_cpus - 1].cpu;
-	calibrate_periodic_runs(&d->calib, d->col->kops);   /* off_per_s too */
-	calibrate_finish_periodic(&d->calib);
+	/* off_per_s was measured before the counters opened; a CPU gone
+	 * since (hot-unplug) is measured again, here */
+	if (d->calib.cpu != d->col->cpus[d->col->n_cpus - 1].cpu || d->calib.off_per_s <= 0) {
+		d->calib.cpu = d->col->cpus[d->col->n_cpus - 1].cpu;
+		d->calib.off_per_s = calibrate_pingpong(d->calib.cpu);
+	}
 	r = run_start_workers(d);
 	if (r < 0)
 		return log_error_r(r, "cannot start the CPU workers");
@@ -774,7 +779,7 @@ static void log_periodic_rate(const struct daemon *d)
 	const struct calibration *c = &d->calib;
 	uint64_t period = run_clock_period_ns(d);
 	double hz = (double)NS_PER_SEC / (double)period;
-	double share = c->clock_sample_ns > 0 ? c->clock_sample_ns * hz / NS_PER_SEC : 0;
+	double share = periodic_cost_fraction(0, 0, hz, c->clock_sample_ns > 0 ? c->clock_sample_ns : 0);
 
 	if (c->clock_sample_ns < 0) {
 		log_info("periodic mode samples at %.0f Hz per CPU (%s); its cost here is %s", hz,
@@ -783,17 +788,18 @@ static void log_periodic_rate(const struct daemon *d)
 	}
 	log_info("periodic mode's costs here: %.1f us per clock sample, %.0f ns per counted "
 		 "switch (%s)", c->clock_sample_ns / 1e3, c->switch_count_ns, c->clock_method);
+	/* share: stackd's own samples, about twice the bare one timed */
 	if (d->cfg.periodic_hz > 0)
-		log_info("periodic mode samples at %.0f Hz per CPU (periodic_hz): %.2f%% of a CPU "
-			 "in clock samples", hz, 100.0 * share);
+		log_info("periodic mode samples at %.1f Hz per CPU (periodic_hz): about %.2f%% of "
+			 "a CPU in clock samples", hz, 100.0 * share);
 	else if (period == COST_BUDGET_SLOWEST_CLOCK_NS &&
 		 share > d->cfg.max_sampling_cost * COST_BUDGET_CLOCK_SHARE)
-		log_warning("periodic mode samples at its slowest, %.0f Hz per CPU, and its clock "
-			    "samples still cost %.2f%% of a CPU, over a quarter of max_sampling_cost", hz,
-			    100.0 * share);
+		log_warning("periodic mode samples at its slowest, %.1f Hz per CPU, and its clock "
+			    "samples still cost about %.2f%% of a CPU, over half of max_sampling_cost",
+			    hz, 100.0 * share);
 	else
-		log_info("periodic mode samples at %.0f Hz per CPU: %.2f%% of a CPU in clock "
-			 "samples, a quarter of max_sampling_cost at most", hz, 100.0 * share);
+		log_info("periodic mode samples at %.1f Hz per CPU: about %.2f%% of a CPU in clock "
+			 "samples, half of max_sampling_cost at most", hz, 100.0 * share);
 }
 
 static void log_budget(const struct daemon *d)
@@ -856,6 +862,24 @@ static int claim_host(struct daemon *d)
 	return r;
 }
 
+/* The calibration's runs without sampling and beside periodic mode's
+ * events (calibrate.h), on the last online CPU, before any counter of ours
+ * is open: an open context-switch event of anyone's makes the kernel run
+ * its software-event hook on every switch of every CPU, and that is part of
+ * what counting switches costs, which the runs must see. */
+static void calibrate_before_counters(struct daemon *d)
+{
+	int *cpus = NULL;
+	size_t n = 0;
+
+	d->calib.cpu = -1;
+	if (cpulist_online(&cpus, &n) == 0 && n > 0)
+		d->calib.cpu = cpus[n - 1];
+	free(cpus);
+	calibrate_periodic_runs(&d->calib, &kernel_ops_linux);
+	calibrate_finish_periodic(&d->calib);
+}
+
 /* Everything up to READY=1, in an order that fails before anything is
  * written where it can: the host claimed, counters, then the store.  The
  * model, the user and the families were checked by preflight_check()
@@ -891,6 +915,7 @@ static int run_open(struct daemon *d, const struct config *cfg, config_reload_fn
 	r = claim_host(d);
 	if (r < 0)
 		return r;
+	calibrate_before_counters(d);
 	/* Counters first: a host where we may not count gets a clear error
 	 * before anything is written to disk. */
 	r = open_counters(d);

@@ -5,6 +5,7 @@
 #include "lib/clock.h"
 #include "log.h"
 #include "perf_record.h"
+#include "switch_records.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -214,18 +215,6 @@ void worker_handle_record(struct worker *w, const struct perf_event_header *h)
 	}
 }
 
-/* Switch records cost two more ring writes per switch on their CPU (0.33 us
- * on the development VM, a third of stackd's whole cost there), and while
- * any CPU has them on, every CPU's switches pay for the kernel's walk over
- * the switch-record readers (records on cpu 0 alone cost a ping-pong on
- * cpu 1 7 % of its round trips there, 0.14 us a switch: perf record
- * --switch-events -C 0 beside one reading the group on every switch).
- * They help only where the kernel counts switches it does not sample
- * (seen: the idle task's switch-out on a 6.18 guest kernel, every time on
- * one CPU): see review_switch_records(). */
-#define SWITCH_RECORDS_ON_PPM  10000
-#define SWITCH_RECORDS_OFF_PPM 2500
-
 /* Open (false when that failed) or close this CPU's switch records. */
 static bool set_switch_records(struct worker *w, bool on)
 {
@@ -274,33 +263,26 @@ static void rebase_switch_review(struct worker *w, uint64_t now)
 	w->switch_review_switches = w->at.switches_counted;
 }
 
-/* At every rotation.  On a CPU whose kernel has shown it counts switches
- * it does not sample (spans holding such switches over 1 % of its time
- * since the last rotation), the records stay on while they are cheap
- * (every CPU under 10,000 switches/s, one over 20,000 to close: 0.3 % of
- * each CPU at most), since such spans come rarely but long (an idle
- * period); at higher rates a CPU seldom idles, and they stay on only
- * while such spans hold over 0.25 % of its time.  On from the start, so
+/* At every rotation: the records on or off as switch_records_wanted()
+ * says, from this CPU's unsampled spans since the last review and the
+ * busiest CPU's rate (switch records cost every CPU's switches: records
+ * on cpu 0 alone cost a ping-pong on cpu 1 7 % of its round trips on the
+ * development VM, 0.14 us a switch - perf record --switch-events -C 0
+ * beside one reading the group on every switch).  On from the start, so
  * the first spans are split. */
-#define SWITCH_RECORDS_CHEAP_OPEN  10000
-#define SWITCH_RECORDS_CHEAP_CLOSE 20000
-
 static void review_switch_records(struct worker *w, uint64_t now)
 {
 	uint64_t elapsed_ns = now - w->switch_review_ns;
 	uint64_t ppm = elapsed_ns > 0 ?
 		(uint64_t)((unsigned __int128)w->at.unsampled_span_ns * 1000000 / elapsed_ns) : 0;
-	uint64_t rate = host_switch_rate(w);
-	bool needed = ppm > SWITCH_RECORDS_ON_PPM;
-	bool cheap = rate < (w->switch_records ? SWITCH_RECORDS_CHEAP_CLOSE :
-			     SWITCH_RECORDS_CHEAP_OPEN);
-	bool want;
+	struct switch_records_view v = { w->switch_records, w->switch_records_needed, ppm,
+					  host_switch_rate(w) };
+	bool needed = switch_records_needed_now(&v);
+	bool want = switch_records_wanted(&v);
 
 	rebase_switch_review(w, now);
 	if (needed)
 		w->switch_records_needed = true;
-	want = needed || (w->switch_records_needed && cheap) ||
-	       (w->switch_records && ppm >= SWITCH_RECORDS_OFF_PPM);
 	if (!w->switch_records && want && !w->switch_records_failed &&
 	    !set_switch_records(w, true))
 		w->switch_records_failed = true;
@@ -512,8 +494,8 @@ static void log_periodic_cost(const struct worker *w, const struct sampling_budg
 	double sample_ns = (double)__atomic_load_n(&w->clock_sample_ps, __ATOMIC_RELAXED) / 1e3;
 	double count_ns = (double)__atomic_load_n(&w->switch_count_ps, __ATOMIC_RELAXED) / 1e3;
 	double hz = (double)NS_PER_SEC / (double)clock_period(w);
-	double counting = (double)w->mode.rate * count_ns / NS_PER_SEC;
-	double clock = hz * sample_ns / NS_PER_SEC;
+	double counting = periodic_cost_fraction(w->mode.rate, count_ns, 0, 0);
+	double clock = periodic_cost_fraction(0, 0, hz, sample_ns);
 
 	if (sample_ns <= 0 && count_ns <= 0)
 		return;   /* not measured: nothing true to add */
@@ -521,9 +503,10 @@ static void log_periodic_cost(const struct worker *w, const struct sampling_budg
 		log_warning("cpu %d: periodic sampling itself still costs about %.2f%% of it, over "
 			    "max_sampling_cost %.2f%%: counting its %llu switches/s (%.0f ns each, "
 			    "as any per-CPU switch counter does) %.2f%%, %.0f Hz of clock samples "
-			    "(%.1f us each) %.2f%%", w->ev->cpu, 100.0 * (counting + clock),
+			    "(about %.1f us each) %.2f%%", w->ev->cpu, 100.0 * (counting + clock),
 			    100.0 * b->max_cost, (unsigned long long)w->mode.rate, count_ns,
-			    100.0 * counting, hz, sample_ns / 1e3, 100.0 * clock);
+			    100.0 * counting, hz, OWN_CLOCK_SAMPLE_FACTOR * sample_ns / 1e3,
+			    100.0 * clock);
 	else
 		log_info("cpu %d: periodic sampling costs about %.2f%% of it: counting its "
 			 "switches %.2f%%, %.0f Hz of clock samples %.2f%%", w->ev->cpu,
@@ -537,9 +520,9 @@ static void log_mode_change(const struct worker *w, bool on)
 	if (on) {
 		log_info("cpu %d: sampling every context switch costs %.2f%% of it (%llu "
 			 "switches/s x %.0f ns), over max_sampling_cost %.2f%%: periodic sampling "
-			 "(%llu Hz, statistical) from now", w->ev->cpu, 100.0 * w->mode.cost,
+			 "(%.0f Hz, statistical) from now", w->ev->cpu, 100.0 * w->mode.cost,
 			 (unsigned long long)w->mode.rate, b.cost_ns, 100.0 * b.max_cost,
-			 (unsigned long long)(NS_PER_SEC / clock_period(w)));
+			 (double)NS_PER_SEC / (double)clock_period(w));
 		log_periodic_cost(w, &b);
 	} else if (b.max_cost <= 0) {
 		log_info("cpu %d: max_sampling_cost off: sampling every context switch (exact) "
@@ -884,7 +867,6 @@ bool worker_tick(struct worker *w)
 		else
 			review_sampling_mode(w, now);
 		rotate(w);
-		publish_switch_rate(w, now);
 		if (hold != 0) {
 			/* the held time (up to this tick) is not part of the
 			 * next review's rate; once released, one more tick */
@@ -895,8 +877,12 @@ bool worker_tick(struct worker *w)
 		} else if (w->mode.periodic) {
 			/* no switch samples, no unsampled switches: nothing
 			 * to review, and the records stay closed */
+			publish_switch_rate(w, now);
 			rebase_switch_review(w, now);
 		} else {
+			/* (not while held: a calibration's burst is not this
+			 * host's rate, for this worker or the others) */
+			publish_switch_rate(w, now);
 			review_switch_records(w, now);
 		}
 		w->next_rotate_ns += rotate_ns;

@@ -83,7 +83,9 @@ struct worker {
 	 * millionths of the CPU (0: none), one sampled switch's cost in ps */
 	uint64_t budget_ppm, cost_ps;
 	uint64_t clock_period_ns;  /* atomic: periodic mode's mean clock period (0: default) */
-	uint64_t clock_sample_ps, switch_count_ps;   /* atomic: periodic mode's costs (0: unknown) */
+	/* atomic: periodic mode's costs, bare (0: not measured, or measured
+	 * at 0 - either way nothing to add to the log line) */
+	uint64_t clock_sample_ps, switch_count_ps;
 	int periodic_now;          /* atomic: this CPU samples periodically (/metrics) */
 	int pause;                 /* atomic: sample nothing (a calibration's "without") */
 

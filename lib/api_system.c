@@ -224,17 +224,22 @@ static void print_writer(struct jsonw *j, struct writer_status_box *box)
 	jsonw_object_end(j);
 }
 
-static double meta_number(struct jsonw *j, struct db *db, const char *meta, const char *field)
+/* field: meta key meta as a number, null when absent or empty; returns
+ * it, -1 when null. */
+static double print_meta_number(struct jsonw *j, struct db *db, const char *meta,
+				const char *field)
 {
 	char v[32] = "";
+	double x;
 
 	jsonw_key(j, field);
 	if (query_meta(db, meta, v, sizeof(v)) < 0 || v[0] == '\0') {
 		jsonw_null(j);
 		return -1;
 	}
-	jsonw_double(j, strtod(v, NULL));
-	return strtod(v, NULL);
+	x = strtod(v, NULL);
+	jsonw_double(j, x);
+	return x;
 }
 
 /* In "sampling_cost": periodic mode's costs (null: not measured, or a
@@ -244,15 +249,15 @@ static double meta_number(struct jsonw *j, struct db *db, const char *meta, cons
 static void print_periodic_costs(struct jsonw *j, struct db *db, uint64_t rate, double *out)
 {
 	char method[256] = "";
-	double clock = meta_number(j, db, "clock_sample_cost_ns", "ns_per_clock_sample");
-	double count = meta_number(j, db, "switch_count_cost_ns", "ns_per_counted_switch");
-	double hz = meta_number(j, db, "periodic_hz", "periodic_hz");
+	double clock = print_meta_number(j, db, "clock_sample_cost_ns", "ns_per_clock_sample");
+	double count = print_meta_number(j, db, "switch_count_cost_ns", "ns_per_counted_switch");
+	double hz = print_meta_number(j, db, "periodic_hz", "periodic_hz");
 
 	if (query_meta(db, "clock_sample_cost_method", method, sizeof(method)) < 0)
 		method[0] = '\0';
 	jsonw_field_string_or_null(j, "periodic_cost_method", method[0] != '\0' ? method : NULL);
-	*out = clock >= 0 && count >= 0 && hz > 0 ?
-	       ((double)rate * count + hz * clock) / (double)NS_PER_SEC : -1;
+	*out = clock >= 0 && count >= 0 && hz > 0 ? periodic_cost_fraction(rate, count, hz, clock)
+						   : -1;
 }
 
 /* "sampling_cost": what sampling one context switch costs on this host,

@@ -63,11 +63,12 @@ jq -e '.sampling_cost.measured and .sampling_cost.ns_per_switch >= 0 and
 	fail "sampling cost not measured: $(jq -c .sampling_cost "$TMP/sys.json")"
 note "sampling cost: $(jq -r '"\(.sampling_cost.ns_per_switch) ns per switch (\(.sampling_cost.method))"' "$TMP/sys.json")"
 # periodic mode's costs, measured at start, and the rate they give (within
-# a quarter of the default 2% budget, 100-1000 Hz)
+# half of the default 2% budget for stackd's own samples, taken as twice
+# the bare one timed; 100-1000 Hz; periodic_hz to 0.1 Hz)
 jq -e '.sampling_cost.ns_per_clock_sample > 0 and .sampling_cost.ns_per_counted_switch >= 0 and
 	.sampling_cost.periodic_hz >= 100 and .sampling_cost.periodic_hz <= 1000 and
-	(.sampling_cost.periodic_hz == 1000 or
-	 .sampling_cost.periodic_hz * .sampling_cost.ns_per_clock_sample <= 0.005e9 * 1.001) and
+	(.sampling_cost.periodic_hz == 1000 or .sampling_cost.periodic_hz == 100 or
+	 (.sampling_cost.periodic_hz - 0.05) * 2 * .sampling_cost.ns_per_clock_sample <= 0.01e9) and
 	(.sampling_cost.periodic_cost_method | test("beside a 10000 Hz cpu-clock sampler")) and
 	(.periodic_cost_fraction >= 0)' "$TMP/sys.json" >/dev/null ||
 	fail "periodic mode's costs: $(jq -c '[.sampling_cost, .periodic_cost_fraction]' "$TMP/sys.json")"

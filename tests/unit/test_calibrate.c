@@ -103,7 +103,7 @@ static void test_finish_periodic(void)
 	c.cpu = 1;
 	c.off_per_s = 400000;
 	c.clock_per_s = 300000;   /* 25 % of the CPU to 10,000 samples/s: 25 us each */
-	c.count_per_s = 380000;   /* 2.5 us / 380000 ... (1/380000 - 1/400000) / 2 */
+	c.count_per_s = 380000;   /* (1/380000 - 1/400000) s / 2 switches: 65.8 ns */
 	calibrate_finish_periodic(&c);
 	CHECK(fabs(c.clock_sample_ns - 25000.0) < 1e-6);
 	CHECK(fabs(c.switch_count_ns - (1.0 / 380000 - 1.0 / 400000) * 1e9 / 2) < 1e-6);
@@ -145,9 +145,12 @@ static void test_periodic_runs(void)
 	CHECK(CPU_EQUAL(&before, &after));
 	CHECK(c.off_per_s > 1000);
 	if (c.clock_per_s > 0) {   /* perf_event_paranoid may forbid it to a user */
-		CHECK(c.clock_per_s < c.off_per_s);
+		/* a figure, and a sane one: 10 kHz of samples under 100 us
+		 * each leaves the CPU more than nothing (on bare metal the
+		 * loss is within the runs' noise, so no lower bound) */
 		calibrate_finish_periodic(&c);
-		CHECK(c.clock_sample_ns > 0);
+		CHECK(c.clock_sample_ns >= 0 && c.clock_sample_ns < 100000);
+		CHECK(c.switch_count_ns >= 0);
 	}
 	memset(&c, 0, sizeof(c));
 	c.cpu = 100000;

@@ -148,10 +148,18 @@ static void test_stored(const char *path)
 		  "\"periodic_share\": 0,");
 	check_api(db, "/api/v1/system", "window=1s", "\"mode\": \"per-switch\", "
 		  "\"periodic_share\": 0, \"periodic_ns\": 0");
+	/* series points: the host's share, and the target's own (web: none
+	 * of its time; batch: all of it in 6 and 7, half in 8) */
 	check_api(db, "/api/v1/series", "who=comm:web&metric=cpu_percent&from=@3000006&"
-		  "to=@3000008&step=1s", "\"low_attribution\": false, \"periodic_share\": 0.5}");
+		  "to=@3000008&step=1s", "\"low_attribution\": false, \"periodic_share\": 0.5, "
+		  "\"target_periodic_share\": 0}");
 	check_api(db, "/api/v1/series", "who=comm:web&metric=cpu_percent&from=@3000008&"
-		  "to=@3000009&step=1s", "\"periodic_share\": 0.25}");
+		  "to=@3000009&step=1s", "\"periodic_share\": 0.25, \"target_periodic_share\": 0}");
+	check_api(db, "/api/v1/series", "who=comm:batch&metric=cpu_percent&from=@3000006&"
+		  "to=@3000008&step=1s", "\"periodic_share\": 0.5, \"target_periodic_share\": 1}");
+	check_api(db, "/api/v1/series", "who=comm:batch&metric=cpu_percent&from=@3000008&"
+		  "to=@3000009&step=1s", "\"periodic_share\": 0.25, "
+		  "\"target_periodic_share\": 0.5}");
 	db_close(db);
 }
 
