@@ -114,6 +114,7 @@ exclude_user =
 retry_buffer = 600
 switch_rate_warning = 20000
 max_sampling_cost = 2%
+periodic_hz = 0
 listen = 127.0.0.1:9466,unix:/run/stackd/stackd.sock
 user = root
 web_dir = $TMP
