@@ -359,6 +359,7 @@ void attrib_clock_sample(struct attrib_cpu *c, unsigned g, int32_t pid, uint64_t
 	t = read_time(c, g, values, n, t);
 	if (!take_delta(c, g, t, values, n, d, &span))
 		return;
+	c->clock_samples_seen++;
 	/* Every switch in the span is this sample's, by design: no split. */
 	if (pid == PERF_PID_GONE) {
 		c->st.orphan_exits++;

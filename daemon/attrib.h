@@ -91,6 +91,7 @@ struct attrib_cpu {
 	struct attrib_switch_in switch_in[ATTRIB_SWITCH_HISTORY];   /* circular */
 	uint64_t n_switch_in;                 /* ever recorded; newest at (n - 1) % size */
 	uint64_t samples_seen;                /* switch samples ever */
+	uint64_t clock_samples_seen;          /* periodic mode's clock samples ever */
 	uint64_t switches_counted;            /* the switch counters' deltas taken,
 					       * ever (the worker's switch rate in
 					       * either mode) */

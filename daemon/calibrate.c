@@ -127,7 +127,7 @@ void calibrate_finish(struct calibration *c)
 	if (c->recheck)
 		snprintf(c->method, sizeof(c->method), "same-CPU pipe ping-pong on cpu %d, re-checked "
 			 "at %llu switches/s on the busiest CPU (its worker paused for the runs "
-			 "without), best of %d x %llu ms: %.0f round trips/s without sampling, %.0f "
+			 "without, its events open), best of %d x %llu ms: %.0f round trips/s without sampling, %.0f "
 			 "with", c->cpu, (unsigned long long)c->rate, CALIBRATE_RUNS,
 			 CALIBRATE_RUN_NS / 1000000ULL, c->off_per_s, c->on_per_s);
 	else
@@ -139,7 +139,7 @@ void calibrate_finish(struct calibration *c)
 
 /* A software event on cpu, opened disabled: the clock sampler or the
  * counting-only switch counter; -errno. */
-static int open_beside(int cpu, const struct kernel_ops *k, bool clock)
+static int open_beside(int cpu, const struct kernel_ops *k, bool clock, uint64_t clock_hz)
 {
 	struct perf_event_attr a;
 
@@ -149,7 +149,7 @@ static int open_beside(int cpu, const struct kernel_ops *k, bool clock)
 	a.disabled = 1;
 	if (clock) {
 		a.config = PERF_COUNT_SW_CPU_CLOCK;
-		a.sample_period = CALIBRATE_CLOCK_PERIOD_NS;
+		a.sample_period = NS_PER_SEC / clock_hz;
 		a.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
 	} else {
 		a.config = PERF_COUNT_SW_CONTEXT_SWITCHES;
@@ -157,16 +157,33 @@ static int open_beside(int cpu, const struct kernel_ops *k, bool clock)
 	return k->perf_open(k->ctx, &a, -1, cpu, -1);
 }
 
-/* One run with fd enabled for it (fd < 0: beside nothing); 0 on failure. */
-static double run_beside(int cpu, const struct kernel_ops *k, int fd)
+enum beside { BESIDE_NOTHING, BESIDE_CLOCK, BESIDE_COUNTER };
+
+/* One run beside the event, opened for this run alone and closed after
+ * it: opening a software switch event already turns the kernel's switch
+ * hook on (perf_swevent_init), so a run without must have none open;
+ * 0 when the event or the run could not run (*failed then set). */
+static double run_beside(const struct calibration *c, const struct kernel_ops *k,
+			 enum beside what, bool *failed)
 {
+	int cpu = c->cpu;
+	int fd = -1;
 	double rate;
 
-	if (fd >= 0 && k->ioctl(k->ctx, fd, PERF_EVENT_IOC_ENABLE, 0) < 0)
-		return 0;
+	if (what != BESIDE_NOTHING) {
+		fd = open_beside(cpu, k, what == BESIDE_CLOCK, c->clock_hz);
+		if (fd < 0 || k->ioctl(k->ctx, fd, PERF_EVENT_IOC_ENABLE, 0) < 0) {
+			if (fd >= 0)
+				k->close(k->ctx, fd);
+			*failed = true;
+			return 0;
+		}
+	}
 	rate = one_run(cpu);
-	if (fd >= 0)
+	if (fd >= 0) {
 		(void)k->ioctl(k->ctx, fd, PERF_EVENT_IOC_DISABLE, 0);
+		k->close(k->ctx, fd);
+	}
 	return rate;
 }
 
@@ -176,34 +193,61 @@ static void keep_best(double *best, double r)
 		*best = r;
 }
 
+/* kernel.perf_event_max_sample_rate; 0 when it cannot be read. */
+static long max_sample_rate(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/perf_event_max_sample_rate", "re");
+	long v = 0;
+
+	if (f == NULL)
+		return 0;
+	if (fscanf(f, "%ld", &v) != 1)
+		v = 0;
+	fclose(f);
+	return v;
+}
+
+uint64_t calibrate_clock_hz(long max_sample_rate)
+{
+	uint64_t half = max_sample_rate > 0 ? (uint64_t)max_sample_rate / 2 : 0;
+
+	if (max_sample_rate <= 0 || half >= CALIBRATE_CLOCK_HZ)
+		return CALIBRATE_CLOCK_HZ;
+	return half > 0 ? half : 1;
+}
+
 void calibrate_periodic_runs(struct calibration *c, const struct kernel_ops *k)
 {
-	int clock_fd = open_beside(c->cpu, k, true);
-	int count_fd = open_beside(c->cpu, k, false);
+	bool clock_failed = false, count_failed = false, nothing_failed = false;
 	cpu_set_t saved;
 
 	c->off_per_s = c->clock_per_s = c->count_per_s = 0;
-	if (sched_getaffinity(0, sizeof(saved), &saved) == 0) {
-		/* interleaved: a disturbance that lasts (another task, the
-		 * host) slows all three alike instead of one of them */
-		for (int i = 0; i < CALIBRATE_PERIODIC_ROUNDS; i++) {
-			keep_best(&c->off_per_s, run_beside(c->cpu, k, -1));
-			if (clock_fd >= 0)
-				keep_best(&c->clock_per_s, run_beside(c->cpu, k, clock_fd));
-			if (count_fd >= 0)
-				keep_best(&c->count_per_s, run_beside(c->cpu, k, count_fd));
-		}
-		(void)sched_setaffinity(0, sizeof(saved), &saved);
+	c->clock_hz = calibrate_clock_hz(max_sample_rate());
+	if (sched_getaffinity(0, sizeof(saved), &saved) < 0)
+		return;
+	/* interleaved: a disturbance that lasts (another task, the host)
+	 * slows all three alike instead of one of them */
+	for (int i = 0; i < CALIBRATE_PERIODIC_ROUNDS; i++) {
+		keep_best(&c->off_per_s, run_beside(c, k, BESIDE_NOTHING, &nothing_failed));
+		if (!clock_failed)
+			keep_best(&c->clock_per_s, run_beside(c, k, BESIDE_CLOCK,
+							      &clock_failed));
+		if (!count_failed)
+			keep_best(&c->count_per_s, run_beside(c, k, BESIDE_COUNTER,
+							      &count_failed));
 	}
-	if (clock_fd >= 0)
-		k->close(k->ctx, clock_fd);
-	if (count_fd >= 0)
-		k->close(k->ctx, count_fd);
+	(void)sched_setaffinity(0, sizeof(saved), &saved);
+	/* an event that failed once is not measured, even if a run before
+	 * it succeeded: the figure would rest on fewer runs than stated */
+	if (clock_failed)
+		c->clock_per_s = 0;
+	if (count_failed)
+		c->count_per_s = 0;
 }
 
 void calibrate_finish_periodic(struct calibration *c)
 {
-	double hz = (double)NS_PER_SEC / (double)CALIBRATE_CLOCK_PERIOD_NS;
+	double hz = c->clock_hz > 0 ? (double)c->clock_hz : (double)CALIBRATE_CLOCK_HZ;
 
 	c->clock_sample_ns = -1;
 	c->switch_count_ns = -1;

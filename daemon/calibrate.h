@@ -13,7 +13,9 @@
  * a run on a shared host (another task on that CPU) only makes it slower.
  *
  * Re-check: the cost is measured again (the same runs, on the same CPU;
- * "without" then means with that CPU's worker paused, worker_pause())
+ * "without" then means with that CPU's worker paused, worker_pause():
+ * its groups disabled but open, so the kernel's switch hook stays on and
+ * its cost, at most ns_per_counted_switch, is not in a re-check's figure)
  * when the busiest CPU's switch rate has moved by CALIBRATE_RECHECK_FACTOR
  * either way from the rate of the last measurement and stayed so for
  * CALIBRATE_RECHECK_HOLD_NS, at most once per CALIBRATE_RECHECK_GAP_NS.
@@ -21,11 +23,14 @@
  *
  * What periodic mode costs (cost_budget.h), once at start: the same
  * ping-pong beside a cpu-clock sampler firing every
- * CALIBRATE_CLOCK_PERIOD_NS on that CPU (the cost of a clock sample, for
+ * 100 us (10 kHz) on that CPU (the cost of a clock sample, for
  * the rate periodic mode samples at: cost_budget_clock_period), and
  * beside a counting-only context-switch event there (the cost of counting
  * a switch, which periodic mode still does: the budget needs the rate to
- * see it fall), each against the runs without.  A
+ * see it fall), each against the runs without.  Each event is opened for
+ * its own runs alone and closed after them: an open software switch
+ * event, even a disabled one, turns the kernel's switch hook on
+ * (perf_swevent_init), which the runs without must not have.  A
  * clock sample is an interrupt, and on a VM a timer interrupt is two
  * exits to the hypervisor: measured on the development VM, 27-31 us per
  * sample at 1, 4 and 10 kHz alike (perf record -e cpu-clock -C 1 beside a
@@ -52,6 +57,7 @@ struct calibration {
 	bool recheck;             /* a re-check, not the start's */
 	uint64_t rate;            /* busiest-CPU switches/s it answered (re-check) */
 	/* Periodic mode's costs (at start only; a re-check keeps them). */
+	uint64_t clock_hz;        /* the clock sampler's rate (calibrate_clock_hz) */
 	double clock_per_s;       /* best round trips per second beside the clock sampler */
 	double count_per_s;       /* ... beside the switch counter */
 	double clock_sample_ns;   /* per clock sample; < 0: not measured */
@@ -66,7 +72,13 @@ double calibrate_pingpong(int cpu);
 /* cost per switch from the two rates; fills c->cost_ns and c->method. */
 void calibrate_finish(struct calibration *c);
 
-#define CALIBRATE_CLOCK_PERIOD_NS 100000ULL   /* 10 kHz: a clear loss even at 1 us each */
+#define CALIBRATE_CLOCK_HZ 10000ULL   /* a clear loss even at 1 us a sample */
+
+/* The clock sampler's rate: CALIBRATE_CLOCK_HZ, or half of
+ * kernel.perf_event_max_sample_rate where that is lower: the kernel
+ * throttles a sampler above it, and the loss spread over samples that
+ * were never taken would read as a cheaper sample (<= 0: unknown). */
+uint64_t calibrate_clock_hz(long max_sample_rate);
 
 /* On c->cpu, CALIBRATE_PERIODIC_ROUNDS rounds of three runs - without,
  * beside a cpu-clock sampler, beside a counting-only context-switch event

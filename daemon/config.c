@@ -121,6 +121,23 @@ static int check_exclude_user(const char *value, char *err, size_t errlen)
 	return exclude_parse(&x, "", "", value, err, errlen);
 }
 
+static int parse_uint(const char *value, uint64_t *ret);
+
+/* 0 (automatic) or at least PERIODIC_HZ_MIN: a slower clock would fire
+ * at most once in a group's turn, or never (each turn redraws its period
+ * from the enable on), and the time between would wait for a sample. */
+static int check_periodic_hz(const char *value, char *err, size_t errlen)
+{
+	uint64_t v;
+
+	if (parse_uint(value, &v) == 0 &&
+	    (v == 0 || (v >= PERIODIC_HZ_MIN && v <= PERIODIC_HZ_MAX)))
+		return 0;
+	snprintf(err, errlen, "%s is out of range (0 for automatic, or %u..%u)", value,
+		 PERIODIC_HZ_MIN, PERIODIC_HZ_MAX);
+	return -EINVAL;
+}
+
 #define TEXT(field) KEY_TEXT, offsetof(struct config, field), 0, 0, false
 
 static const struct config_key keys[] = {
@@ -178,12 +195,13 @@ static const struct config_key keys[] = {
 	  "(0: never)", 0, NULL },
 	{ "max_sampling_cost", KEY_SHARE, offsetof(struct config, max_sampling_cost), 0, 0, false,
 	  "share of each CPU that sampling every context switch may cost (2% or 0.02); above "
-	  "it the CPU samples periodically, 100-1000 times a second (statistical), until its "
+	  "it the CPU samples periodically, at periodic_hz (statistical), until its "
 	  "switch rate falls (0 or off: sample every switch whatever it costs)", 0, NULL },
-	{ "periodic_hz", KEY_UINT, offsetof(struct config, periodic_hz), 0, 10000, false,
-	  "clock samples per second of run time on a CPU in periodic mode; 0: 1000, fewer "
-	  "(down to 100) where a clock sample is dear (on a VM), so that they cost at most "
-	  "half of max_sampling_cost", 0, NULL },
+	{ "periodic_hz", KEY_UINT, offsetof(struct config, periodic_hz), 0, PERIODIC_HZ_MAX,
+	  false,
+	  "clock samples per second of run time on a CPU in periodic mode, 100..10000; 0 "
+	  "(automatic): 1000, fewer (down to 100) where a clock sample is dear (on a VM), so "
+	  "that they cost at most half of max_sampling_cost", 0, check_periodic_hz },
 	{ "listen", TEXT(listen),
 	  "HTTP API addresses, comma-separated (at most 4): 127.0.0.1:PORT, [::1]:PORT, "
 	  "unix:/PATH, or none",
@@ -302,6 +320,9 @@ static int set_number(const struct config_key *k, char *field, const char *value
 		snprintf(err, errlen, "invalid number '%s'", value);
 		return -EINVAL;
 	}
+	/* a key's own check first: it states the range as it really is */
+	if (k->check != NULL && k->check(value, err, errlen) < 0)
+		return -EINVAL;
 	if (v < k->min || v > k->max) {
 		snprintf(err, errlen, "%s is out of range (%llu..%llu)", value,
 			 (unsigned long long)k->min, (unsigned long long)k->max);

@@ -20,6 +20,11 @@
 
 #define STACKD_DEFAULT_CONFIG "/etc/stackd/stackd.conf"
 
+/* periodic_hz's range when pinned: no slower than the automatic rate's
+ * floor (cost_budget.h's slowest clock), no faster than 10 kHz. */
+#define PERIODIC_HZ_MIN 100u
+#define PERIODIC_HZ_MAX 10000u
+
 struct config {
 	bool allow_second;               /* --allow-second (a flag, not a key) */
 	char database[PATH_MAX];
@@ -31,7 +36,8 @@ struct config {
 	enum log_level log_level;
 	unsigned retry_buffer;           /* intervals kept while the database fails */
 	uint64_t switch_rate_warning;    /* switches/s on one CPU that earn a warning */
-	unsigned periodic_hz;            /* periodic mode's clock rate; 0: from its cost */
+	unsigned periodic_hz;            /* periodic mode's clock rate; 0: from its cost,
+					  * else PERIODIC_HZ_MIN..PERIODIC_HZ_MAX */
 	double max_sampling_cost;        /* share of one CPU sampling switches may take
 					  * before the CPU samples periodically; 0: no cap */
 	uint64_t retention_ns[3];        /* raw intervals, minute and hour rollups kept */

@@ -424,9 +424,14 @@ void run_set_budget(struct daemon *d)
 	}
 }
 
+static void log_budget(const struct daemon *d);
+
 /* The settings a reload changes in place. */
 static void apply_settings(struct daemon *d, const struct config *n)
 {
+	uint64_t clock_before = run_clock_period_ns(d);
+	bool budget_changed;
+
 	d->cfg.log_level = n->log_level;
 	log_set_level(n->log_level);
 	d->cfg.retry_buffer = n->retry_buffer;
@@ -434,18 +439,21 @@ static void apply_settings(struct daemon *d, const struct config *n)
 	d->cfg.max_database_mb = n->max_database_mb;
 	writer_configure(&d->w, &d->cfg);
 	d->cfg.switch_rate_warning = n->switch_rate_warning;
-	if (n->max_sampling_cost != d->cfg.max_sampling_cost ||
-	    n->periodic_hz != d->cfg.periodic_hz) {
-		d->cfg.max_sampling_cost = n->max_sampling_cost;
-		d->cfg.periodic_hz = n->periodic_hz;
-		run_set_budget(d);
-	}
 	if (n->rotate_period_ns != d->cfg.rotate_period_ns) {
 		size_t i;
 
 		d->cfg.rotate_period_ns = n->rotate_period_ns;
 		for (i = 0; i < d->n_workers; i++)
 			worker_set_rotate(&d->workers[i], n->rotate_period_ns);
+	}
+	budget_changed = n->max_sampling_cost != d->cfg.max_sampling_cost ||
+			 n->periodic_hz != d->cfg.periodic_hz;
+	d->cfg.max_sampling_cost = n->max_sampling_cost;
+	d->cfg.periodic_hz = n->periodic_hz;
+	/* rotate_period too: periodic mode's clock fits in a group's turn */
+	if (budget_changed || run_clock_period_ns(d) != clock_before) {
+		run_set_budget(d);
+		log_budget(d);
 	}
 	if (n->interval_ns != d->cfg.interval_ns) {
 		d->cfg.interval_ns = n->interval_ns;
@@ -789,7 +797,18 @@ static void log_periodic_rate(const struct daemon *d)
 	log_info("periodic mode's costs here: %.1f us per clock sample, %.0f ns per counted "
 		 "switch (%s)", c->clock_sample_ns / 1e3, c->switch_count_ns, c->clock_method);
 	/* share: stackd's own samples, about twice the bare one timed */
-	if (d->cfg.periodic_hz > 0)
+	if (period < run_unclamped_period_ns(d))
+		log_info("periodic mode samples at %.1f Hz per CPU, faster than %s, so that a "
+			 "group's turn of rotate_period holds a clock sample: about %.2f%% of a "
+			 "CPU in clock samples", hz, d->cfg.periodic_hz > 0 ? "periodic_hz"
+			 : "its cost allows", 100.0 * share);
+	else if (d->cfg.periodic_hz > 0 && d->cfg.max_sampling_cost > 0 &&
+		 share > d->cfg.max_sampling_cost * COST_BUDGET_CLOCK_SHARE)
+		log_warning("periodic mode samples at %.1f Hz per CPU (periodic_hz): about %.2f%% "
+			    "of a CPU in clock samples, over half of max_sampling_cost (%.2f%%): "
+			    "a periodic CPU may cost more than the budget", hz, 100.0 * share,
+			    100.0 * d->cfg.max_sampling_cost);
+	else if (d->cfg.periodic_hz > 0)
 		log_info("periodic mode samples at %.1f Hz per CPU (periodic_hz): about %.2f%% of "
 			 "a CPU in clock samples", hz, 100.0 * share);
 	else if (period == COST_BUDGET_SLOWEST_CLOCK_NS &&

@@ -58,14 +58,25 @@ static inline double run_sampling_cost_ns(const struct daemon *d)
 								      : (double)SWITCH_SAMPLE_COST_NS;
 }
 
-/* Periodic mode's mean clock period: periodic_hz's, else from the clock
- * sample's cost measured at start under this budget
+/* Periodic mode's mean clock period as chosen: periodic_hz's, else from
+ * the clock sample's cost measured at start under this budget
  * (cost_budget_clock_period). */
-static inline uint64_t run_clock_period_ns(const struct daemon *d)
+static inline uint64_t run_unclamped_period_ns(const struct daemon *d)
 {
 	if (d->cfg.periodic_hz > 0)
 		return NS_PER_SEC / d->cfg.periodic_hz;
 	return cost_budget_clock_period(d->calib.clock_sample_ns, d->cfg.max_sampling_cost);
+}
+
+/* ... as used: never longer than 3/5 of a group's turn, so that every
+ * period drawn (up to 1.5 ln 3 = 1.65 x the mean, worker.c's draw_period)
+ * fires within the turn it was drawn in. */
+static inline uint64_t run_clock_period_ns(const struct daemon *d)
+{
+	uint64_t longest = d->cfg.rotate_period_ns * 3 / 5;
+	uint64_t p = run_unclamped_period_ns(d);
+
+	return p < longest ? p : longest;
 }
 
 /* The cost budget (max_sampling_cost, the measured cost) to every worker:

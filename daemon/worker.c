@@ -351,22 +351,28 @@ static uint64_t clock_period(const struct worker *w)
 }
 
 /* In periodic mode each turn of a group samples at a period drawn afresh,
- * uniform in [P/2, 3P/2) (P = clock_period(), the mean), from the
- * enable on.  A fixed period keeps its phase to the scheduler's tick (1,
- * 4 or 10 ms: whole multiples of 1 ms) and to the rotation (100 ms) for
- * seconds, and a task whose runs follow the tick is then sampled at the
- * same point of them every time: measured on the development VM, a
- * spinner beside a ping-pong came out 4.8 % low in one run and 2.7 % high
- * in the next, where the binomial error of the samples was 1.3 %.  Each
- * sample charges its actual delta, so a varying period biases nothing. */
+ * uniform in [A/2, 3A/2) with A = P ln 3 (P = clock_period(), the mean
+ * period asked for), from the enable on.  A fixed period keeps its phase
+ * to the scheduler's tick (1, 4 or 10 ms: whole multiples of 1 ms) and to
+ * the rotation (100 ms) for seconds, and a task whose runs follow the tick
+ * is then sampled at the same point of them every time: measured on the
+ * development VM, a spinner beside a ping-pong came out 4.8 % low in one
+ * run and 2.7 % high in the next, where the binomial error of the samples
+ * was 1.3 %.  Each sample charges its actual delta, so a varying period
+ * biases nothing.  Why A and not P: a turn of length T holds about T/d
+ * samples, and the mean of 1/d over [A/2, 3A/2) is ln 3 / A, so drawing
+ * around P itself would sample 1.099 times as often as asked (and cost
+ * that much more than stated); around P ln 3 the rate is 1/P. */
+#define PERIOD_SPREAD_LN3 1.0986122886681098
+
 static void draw_period(struct worker *w, unsigned g)
 {
-	uint64_t p = clock_period(w);
+	uint64_t a = (uint64_t)((double)clock_period(w) * PERIOD_SPREAD_LN3);
 	uint64_t r;
 
 	w->period_rng = w->period_rng * 6364136223846793005ULL + 1442695040888963407ULL;
-	r = (w->period_rng >> 33) % p;
-	(void)collector_set_clock_period(w->col, w->ev, g, p / 2 + r);
+	r = (w->period_rng >> 33) % a;
+	(void)collector_set_clock_period(w->col, w->ev, g, a / 2 + r);
 }
 
 /* Enable g; false (and g disabled and benched) when it cannot be
@@ -901,6 +907,9 @@ void worker_end(struct worker *w)
 	if (w->switch_records)
 		set_switch_records(w, false);
 	w->running = false;
+	/* a stopped CPU switches at no rate we know: its last one must not
+	 * keep the other CPUs' switch records closed (switch_records.h) */
+	__atomic_store_n(&w->ev->switch_rate, 0, __ATOMIC_RELAXED);
 }
 
 static void *worker_main(void *arg)

@@ -24,6 +24,7 @@ expect_error "--interval: invalid duration '5x'" "$STACKD" --interval 5x -n
 expect_error "--interval: 1ms is out of range" "$STACKD" --interval 1ms -n
 expect_error "--ring-pages: 100 is not a power of two" "$STACKD" --ring-pages 100 -n
 expect_error "--max-sampling-cost: invalid share '2x' (expected e.g. 2%, 0.02, or off)" "$STACKD" --max-sampling-cost 2x -n
+expect_error "--periodic-hz: 50 is out of range (0 for automatic, or 100..10000)" "$STACKD" --periodic-hz 50 -n
 expect_error "--switch-event: invalid value 'middle'" "$STACKD" --switch-event middle -n
 expect_error "unknown model 'nehalem'" "$STACKD" --model nehalem -n
 expect_error "unexpected argument 'extra'" "$STACKD" extra

@@ -109,6 +109,11 @@ static void test_finish_periodic(void)
 	CHECK(fabs(c.switch_count_ns - (1.0 / 380000 - 1.0 / 400000) * 1e9 / 2) < 1e-6);
 	CHECK(strstr(c.clock_method, "300000 round trips/s beside a 10000 Hz cpu-clock "
 		     "sampler, 380000 beside a switch counter, 400000 without") != NULL);
+	c.clock_hz = 5000;        /* the same loss over half the samples: twice each */
+	calibrate_finish_periodic(&c);
+	CHECK(fabs(c.clock_sample_ns - 50000.0) < 1e-6);
+	CHECK(strstr(c.clock_method, "beside a 5000 Hz cpu-clock") != NULL);
+	c.clock_hz = 0;
 	c.count_per_s = 410000;   /* faster beside it: below what the runs resolve */
 	calibrate_finish_periodic(&c);
 	CHECK(c.switch_count_ns == 0);
@@ -116,6 +121,18 @@ static void test_finish_periodic(void)
 	calibrate_finish_periodic(&c);
 	CHECK(c.clock_sample_ns < 0 && c.switch_count_ns < 0);
 	CHECK(strstr(c.clock_method, "not measured") != NULL);
+}
+
+/* The calibration's sampler: 10 kHz, or half the kernel's sample-rate
+ * cap where that is lower (above it the kernel throttles the sampler). */
+static void test_clock_hz(void)
+{
+	CHECK_EQ_U(calibrate_clock_hz(100000), CALIBRATE_CLOCK_HZ);
+	CHECK_EQ_U(calibrate_clock_hz(20000), CALIBRATE_CLOCK_HZ);
+	CHECK_EQ_U(calibrate_clock_hz(8000), 4000);
+	CHECK_EQ_U(calibrate_clock_hz(1), 1);
+	CHECK_EQ_U(calibrate_clock_hz(0), CALIBRATE_CLOCK_HZ);   /* unread */
+	CHECK_EQ_U(calibrate_clock_hz(-5), CALIBRATE_CLOCK_HZ);
 }
 
 /* The clock period keeps the clock samples within a quarter of the budget,
@@ -144,6 +161,7 @@ static void test_periodic_runs(void)
 	CHECK(sched_getaffinity(0, sizeof(after), &after) == 0);
 	CHECK(CPU_EQUAL(&before, &after));
 	CHECK(c.off_per_s > 1000);
+	CHECK(c.clock_hz > 0 && c.clock_hz <= CALIBRATE_CLOCK_HZ);
 	if (c.clock_per_s > 0) {   /* perf_event_paranoid may forbid it to a user */
 		/* a figure, and a sane one: 10 kHz of samples under 100 us
 		 * each leaves the CPU more than nothing (on bare metal the
@@ -162,6 +180,7 @@ int main(void)
 {
 	test_finish();
 	test_finish_periodic();
+	test_clock_hz();
 	test_clock_period();
 	test_periodic_runs();
 	test_trigger();
