@@ -21,7 +21,7 @@ SYSTEMD_LIBS := $(shell pkg-config --libs libsystemd 2>/dev/null || echo -lsyste
 
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 	-Wpointer-arith -Wcast-qual -Wformat=2 -Wundef -Wvla -Wwrite-strings
-BASE_CFLAGS := -std=gnu11 -D_GNU_SOURCE -g $(WARN) -I. -Idaemon -I$(BUILD)/gen $(PKG_CFLAGS)
+BASE_CFLAGS := -std=gnu11 -D_GNU_SOURCE -g $(WARN) -I. -I$(BUILD)/gen $(PKG_CFLAGS)
 REL_CFLAGS  := $(BASE_CFLAGS) -O2 -fstack-protector-strong -D_FORTIFY_SOURCE=2
 ASAN_FLAGS  := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 ASAN_CFLAGS := $(BASE_CFLAGS) -O1 $(ASAN_FLAGS)
@@ -33,34 +33,17 @@ Q := $(if $(V),,@)
 
 # --- what each binary is made of -----------------------------------------
 # Shared by stackd and stackctl: lib/ (leaf code, no logging, no globals).
-LIB_SRCS := lib/duration.c lib/model/models.c lib/model/model_software.c \
-	lib/model/model_util.c lib/model/model_intel.c lib/model/model_skl.c \
-	lib/model/model_icl.c lib/model/model_spr.c lib/model/model_zen4.c \
-	lib/model/model_generic.c lib/model/model_neoverse.c lib/model/perf_names.c lib/model/cpi_fit_quality.c lib/model/cpi_fit.c lib/nnls.c lib/perfstat.c lib/perfstat_combined.c \
-	lib/perfstat_match.c lib/event_id.c \
-	lib/paths.c lib/rowset.c lib/query.c lib/query_cpifit.c lib/query_export.c \
-	lib/top_rows.c lib/http_query.c lib/http_chunked.c lib/api.c lib/api_top.c \
-	lib/api_target.c lib/api_series.c lib/api_cpifit.c lib/api_export.c \
-	lib/api_system.c lib/query_tiers.c lib/u64map.c lib/jsonw.c lib/utf8.c \
-	lib/writer_status.c lib/group_parts.c lib/argv_hoist.c lib/term_key.c
+LIB_SRCS := $(sort $(wildcard lib/*.c lib/model/*.c))
 
-STACKD_SRCS := daemon/main.c daemon/run.c daemon/config.c daemon/log.c daemon/http_server.c daemon/http_guard.c daemon/instance.c \
-	daemon/prom.c daemon/peer.c daemon/peer_diag.c daemon/peer_procnet.c daemon/notify.c daemon/privilege.c \
-	daemon/collector.c daemon/cpulist.c daemon/event_encode.c daemon/sysfs_event.c \
-	daemon/ring.c daemon/perf_record.c daemon/worker.c daemon/cost_budget.c daemon/switch_records.c daemon/attrib.c daemon/cpuacc.c daemon/exitlog.c \
-	daemon/kernel_ops.c daemon/plan.c daemon/plan_detect.c daemon/plan_print.c daemon/plan_cli.c \
-	daemon/proctab.c daemon/procinfo.c daemon/flush.c daemon/store.c \
-	daemon/store_rollup.c daemon/store_cpifit.c daemon/store_prune.c daemon/store_guard.c daemon/families.c daemon/exclude.c daemon/users.c \
-	daemon/preflight.c daemon/fdlimit.c daemon/writer.c daemon/replan.c daemon/calibrate.c daemon/recheck.c \
-	daemon/demo_data.c daemon/demo.c
+# stackd: daemon/, a folder per pipeline stage (docs/design.md).
+STACKD_SRCS := $(sort $(wildcard daemon/*.c daemon/*/*.c))
 STACKD_GEN := $(BUILD)/gen/schema_sql.c
 WEB_GEN := $(BUILD)/gen/web_files.c
 WEB_FILES := $(sort $(wildcard web/*.html web/*.js web/*.css web/*.svg))
 STACKD_LIBS := $(SQLITE_LIBS) $(PFM_LIBS) $(MHD_LIBS) $(SYSTEMD_LIBS) -lpthread -lm
 
-STACKCTL_SRCS := cli/stackctl.c cli/cli.c cli/source.c cli/http_client.c cli/json_rowset.c cli/term.c \
-	cli/target.c cli/top.c cli/top_view.c cli/top_live.c cli/show.c cli/history.c \
-	cli/status.c cli/export.c cli/analyze.c cli/cpi_fit_label.c
+# stackctl: cli/.
+STACKCTL_SRCS := $(sort $(wildcard cli/*.c))
 JANSSON_LIBS := $(shell pkg-config --libs jansson 2>/dev/null || echo -ljansson)
 STACKCTL_LIBS := $(SQLITE_LIBS) $(JANSSON_LIBS) $(PFM_LIBS) -lm
 
@@ -75,11 +58,13 @@ ASAN_STACKD  := $(call obj,asan,$(STACKD_SRCS) $(LIB_SRCS)) $(BUILD)/asan/gen/sc
 	$(BUILD)/asan/gen/web_files.o
 ASAN_STACKCTL:= $(call obj,asan,$(STACKCTL_SRCS) $(LIB_SRCS))
 
-# Unit tests: tests/unit/test_X.c, linked with every daemon and lib object
-# but main.c (the test has its own main).
+# Unit tests: tests/unit/test_X.c, linked with every daemon, CLI and lib
+# object but the two mains (the test has its own main), so that code lives
+# where its one binary is: daemon/ or cli/, and lib/ holds what both link.
 UNIT_SRCS  := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BINS  := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
-UNIT_OBJS  := $(filter-out $(BUILD)/asan/daemon/main.o,$(ASAN_STACKD))
+UNIT_OBJS  := $(filter-out $(BUILD)/asan/daemon/main.o,$(ASAN_STACKD)) \
+	$(filter-out $(BUILD)/asan/cli/stackctl.o,$(call obj,asan,$(STACKCTL_SRCS)))
 # The simulated PMU (tests/sim/simpmu.h): for unit tests only, never in stackd.
 SIM_SRCS   := $(sort $(wildcard tests/sim/*.c))
 SIM_OBJS   := $(call obj,asan,$(SIM_SRCS))
@@ -128,16 +113,16 @@ $(BUILD)/asan/gen/%.o: $(BUILD)/gen/%.c
 	@echo "  CC $@"
 	$(Q)$(CC) $(ASAN_CFLAGS) $(CFLAGS) -c -o $@ $<
 
-$(STACKD_GEN): daemon/gen-schema.sh $(SCHEMA)
+$(STACKD_GEN): daemon/store/gen-schema.sh $(SCHEMA)
 	@mkdir -p $(dir $@)
-	sh daemon/gen-schema.sh $@ $(SCHEMA)
+	sh daemon/store/gen-schema.sh $@ $(SCHEMA)
 
-$(WEB_GEN): daemon/gen-web.sh $(WEB_FILES)
+$(WEB_GEN): daemon/serve/gen-web.sh $(WEB_FILES)
 	@mkdir -p $(dir $@)
-	sh daemon/gen-web.sh $@ $(WEB_FILES)
+	sh daemon/serve/gen-web.sh $@ $(WEB_FILES)
 
 # The generated file must exist before anything that includes its header.
-$(call obj,rel,daemon/store.c) $(call obj,asan,daemon/store.c): $(STACKD_GEN)
+$(call obj,rel,daemon/store/store.c) $(call obj,asan,daemon/store/store.c): $(STACKD_GEN)
 
 $(BUILD)/tests/%: tests/unit/%.c $(UNIT_OBJS) $(SIM_OBJS) tests/unit/test.h tests/unit/test_db.h \
 	tests/unit/test_model.h
@@ -157,17 +142,18 @@ FIXTURE_SRCS := tests/golden/mkfixture.c tests/golden/fixture_zen.c
 $(FIXTURE_BIN): $(FIXTURE_SRCS) tests/golden/fixture_zen.h $(UNIT_OBJS)
 	@mkdir -p $(dir $@)
 	@echo "  CC $@"
-	$(Q)$(CC) $(ASAN_CFLAGS) -Itests/golden -o $@ $(FIXTURE_SRCS) $(UNIT_OBJS) $(STACKD_LIBS)
+	$(Q)$(CC) $(ASAN_CFLAGS) -Itests/golden -o $@ $(FIXTURE_SRCS) $(UNIT_OBJS) $(STACKD_LIBS) \
+		$(JANSSON_LIBS)
 # The unit test of the fixture's profiles includes fixture_zen.c.
 $(BUILD)/tests/test_fixture_zen: tests/golden/fixture_zen.c tests/golden/fixture_zen.h
 
 # The peer lookup bench calls the daemon's two lookups directly.
-PEERBENCH_SRCS := daemon/peer.c daemon/peer_diag.c daemon/peer_procnet.c
-$(BUILD)/helpers/peerbench: tests/helpers/peerbench.c $(PEERBENCH_SRCS) daemon/peer.h \
-		daemon/peer_diag.h daemon/peer_procnet.h
+PEERBENCH_SRCS := daemon/serve/peer.c daemon/serve/peer_diag.c daemon/serve/peer_procnet.c
+$(BUILD)/helpers/peerbench: tests/helpers/peerbench.c $(PEERBENCH_SRCS) daemon/serve/peer.h \
+		daemon/serve/peer_diag.h daemon/serve/peer_procnet.h
 	@mkdir -p $(dir $@)
 	@echo "  CC $@"
-	$(Q)$(CC) -std=gnu11 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror -I. -Idaemon -o $@ $< \
+	$(Q)$(CC) -std=gnu11 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror -I. -o $@ $< \
 		$(PEERBENCH_SRCS)
 $(BUILD)/helpers/%: tests/helpers/%.c
 	@mkdir -p $(dir $@)
@@ -259,7 +245,7 @@ docs-health: $(BUILD)/tests/test_health
 
 cppcheck:
 	cppcheck --quiet --error-exitcode=1 --enable=warning,style,performance,portability \
-		--inline-suppr --std=c11 -D_GNU_SOURCE -I. -Idaemon -I$(BUILD)/gen \
+		--inline-suppr --std=c11 -D_GNU_SOURCE -I. -I$(BUILD)/gen \
 		--include=tests/cppcheck-macros.h --suppress=missingIncludeSystem \
 		lib daemon cli tests/unit tests/helpers tests/golden tests/sim
 

@@ -4,12 +4,12 @@
  * PMU can check stackd against perf.  `--perf-command` prints the perf
  * command that records what a model needs, grouped as the model groups it.
  */
-#include "cli.h"
+#include "cli/cli.h"
 #include "lib/model/model.h"
 #include "lib/model/model_generic.h"
 #include "lib/model/cpi_fit_quality.h"
 #include "lib/model/perf_names.h"
-#include "lib/perfstat.h"
+#include "cli/perfstat.h"
 
 #include <errno.h>
 #include <getopt.h>

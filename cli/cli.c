@@ -3,7 +3,7 @@
  * takes, parsed in one place, and one-line errors with the exit status to
  * go with them.
  */
-#include "cli.h"
+#include "cli/cli.h"
 #include "lib/duration.h"
 
 #include <errno.h>

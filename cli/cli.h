@@ -9,7 +9,7 @@
 #ifndef STACKCTL_CLI_H
 #define STACKCTL_CLI_H
 
-#include "source.h"
+#include "cli/source.h"
 #include "lib/rowset.h"
 
 #include <getopt.h>

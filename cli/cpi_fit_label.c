@@ -1,7 +1,7 @@
 /*
  * cpi_fit_label.c - see cpi_fit_label.h.
  */
-#include "cpi_fit_label.h"
+#include "cli/cpi_fit_label.h"
 #include "lib/clock.h"
 
 #include <math.h>

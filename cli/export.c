@@ -4,10 +4,10 @@
  * large export never holds more than one page in memory.  With -o FILE the
  * file appears only when the export is complete.
  */
-#include "cli.h"
-#include "json_rowset.h"
-#include "source.h"
-#include "target.h"
+#include "cli/cli.h"
+#include "cli/json_rowset.h"
+#include "cli/source.h"
+#include "cli/target.h"
 #include "lib/duration.h"
 #include "lib/clock.h"
 

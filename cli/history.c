@@ -3,10 +3,10 @@
  * changed, as a time table (one row per step) and a sparkline per figure.
  * One GET /api/v1/series per figure, joined on the bucket time.
  */
-#include "cli.h"
-#include "cpi_fit_label.h"
-#include "source.h"
-#include "target.h"
+#include "cli/cli.h"
+#include "cli/cpi_fit_label.h"
+#include "cli/source.h"
+#include "cli/target.h"
 #include "lib/api.h"
 #include "lib/duration.h"
 #include "lib/rowset.h"

@@ -1,9 +1,9 @@
 /*
  * http_client.c - see http_client.h.
  */
-#include "http_client.h"
+#include "cli/http_client.h"
 #include "lib/clock.h"
-#include "lib/http_chunked.h"
+#include "cli/http_chunked.h"
 #include "lib/version.h"
 
 #include <errno.h>

@@ -1,7 +1,7 @@
 /*
  * json_rowset.c - see json_rowset.h.
  */
-#include "json_rowset.h"
+#include "cli/json_rowset.h"
 
 #include <errno.h>
 #include <stdio.h>

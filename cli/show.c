@@ -7,11 +7,11 @@
  * --json / --csv print the same figures as rows (name, value, unit,
  * coverage, stack, parent, core_scoped, help).
  */
-#include "cli.h"
-#include "cpi_fit_label.h"
-#include "source.h"
-#include "target.h"
-#include "term.h"
+#include "cli/cli.h"
+#include "cli/cpi_fit_label.h"
+#include "cli/source.h"
+#include "cli/target.h"
+#include "cli/term.h"
 #include "lib/duration.h"
 #include "lib/rowset.h"
 #include "lib/clock.h"

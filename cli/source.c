@@ -1,8 +1,8 @@
 /*
  * source.c - see source.h.
  */
-#include "source.h"
-#include "http_client.h"
+#include "cli/source.h"
+#include "cli/http_client.h"
 #include "lib/api.h"
 #include "lib/paths.h"
 #include "lib/query.h"

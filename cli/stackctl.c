@@ -3,8 +3,8 @@
  * verb parses its options with cli_getopt() (cli.c) and fills a rowset, so
  * its table, JSON and CSV come from one printer.
  */
-#include "cli.h"
-#include "lib/argv_hoist.h"
+#include "cli/cli.h"
+#include "cli/argv_hoist.h"
 #include "lib/version.h"
 
 #include <errno.h>

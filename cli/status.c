@@ -5,8 +5,8 @@
  * on the busiest CPU, the database.  The API's GET /api/v1/system; --json
  * prints that answer as it is.
  */
-#include "cli.h"
-#include "source.h"
+#include "cli/cli.h"
+#include "cli/source.h"
 #include "lib/duration.h"
 #include "lib/clock.h"
 #include "lib/health_fields.h"

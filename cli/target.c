@@ -1,7 +1,7 @@
 /*
  * target.c - see target.h.
  */
-#include "target.h"
+#include "cli/target.h"
 
 #include <errno.h>
 #include <stdbool.h>

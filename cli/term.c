@@ -1,7 +1,7 @@
 /*
  * term.c - see term.h.
  */
-#include "term.h"
+#include "cli/term.h"
 #include "lib/utf8.h"
 
 #include <errno.h>

@@ -6,10 +6,10 @@
  * Rows and fields are the API's (GET /api/v1/top): `--json` prints its
  * "rows", `--csv` the same fields.
  */
-#include "cli.h"
-#include "term.h"
-#include "top_live.h"
-#include "top_view.h"
+#include "cli/cli.h"
+#include "cli/term.h"
+#include "cli/top_live.h"
+#include "cli/top_view.h"
 #include "lib/clock.h"
 
 #include <errno.h>

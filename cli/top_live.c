@@ -3,11 +3,11 @@
  * then written in one go, clipped to the terminal, so the screen never
  * shows half a frame.
  */
-#include "cli.h"
-#include "term.h"
-#include "top_live.h"
+#include "cli/cli.h"
+#include "cli/term.h"
+#include "cli/top_live.h"
 #include "lib/clock.h"
-#include "lib/term_key.h"
+#include "cli/term_key.h"
 
 #include <errno.h>
 #include <poll.h>

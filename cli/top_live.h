@@ -5,7 +5,7 @@
 #ifndef STACKCTL_TOP_LIVE_H
 #define STACKCTL_TOP_LIVE_H
 
-#include "top_view.h"
+#include "cli/top_view.h"
 
 /* limit < 0: as many rows as fit; iterations 0: until 'q'.  Returns an
  * exit status. */

@@ -1,10 +1,10 @@
 /*
  * top_view.c - see top_view.h.
  */
-#include "top_view.h"
-#include "cpi_fit_label.h"
-#include "term.h"
-#include "json_rowset.h"
+#include "cli/top_view.h"
+#include "cli/cpi_fit_label.h"
+#include "cli/term.h"
+#include "cli/json_rowset.h"
 #include "lib/duration.h"
 #include "lib/clock.h"
 #include "lib/sampling_mode.h"

@@ -8,7 +8,7 @@
 #ifndef STACKCTL_TOP_VIEW_H
 #define STACKCTL_TOP_VIEW_H
 
-#include "source.h"
+#include "cli/source.h"
 #include "lib/rowset.h"
 
 #include <stdint.h>

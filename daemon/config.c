@@ -1,11 +1,11 @@
 /*
  * config.c - see config.h.
  */
-#include "config.h"
-#include "exclude.h"
-#include "families.h"
-#include "users.h"
-#include "http_server.h"
+#include "daemon/config.h"
+#include "daemon/attribute/exclude.h"
+#include "daemon/plan/families.h"
+#include "daemon/attribute/users.h"
+#include "daemon/serve/http_server.h"
 #include "lib/db.h"
 #include "lib/duration.h"
 #include "lib/clock.h"

@@ -9,8 +9,8 @@
 
 #include "lib/paths.h"
 
-#include "collector.h"
-#include "log.h"
+#include "daemon/collect/collector.h"
+#include "daemon/base/log.h"
 
 #include <limits.h>
 #include <stdbool.h>

@@ -7,7 +7,7 @@
  * holder's pid comes from SO_PEERCRED.  Nothing is ever accepted on it: a
  * connection only asks who holds the name.
  */
-#include "instance.h"
+#include "daemon/instance.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -5,12 +5,12 @@
  * /etc/stackd/stackd.conf when it exists), then flags.  Every error is one
  * line on stderr naming what and where, with a non-zero exit.
  */
-#include "config.h"
-#include "demo.h"
-#include "log.h"
-#include "plan_cli.h"
-#include "preflight.h"
-#include "run.h"
+#include "daemon/config.h"
+#include "daemon/demo/demo.h"
+#include "daemon/base/log.h"
+#include "daemon/plan_cli.h"
+#include "daemon/preflight.h"
+#include "daemon/run.h"
 #include "lib/db.h"
 #include "lib/model/model.h"
 #include "lib/version.h"

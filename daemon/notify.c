@@ -3,7 +3,7 @@
  * forms, abstract names, credentials); this file keeps the daemon's rules:
  * when to ping and what a failure to send means (nothing).
  */
-#include "notify.h"
+#include "daemon/notify.h"
 #include "lib/clock.h"
 
 #include <errno.h>

@@ -1,10 +1,10 @@
 /*
  * plan_cli.c - see plan_cli.h.
  */
-#include "plan_cli.h"
-#include "families.h"
-#include "plan_print.h"
-#include "run.h"
+#include "daemon/plan_cli.h"
+#include "daemon/plan/families.h"
+#include "daemon/plan/plan_print.h"
+#include "daemon/run.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -6,7 +6,7 @@
 #ifndef STACKD_PLAN_CLI_H
 #define STACKD_PLAN_CLI_H
 
-#include "config.h"
+#include "daemon/config.h"
 
 #include <stdbool.h>
 

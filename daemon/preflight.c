@@ -1,14 +1,14 @@
 /*
  * preflight.c - see preflight.h.
  */
-#include "preflight.h"
-#include "collector.h"
-#include "cpulist.h"
-#include "families.h"
-#include "fdlimit.h"
-#include "privilege.h"
-#include "run.h"
-#include "store_guard.h"
+#include "daemon/preflight.h"
+#include "daemon/collect/collector.h"
+#include "daemon/collect/cpulist.h"
+#include "daemon/plan/families.h"
+#include "daemon/collect/fdlimit.h"
+#include "daemon/privilege.h"
+#include "daemon/run.h"
+#include "daemon/store/store_guard.h"
 #include "lib/db.h"
 
 #include <errno.h>

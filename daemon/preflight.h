@@ -9,7 +9,7 @@
 #ifndef STACKD_PREFLIGHT_H
 #define STACKD_PREFLIGHT_H
 
-#include "config.h"
+#include "daemon/config.h"
 
 #include <stddef.h>
 

@@ -2,7 +2,7 @@
  * privilege.c - see privilege.h.  Raw capset(2)/prctl(2): one capability
  * to keep does not need libcap.
  */
-#include "privilege.h"
+#include "daemon/privilege.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -5,9 +5,9 @@
  * 0.4 s of one CPU, at most once per ten minutes; the flush timer's next
  * expiry waits that long at most.
  */
-#include "run_private.h"
+#include "daemon/run_private.h"
 #include "lib/clock.h"
-#include "log.h"
+#include "daemon/base/log.h"
 
 #include <errno.h>
 #include <string.h>

@@ -33,8 +33,8 @@
  * re-plan needs nothing the daemon does not already hold, and the new
  * workers inherit exactly that set.
  */
-#include "run_private.h"
-#include "log.h"
+#include "daemon/run_private.h"
+#include "daemon/base/log.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -6,7 +6,7 @@
 #ifndef STACKD_RUN_H
 #define STACKD_RUN_H
 
-#include "config.h"
+#include "daemon/config.h"
 
 #include <stddef.h>
 

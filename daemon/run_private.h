@@ -6,18 +6,18 @@
 #ifndef STACKD_RUN_PRIVATE_H
 #define STACKD_RUN_PRIVATE_H
 
-#include "run.h"
-#include "collector.h"
-#include "exclude.h"
-#include "flush.h"
-#include "http_server.h"
-#include "notify.h"
-#include "plan.h"
-#include "proctab.h"
-#include "prom.h"
-#include "worker.h"
-#include "writer.h"
-#include "calibrate.h"
+#include "daemon/run.h"
+#include "daemon/collect/collector.h"
+#include "daemon/attribute/exclude.h"
+#include "daemon/collect/flush.h"
+#include "daemon/serve/http_server.h"
+#include "daemon/notify.h"
+#include "daemon/plan/plan.h"
+#include "daemon/attribute/proctab.h"
+#include "daemon/serve/prom.h"
+#include "daemon/collect/worker.h"
+#include "daemon/store/writer.h"
+#include "daemon/collect/calibrate.h"
 #include "lib/sampling_cost.h"
 
 #include <stdbool.h>

@@ -3,10 +3,10 @@
  * (api_out.h).  Every answer is JSON; a failure is {"error": "..."} with a
  * 4xx or 5xx status.
  */
-#include "api_out.h"
-#include "clock.h"
-#include "duration.h"
-#include "rowset.h"
+#include "lib/api_out.h"
+#include "lib/clock.h"
+#include "lib/duration.h"
+#include "lib/rowset.h"
 #include "lib/sampling_mode.h"
 
 #include <errno.h>

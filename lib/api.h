@@ -9,9 +9,9 @@
 #ifndef STACKD_API_H
 #define STACKD_API_H
 
-#include "query.h"
-#include "clock.h"
-#include "writer_status.h"
+#include "lib/query.h"
+#include "lib/clock.h"
+#include "lib/writer_status.h"
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -3,7 +3,7 @@
  * stack (docs/api.md): the label, the fit's quality and window, or why
  * there is no fit.  Absent for models without the stack.
  */
-#include "api_out.h"
+#include "lib/api_out.h"
 
 #include <math.h>
 #include <string.h>

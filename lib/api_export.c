@@ -5,8 +5,8 @@
  * the events (every event any stored group has: empty where the row's
  * group did not count it).  "next" resumes after the page's last row.
  */
-#include "api_out.h"
-#include "rowset.h"
+#include "lib/api_out.h"
+#include "lib/rowset.h"
 
 #include <errno.h>
 #include <inttypes.h>

@@ -6,11 +6,11 @@
 #ifndef STACKD_API_OUT_H
 #define STACKD_API_OUT_H
 
-#include "api.h"
-#include "http_query.h"
-#include "jsonw.h"
-#include "rowset.h"
-#include "clock.h"
+#include "lib/api.h"
+#include "lib/http_query.h"
+#include "lib/jsonw.h"
+#include "lib/rowset.h"
+#include "lib/clock.h"
 
 #include <stdio.h>
 

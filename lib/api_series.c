@@ -2,9 +2,9 @@
  * api_series.c - GET /api/v1/series: one metric of one target over time,
  * in buckets summed from the stored intervals.
  */
-#include "api_out.h"
-#include "db.h"
-#include "sampling_mode.h"
+#include "lib/api_out.h"
+#include "lib/db.h"
+#include "lib/sampling_mode.h"
 
 #include <errno.h>
 #include <inttypes.h>

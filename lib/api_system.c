@@ -4,11 +4,11 @@
  * losses, database size and the oldest record.  Asked of a database file
  * (stackctl --db), the daemon's facts come from what it recorded in meta.
  */
-#include "api_out.h"
-#include "clock.h"
-#include "duration.h"
-#include "sampling_cost.h"
-#include "version.h"
+#include "lib/api_out.h"
+#include "lib/clock.h"
+#include "lib/duration.h"
+#include "lib/sampling_cost.h"
+#include "lib/version.h"
 
 #include <errno.h>
 #include <inttypes.h>

@@ -3,11 +3,11 @@
  * one process, or of all processes of one command or unit summed, over a
  * window, each with its coverage and place in its stack.
  */
-#include "api_out.h"
-#include "group_parts.h"
-#include "model/perf_names.h"
-#include "pids.h"
-#include "sampling_mode.h"
+#include "lib/api_out.h"
+#include "lib/group_parts.h"
+#include "lib/model/perf_names.h"
+#include "lib/pids.h"
+#include "lib/sampling_mode.h"
 
 #include <errno.h>
 #include <inttypes.h>

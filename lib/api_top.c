@@ -3,8 +3,8 @@
  * the last window, sorted, with the columns that describe them and the
  * window's health, so a client can draw `stackctl top` from this alone.
  */
-#include "api_out.h"
-#include "top_rows.h"
+#include "lib/api_out.h"
+#include "lib/top_rows.h"
 
 #include <errno.h>
 #include <inttypes.h>

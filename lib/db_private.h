@@ -5,7 +5,7 @@
 #ifndef STACKD_DB_PRIVATE_H
 #define STACKD_DB_PRIVATE_H
 
-#include "db.h"
+#include "lib/db.h"
 
 #include <sqlite3.h>
 #include <stdint.h>

@@ -1,8 +1,8 @@
 /*
  * duration.c - time spans for config values and command-line flags.
  */
-#include "duration.h"
-#include "clock.h"
+#include "lib/duration.h"
+#include "lib/clock.h"
 
 #include <errno.h>
 #include <math.h>

@@ -1,8 +1,8 @@
 /*
  * group_parts.c - see group_parts.h.
  */
-#include "group_parts.h"
-#include "model/model_util.h"
+#include "lib/group_parts.h"
+#include "lib/model/model_util.h"
 
 #include <errno.h>
 #include <math.h>

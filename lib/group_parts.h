@@ -16,7 +16,7 @@
 #ifndef STACKD_GROUP_PARTS_H
 #define STACKD_GROUP_PARTS_H
 
-#include "model/model.h"
+#include "lib/model/model.h"
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,8 +1,8 @@
 /*
  * http_query.c - see http_query.h.
  */
-#include "http_query.h"
-#include "hex.h"
+#include "lib/http_query.h"
+#include "lib/hex.h"
 #include "lib/duration.h"
 
 #include <errno.h>

@@ -1,8 +1,8 @@
 /*
  * jsonw.c - see jsonw.h.
  */
-#include "jsonw.h"
-#include "utf8.h"
+#include "lib/jsonw.h"
+#include "lib/utf8.h"
 
 #include <errno.h>
 #include <inttypes.h>

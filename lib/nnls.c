@@ -3,7 +3,7 @@
  * problems here are tiny (a handful of miss events, at most thousands of
  * intervals), so forming A'A once is cheap and exact enough.
  */
-#include "nnls.h"
+#include "lib/nnls.h"
 
 #include <errno.h>
 #include <math.h>

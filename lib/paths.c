@@ -1,8 +1,8 @@
 /*
  * paths.c - see paths.h.
  */
-#include "paths.h"
-#include "db.h"
+#include "lib/paths.h"
+#include "lib/db.h"
 
 #include <stdlib.h>
 

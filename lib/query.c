@@ -1,11 +1,11 @@
 /*
  * query.c - see query.h.
  */
-#include "query.h"
-#include "group_parts.h"
-#include "db.h"
-#include "db_private.h"
-#include "pids.h"
+#include "lib/query.h"
+#include "lib/group_parts.h"
+#include "lib/db.h"
+#include "lib/db_private.h"
+#include "lib/pids.h"
 #include "lib/sampling_mode.h"
 
 #include <errno.h>

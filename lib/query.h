@@ -7,9 +7,9 @@
 #ifndef STACKD_QUERY_H
 #define STACKD_QUERY_H
 
-#include "health_fields.h"
-#include "model/model.h"
-#include "model/model_generic.h"
+#include "lib/health_fields.h"
+#include "lib/model/model.h"
+#include "lib/model/model_generic.h"
 
 #include <stddef.h>
 #include <stdint.h>

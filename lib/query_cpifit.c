@@ -3,9 +3,9 @@
  * (schema/007-cpi-fit.sql), for the readers that show the stack, or why
  * there is none.
  */
-#include "query.h"
-#include "db_private.h"
-#include "model/cpi_fit.h"
+#include "lib/query.h"
+#include "lib/db_private.h"
+#include "lib/model/cpi_fit.h"
 
 #include <errno.h>
 #include <math.h>

@@ -4,9 +4,9 @@
  * scan however large the database, and a reader never holds a read
  * transaction open across pages (the daemon's checkpoints go on).
  */
-#include "query.h"
-#include "db_private.h"
-#include "pids.h"
+#include "lib/query.h"
+#include "lib/db_private.h"
+#include "lib/pids.h"
 
 #include <errno.h>
 #include <stdio.h>

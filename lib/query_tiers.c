@@ -2,9 +2,9 @@
  * query_tiers.c - which level (raw intervals, minute or hour rollups) a
  * reader takes each moment from.  See db_private.h.
  */
-#include "db.h"
-#include "db_private.h"
-#include "clock.h"
+#include "lib/db.h"
+#include "lib/db_private.h"
+#include "lib/clock.h"
 
 #include <stddef.h>
 #include <stdint.h>

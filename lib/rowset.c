@@ -1,9 +1,9 @@
 /*
  * rowset.c - see rowset.h.
  */
-#include "rowset.h"
-#include "duration.h"
-#include "utf8.h"
+#include "lib/rowset.h"
+#include "lib/duration.h"
+#include "lib/utf8.h"
 
 #include <errno.h>
 #include <inttypes.h>

@@ -8,7 +8,7 @@
 #ifndef STACKD_ROWSET_H
 #define STACKD_ROWSET_H
 
-#include "jsonw.h"
+#include "lib/jsonw.h"
 
 #include <stdbool.h>
 #include <stddef.h>

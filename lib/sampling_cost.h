@@ -11,7 +11,7 @@
 #ifndef STACKD_LIB_SAMPLING_COST_H
 #define STACKD_LIB_SAMPLING_COST_H
 
-#include "clock.h"
+#include "lib/clock.h"
 
 #include <stdint.h>
 

@@ -1,10 +1,10 @@
 /*
  * top_rows.c - see top_rows.h.
  */
-#include "top_rows.h"
-#include "group_parts.h"
-#include "pids.h"
-#include "sampling_mode.h"
+#include "lib/top_rows.h"
+#include "lib/group_parts.h"
+#include "lib/pids.h"
+#include "lib/sampling_mode.h"
 
 #include <errno.h>
 #include <fnmatch.h>

@@ -10,8 +10,8 @@
 #ifndef STACKD_TOP_ROWS_H
 #define STACKD_TOP_ROWS_H
 
-#include "query.h"
-#include "rowset.h"
+#include "lib/query.h"
+#include "lib/rowset.h"
 
 #include <stdbool.h>
 #include <stdint.h>

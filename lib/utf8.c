@@ -1,7 +1,7 @@
 /*
  * utf8.c - see utf8.h.
  */
-#include "utf8.h"
+#include "lib/utf8.h"
 
 #include <string.h>
 

@@ -1,7 +1,7 @@
 /*
  * writer_status.c - see writer_status.h.
  */
-#include "writer_status.h"
+#include "lib/writer_status.h"
 
 #include <string.h>
 

@@ -8,7 +8,7 @@
  * without it, so its cost shows up in the weight of the regressor it moves
  * with (or in the others), never as a component silently set to 0.
  */
-#include "cpi_fit.h"
+#include "lib/model/cpi_fit.h"
 
 #include <errno.h>
 #include <math.h>

@@ -9,7 +9,7 @@
 #ifndef STACKD_CPI_FIT_H
 #define STACKD_CPI_FIT_H
 
-#include "cpi_fit_quality.h"
+#include "lib/model/cpi_fit_quality.h"
 
 #include <stddef.h>
 

@@ -2,7 +2,7 @@
  * cpi_fit_quality.c - the regression CPI stack's quality (see
  * cpi_fit_quality.h).
  */
-#include "cpi_fit_quality.h"
+#include "lib/model/cpi_fit_quality.h"
 #include "lib/nnls.h"
 
 #include <errno.h>

@@ -8,7 +8,7 @@
 #ifndef STACKD_CPI_FIT_QUALITY_H
 #define STACKD_CPI_FIT_QUALITY_H
 
-#include "model_generic.h"
+#include "lib/model/model_generic.h"
 
 #include <stddef.h>
 

@@ -11,8 +11,8 @@
  * one summed window alone gives the rates, not the stack.  Six counters per
  * thread, one possibly held by the NMI watchdog: groups of at most five.
  */
-#include "model_generic.h"
-#include "model_util.h"
+#include "lib/model/model_generic.h"
+#include "lib/model/model_util.h"
 #include "lib/nnls.h"
 
 #include <errno.h>

@@ -6,7 +6,7 @@
 #ifndef STACKD_MODEL_GENERIC_H
 #define STACKD_MODEL_GENERIC_H
 
-#include "model.h"
+#include "lib/model/model.h"
 
 #define CPI_REGRESSORS 6
 #define CPI_WEIGHTS (CPI_REGRESSORS + 1)  /* base CPI first */

@@ -47,7 +47,7 @@
  * per-cycle rates (the difference, and CORE_CLKS per cycle), so a split
  * family still gives perf's value; each difference shares a part.
  */
-#include "model_intel.h"
+#include "lib/model/model_intel.h"
 
 #include <math.h>
 

@@ -3,7 +3,7 @@
  * as the generic Top-Down nodes, DESIGN.md section 4), IPC/CPI, frontend
  * delivery and FLOPS.  Formula sources are named in each model file.
  */
-#include "model_intel.h"
+#include "lib/model/model_intel.h"
 
 #include <math.h>
 #include <string.h>

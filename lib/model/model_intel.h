@@ -7,7 +7,7 @@
 #ifndef STACKD_MODEL_INTEL_H
 #define STACKD_MODEL_INTEL_H
 
-#include "model_util.h"
+#include "lib/model/model_util.h"
 
 enum intel_metric {
 	IM_RETIRING, IM_BAD_SPECULATION, IM_FRONTEND_BOUND, IM_BACKEND_BOUND,

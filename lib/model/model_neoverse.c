@@ -46,8 +46,8 @@
  * Six general counters, no SMT; CPU_CYCLES has its own counter (unless the
  * NMI watchdog holds it: then it takes a general one, the planner's affair).
  */
-#include "model_generic.h"
-#include "model_util.h"
+#include "lib/model/model_generic.h"
+#include "lib/model/model_util.h"
 
 #include <math.h>
 

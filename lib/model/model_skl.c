@@ -71,7 +71,7 @@
  * from the parts that counted them; the two terms of mite and of dsb
  * share a part (ratio sets).
  */
-#include "model_intel.h"
+#include "lib/model/model_intel.h"
 
 #include <math.h>
 

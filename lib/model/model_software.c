@@ -6,7 +6,7 @@
  * rotation runs on every machine, including VMs and CI, through the very
  * code the hardware models use.  Formula version 1.
  */
-#include "model.h"
+#include "lib/model/model.h"
 #include "lib/clock.h"
 
 static const struct model_event faults_events[] = {

@@ -41,7 +41,7 @@
  * fe_l3_lat and fe_l3_bw (no stored family changed meaning: the formula
  * version stays 1).
  */
-#include "model_intel.h"
+#include "lib/model/model_intel.h"
 
 #include <math.h>
 

@@ -1,7 +1,7 @@
 /*
  * model_util.c - helpers the hardware models share (see model_util.h).
  */
-#include "model_util.h"
+#include "lib/model/model_util.h"
 #include "lib/clock.h"
 
 #include <math.h>

@@ -9,7 +9,7 @@
 #ifndef STACKD_MODEL_UTIL_H
 #define STACKD_MODEL_UTIL_H
 
-#include "model.h"
+#include "lib/model/model.h"
 
 /* One group of one target, as the formulas see it. */
 struct gview {

@@ -65,7 +65,7 @@
  * RETIRED_SSE_AVX_FLOPS counts up to 64 per cycle: the kernel pairs it
  * with the merge event, so it takes two counters.
  */
-#include "model_util.h"
+#include "lib/model/model_util.h"
 
 #include <math.h>
 

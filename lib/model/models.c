@@ -1,7 +1,7 @@
 /*
  * models.c - the list of models and small helpers every model uses.
  */
-#include "model.h"
+#include "lib/model/model.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -29,7 +29,7 @@
  * (neoverse-v1/metrics.json); before, stackd had sbsa.json's, which that
  * file overrides.
  */
-#include "perf_names.h"
+#include "lib/model/perf_names.h"
 
 #include <string.h>
 

@@ -8,7 +8,7 @@
 #ifndef STACKD_PERF_NAMES_H
 #define STACKD_PERF_NAMES_H
 
-#include "model.h"
+#include "lib/model/model.h"
 
 #define PERF_NAMES_MAX 2
 

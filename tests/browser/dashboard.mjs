@@ -14,6 +14,9 @@
 //         frontend; the sampling mode is mixed (its newest minute has
 //         periodic seconds) and the host chart marks those points.
 //         Screenshot dashboard-demo.png.
+// STACKD_SCREENSHOT=FILE (demo mode only; unset: nothing more is written)
+// also saves the 1,400 x 900 px view with the drill-down open as FILE:
+// the README's docs/dashboard.png (docs/design.md says how to refresh it).
 // Usage: node dashboard.mjs URL COMM OUTDIR live|gap|demo
 import { chromium } from "playwright-core";
 
@@ -115,6 +118,13 @@ try {
     console.log(`demo: "${label}", ${segs} bar segments, level 3 drawn: ${l3.length} nodes; ` +
       `"${sampling.trim()}", ${await marks.count()} periodic points marked`);
     await page.screenshot({ path: `${outdir}/dashboard-demo.png`, fullPage: true });
+    if (process.env.STACKD_SCREENSHOT) {
+      await page.setViewportSize({ width: 1400, height: 900 });
+      await page.waitForTimeout(500); // the charts redraw for the new size
+      await page.screenshot({ path: process.env.STACKD_SCREENSHOT });
+      await page.setViewportSize({ width: 1400, height: 1000 });
+      console.log(`screenshot: ${process.env.STACKD_SCREENSHOT}`);
+    }
   }
   if (mode === "live") {
     const model = (await (await page.request.get(new URL("/api/v1/system", url).href)).json()).model;

@@ -6,7 +6,7 @@
 #ifndef STACKD_FIXTURE_ZEN_H
 #define STACKD_FIXTURE_ZEN_H
 
-#include "demo_data.h"
+#include "daemon/demo/demo_data.h"
 #include "lib/model/model_generic.h"
 
 extern const struct demo_host fixture_zen3, fixture_zen4;

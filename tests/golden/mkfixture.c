@@ -5,7 +5,7 @@
  * fixture_zen.c, each at a fixed time and with the fixture's own meta.
  * Deterministic: same files, same outputs.
  */
-#include "demo_data.h"
+#include "daemon/demo/demo_data.h"
 #include "fixture_zen.h"
 
 #include <libgen.h>

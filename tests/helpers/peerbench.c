@@ -7,9 +7,9 @@
  * Usage: peerbench IDLE LOOKUPS
  * Prints "sockets=N netlink_us=A procnet_us=B procnet/netlink=R".
  */
-#include "peer.h"
-#include "peer_diag.h"
-#include "peer_procnet.h"
+#include "daemon/serve/peer.h"
+#include "daemon/serve/peer_diag.h"
+#include "daemon/serve/peer_procnet.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>

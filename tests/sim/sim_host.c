@@ -2,7 +2,7 @@
  * sim_host.c - see sim_host.h.
  */
 #include "sim_host.h"
-#include "store.h"
+#include "daemon/store/store.h"
 #include "lib/clock.h"
 
 #include <errno.h>

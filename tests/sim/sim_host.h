@@ -15,11 +15,11 @@
 #define STACKD_SIM_HOST_H
 
 #include "simpmu.h"
-#include "collector.h"
-#include "flush.h"
-#include "plan.h"
-#include "proctab.h"
-#include "worker.h"
+#include "daemon/collect/collector.h"
+#include "daemon/collect/flush.h"
+#include "daemon/plan/plan.h"
+#include "daemon/attribute/proctab.h"
+#include "daemon/collect/worker.h"
 #include "lib/model/model.h"
 
 #include <stdbool.h>

@@ -19,7 +19,7 @@
 #ifndef STACKD_SIMPMU_H
 #define STACKD_SIMPMU_H
 
-#include "kernel_ops.h"
+#include "daemon/collect/kernel_ops.h"
 
 #include <stdbool.h>
 #include <stddef.h>

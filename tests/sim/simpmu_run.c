@@ -15,8 +15,8 @@
  */
 #include "simpmu_int.h"
 
-#include "event_encode.h"
-#include "sysfs_event.h"
+#include "daemon/collect/event_encode.h"
+#include "daemon/collect/sysfs_event.h"
 
 #include <errno.h>
 #include <math.h>

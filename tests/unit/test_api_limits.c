@@ -5,8 +5,8 @@
  * 2); a window may reach back 3650 days (the rollups hold old data), not
  * one day more.
  */
-#include "interval.h"
-#include "store.h"
+#include "daemon/attribute/interval.h"
+#include "daemon/store/store.h"
 #include "lib/api.h"
 #include "lib/clock.h"
 #include "lib/db.h"

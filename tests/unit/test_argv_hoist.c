@@ -1,6 +1,6 @@
 /* Options before the verb: moved after it, in order, values kept with
  * their option; "--opt=value" too; a missing value or verb refused. */
-#include "lib/argv_hoist.h"
+#include "cli/argv_hoist.h"
 #include "test.h"
 
 #include <errno.h>

@@ -3,7 +3,7 @@
  * totals and to the enabled time.  Layouts: [switches, page-faults], timed
  * by the sample times (the fallback without a clock), and stackd's own
  * [switches, cpu-clock, page-faults], timed by the clock. */
-#include "attrib.h"
+#include "daemon/attribute/attrib.h"
 #include "test.h"
 
 #include <string.h>

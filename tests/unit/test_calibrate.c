@@ -2,9 +2,9 @@
  * sampled switch from two ping-pong rates, the cases it cannot measure,
  * and a real ping-pong on this machine's CPU 0 (no sampler: just that the
  * threads bounce and the caller's affinity comes back). */
-#include "calibrate.h"
-#include "cost_budget.h"
-#include "kernel_ops.h"
+#include "daemon/collect/calibrate.h"
+#include "daemon/collect/cost_budget.h"
+#include "daemon/collect/kernel_ops.h"
 #include "test.h"
 
 #include <math.h>

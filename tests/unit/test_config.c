@@ -1,6 +1,6 @@
 /* Config: every key through the table, file parsing with line numbers,
  * and -n's printout parsing back to the same settings. */
-#include "config.h"
+#include "daemon/config.h"
 #include "test.h"
 
 #include <errno.h>

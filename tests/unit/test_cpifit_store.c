@@ -6,8 +6,8 @@
  * process's stack with its residual and the fit's label.  Before enough
  * intervals, the attempt is stored with its reason, and readers say it.
  */
-#include "daemon/interval.h"
-#include "daemon/store.h"
+#include "daemon/attribute/interval.h"
+#include "daemon/store/store.h"
 #include "lib/api.h"
 #include "lib/model/cpi_fit.h"
 #include "test_db.h"

@@ -1,5 +1,5 @@
 /* Kernel CPU lists (/sys/devices/system/cpu/online). */
-#include "cpulist.h"
+#include "daemon/collect/cpulist.h"
 #include "test.h"
 
 #include <errno.h>

@@ -2,7 +2,7 @@
  * software event numbers (include/uapi/linux/perf_event.h:
  * PERF_COUNT_SW_PAGE_FAULTS = 2, PERF_COUNT_SW_CPU_MIGRATIONS = 4), and every
  * event of every model in the registry encodes on this machine. */
-#include "event_encode.h"
+#include "daemon/collect/event_encode.h"
 #include "lib/model/model.h"
 #include "test.h"
 

@@ -2,7 +2,7 @@
  * terms, the '@' form of metric expressions, rNNN, :u/:k modifiers) and
  * libpfm4's come to the same encoding under a chosen PMU, even one this
  * host lacks; names libpfm4 cannot encode still match by name. */
-#include "lib/event_id.h"
+#include "cli/event_id.h"
 #include "test.h"
 
 #include <stdlib.h>

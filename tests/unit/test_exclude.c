@@ -1,7 +1,7 @@
 /* Exclusions fold processes into "[excluded]" without losing a count, and
  * families pick counter groups by name or prefix with clear errors. */
-#include "exclude.h"
-#include "families.h"
+#include "daemon/attribute/exclude.h"
+#include "daemon/plan/families.h"
 #include "test.h"
 
 #include <errno.h>

@@ -3,7 +3,7 @@
  * a reused pid, a span across the reuse left unattributed (and split when
  * the exit came from another CPU's worker's log), sums and stats;
  * every health field combined as lib/health_fields.h says. */
-#include "flush.h"
+#include "daemon/collect/flush.h"
 #include "test.h"
 
 #include <stdint.h>

@@ -10,9 +10,9 @@
  *    the table makes (`make docs-health` writes them: this program with
  *    --write-docs, run from the repository's top directory).
  */
-#include "interval.h"
-#include "prom.h"
-#include "store.h"
+#include "daemon/attribute/interval.h"
+#include "daemon/serve/prom.h"
+#include "daemon/store/store.h"
 #include "lib/api.h"
 #include "lib/db.h"
 #include "lib/health_fields.h"

@@ -4,7 +4,7 @@
  * holds CRLF itself; and every malformed or cut-short body refused.
  */
 #include "test.h"
-#include "lib/http_chunked.h"
+#include "cli/http_chunked.h"
 
 #include <errno.h>
 #include <string.h>

@@ -2,7 +2,7 @@
  * test_http_guard.c - connection shares, the part kept for full access,
  * the per-peer work bound and the request deadline (http_guard.c).
  */
-#include "http_guard.h"
+#include "daemon/serve/http_guard.h"
 #include "test.h"
 
 #include <errno.h>

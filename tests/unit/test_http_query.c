@@ -4,7 +4,7 @@
  * readers with caps; and listen-address parsing.
  */
 #include "lib/http_query.h"
-#include "http_server.h"
+#include "daemon/serve/http_server.h"
 #include "test.h"
 
 #include <errno.h>

@@ -18,9 +18,9 @@
  * Perf metrics: arch/x86/events/intel/core.c, EVENT_ATTR_STR(slots ...,
  * "event=0x00,umask=0x4") and topdown-* "event=0x00,umask=0x80".."0x87".
  */
-#include "event_encode.h"
+#include "daemon/collect/event_encode.h"
 #include "lib/model/model.h"
-#include "sysfs_event.h"
+#include "daemon/collect/sysfs_event.h"
 #include "test.h"
 
 #include <stdint.h>

@@ -3,9 +3,9 @@
  * listener) whose client is this process or, as root, a child that became
  * nobody first: the answer must be the client's uid, never ours.  The
  * netlink query, the /proc/net fallback and peer_uid() must all agree. */
-#include "peer.h"
-#include "peer_diag.h"
-#include "peer_procnet.h"
+#include "daemon/serve/peer.h"
+#include "daemon/serve/peer_diag.h"
+#include "daemon/serve/peer_procnet.h"
 #include "test.h"
 
 #include <arpa/inet.h>

@@ -7,7 +7,7 @@
  * thousands of lines per interval; the nth group naming an event takes its
  * nth copy; every model's --perf-command reads back with every event. */
 #include "lib/model/model.h"
-#include "lib/perfstat.h"
+#include "cli/perfstat.h"
 #include "test.h"
 
 #include <math.h>

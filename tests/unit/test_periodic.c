@@ -20,11 +20,11 @@
  *    sharing it are attributed within a statistical tolerance of the truth
  *    while another CPU stays exact.
  */
-#include "attrib.h"
-#include "perf_record.h"
-#include "prom.h"
-#include "ring.h"
-#include "cost_budget.h"
+#include "daemon/attribute/attrib.h"
+#include "daemon/collect/perf_record.h"
+#include "daemon/serve/prom.h"
+#include "daemon/collect/ring.h"
+#include "daemon/collect/cost_budget.h"
 #include "sim_host.h"
 #include "lib/clock.h"
 #include "test.h"

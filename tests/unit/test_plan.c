@@ -7,7 +7,7 @@
  * share one allowed counter), and the hosts users need most get Top-Down
  * L1: Zen 4 with the watchdog on, Skylake with SMT and the watchdog on.
  */
-#include "plan.h"
+#include "daemon/plan/plan.h"
 #include "test.h"
 
 #include <errno.h>

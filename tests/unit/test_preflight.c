@@ -2,9 +2,9 @@
  * the hard limit allows, else one line naming the need and the limit),
  * the web directory, the families of the model that will run, and the
  * database path. */
-#include "config.h"
-#include "fdlimit.h"
-#include "preflight.h"
+#include "daemon/config.h"
+#include "daemon/collect/fdlimit.h"
+#include "daemon/preflight.h"
 #include "test.h"
 
 #include <errno.h>

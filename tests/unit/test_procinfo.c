@@ -1,6 +1,6 @@
 /* /proc parsing: stat with awkward names, cgroup paths to systemd units,
  * and a whole fake /proc entry. */
-#include "procinfo.h"
+#include "daemon/attribute/procinfo.h"
 #include "test.h"
 
 #include <errno.h>

@@ -1,6 +1,6 @@
 /* Process generations: (pid, start) identity, lookup by time, pid reuse,
  * lost records, comm changes, enrichment from a fake /proc, and GC. */
-#include "proctab.h"
+#include "daemon/attribute/proctab.h"
 #include "test.h"
 
 #include <errno.h>

@@ -8,7 +8,7 @@
  * to its new index, prints no group left out, and starts a new one at 0;
  * the newest interval's periodic (statistical) share is a gauge.
  */
-#include "prom.h"
+#include "daemon/serve/prom.h"
 #include "lib/utf8.h"
 #include "test.h"
 

@@ -1,7 +1,7 @@
 /* The ring reader and record parsers on a fake mmap area: records in the
  * layout of perf_record.h, including one that wraps around the end. */
-#include "perf_record.h"
-#include "ring.h"
+#include "daemon/collect/perf_record.h"
+#include "daemon/collect/ring.h"
 #include "test.h"
 
 #include <stdlib.h>

@@ -3,10 +3,10 @@
  * intervals roll into minutes and hours; as retention removes raw
  * intervals and then minutes, every reader (window, series, export) keeps
  * summing each moment exactly once.  And a schema-1 database is migrated. */
-#include "interval.h"
+#include "daemon/attribute/interval.h"
 #include "lib/clock.h"
-#include "store.h"
-#include "store_schema.h"
+#include "daemon/store/store.h"
+#include "daemon/store/store_schema.h"
 #include "lib/db.h"
 #include "lib/query.h"
 #include "test.h"

@@ -4,14 +4,14 @@
  * the periodic time of each interval over all the CPUs' time, for a
  * window (/api/v1/system's and /api/v1/top's "sampling_mode", the target
  * endpoint's) and per series point ("periodic_share"). */
-#include "interval.h"
+#include "daemon/attribute/interval.h"
 #include "lib/api.h"
 #include "lib/clock.h"
 #include "lib/db.h"
 #include "lib/pids.h"
 #include "lib/query.h"
 #include "lib/sampling_mode.h"
-#include "store.h"
+#include "daemon/store/store.h"
 #include "test_db.h"
 
 #include <math.h>

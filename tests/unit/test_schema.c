@@ -1,6 +1,6 @@
 /* The embedded schema steps are numbered 1, 2, ... in order and end at the
  * version readers accept; each one applies cleanly to an empty database. */
-#include "store_schema.h"
+#include "daemon/store/store_schema.h"
 #include "lib/db.h"
 #include "test.h"
 

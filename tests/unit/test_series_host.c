@@ -4,13 +4,13 @@
  * own processes only; the parser takes exactly "host"; and a gap is one
  * missing bucket of short intervals, never the buckets long intervals
  * leave empty. */
-#include "interval.h"
+#include "daemon/attribute/interval.h"
 #include "lib/api_out.h"
 #include "lib/clock.h"
 #include "lib/db.h"
 #include "lib/pids.h"
 #include "lib/query.h"
-#include "store.h"
+#include "daemon/store/store.h"
 #include "test.h"
 
 #include <stdlib.h>

@@ -17,9 +17,9 @@
  *  - two of our groups enabled at once on one CPU is recorded (and aborts
  *    in abort mode); disable-before-enable is not.
  */
-#include "event_encode.h"
-#include "perf_record.h"
-#include "ring.h"
+#include "daemon/collect/event_encode.h"
+#include "daemon/collect/perf_record.h"
+#include "daemon/collect/ring.h"
 #include "test.h"
 #include "tests/sim/simpmu.h"
 

@@ -1,9 +1,9 @@
 /* The store against a temporary database, read back through the same
  * query code stackctl uses: schema versioning, sums over windows, process
  * identity, a busy database and a database from a newer stackd. */
-#include "interval.h"
+#include "daemon/attribute/interval.h"
 #include "lib/clock.h"
-#include "store.h"
+#include "daemon/store/store.h"
 #include "lib/db.h"
 #include "lib/query.h"
 #include "test.h"

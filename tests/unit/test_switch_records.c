@@ -3,7 +3,7 @@
  * every CPU is cheap - judged by the busiest CPU, so an idle CPU's records
  * close when another CPU is busy (they cost its switches too) and come
  * back when it calms, with hysteresis between 10,000 and 20,000/s. */
-#include "switch_records.h"
+#include "daemon/collect/switch_records.h"
 #include "test.h"
 
 static bool want(bool on, bool before, uint64_t ppm, uint64_t host_rate)

@@ -3,7 +3,7 @@
  * "event=0x00,umask=0x4", topdown-fe-bound "event=0x00,umask=0x82"; format
  * event "config:0-7", umask "config:8-15"; perf encodes them as raw
  * config 0x0400 and 0x8200), plus an AMD-style split event field. */
-#include "sysfs_event.h"
+#include "daemon/collect/sysfs_event.h"
 #include "test.h"
 
 #include <errno.h>

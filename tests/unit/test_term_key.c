@@ -1,6 +1,6 @@
 /* Terminal keys: bytes as themselves, the arrow / page / home / end
  * sequences of xterm and VT220 as keys, a partial sequence as such. */
-#include "lib/term_key.h"
+#include "cli/term_key.h"
 #include "test.h"
 
 #include <string.h>

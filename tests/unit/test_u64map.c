@@ -1,5 +1,5 @@
 /* The collector's hash map: put, get, overwrite, grow, clear. */
-#include "lib/u64map.h"
+#include "daemon/base/u64map.h"
 #include "test.h"
 
 int main(void)

@@ -4,7 +4,7 @@
  * their type (bad_samples), and still attributes the good samples and
  * keeps the side-band records; the thread's next wake-up.  Records are built by hand in the layout of
  * perf_record.h; no perf_event, no thread. */
-#include "worker.h"
+#include "daemon/collect/worker.h"
 #include "test.h"
 
 #include <string.h>

@@ -3,8 +3,8 @@
  * deleted file is opened anew (the daemon told, to record its facts), and
  * what waited goes out with the next write that succeeds; after a re-plan
  * (writer_replan) rows are stored under the new plan's groups. */
-#include "config.h"
-#include "writer.h"
+#include "daemon/config.h"
+#include "daemon/store/writer.h"
 #include "test.h"
 #include "test_db.h"
 

@@ -1,0 +1,66 @@
+/*
+ * http_server.h - stackd's HTTP side (libmicrohttpd): the API, /metrics and
+ * the web page, on loopback TCP and/or a Unix socket.
+ *
+ * The server runs in its own threads with its own read-only database
+ * connections, so a slow or hostile client never stalls the collector.
+ * Bounded: connections, request size, time per connection, query caps
+ * (api.h).  Answers computed from the store are kept until the next
+ * interval is written (http_server_data_changed), so a dashboard polling
+ * every second costs one query per interval, not one per poll.
+ */
+#ifndef STACKD_HTTP_SERVER_H
+#define STACKD_HTTP_SERVER_H
+
+#include "lib/api.h"
+#include "daemon/serve/prom.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/socket.h>
+#include <sys/types.h>
+
+#define HTTP_MAX_USERS 16
+#define HTTP_MAX_LISTENERS 4   /* addresses in listen */
+
+struct http_config {
+	const char *listen;          /* "127.0.0.1:9466,unix:/run/stackd/stackd.sock"; "" or "none": off */
+	/* the dashboard's files: a directory, "builtin" (the copy built into
+	 * stackd, web_files.h) or "" (none) */
+	const char *web_dir;
+	unsigned max_connections;
+	uid_t full_uids[HTTP_MAX_USERS];   /* see every process (root always does) */
+	size_t n_full_uids;
+	bool anonymous_full;         /* peers we cannot identify see everything */
+	struct api_info info;
+	struct prom *prom;           /* what /metrics renders */
+};
+
+struct http_server;
+
+/* Bind every listen address (the part that may need root: a socket under
+ * /run/stackd) without starting a thread.  Returns 0 with *ret (NULL for
+ * listen = none), -EINVAL (bad address) or another -errno, with a one-line
+ * reason in err. */
+int http_server_open(const struct http_config *cfg, struct http_server **ret, char *err,
+		     size_t errlen);
+/* Start serving (the guard's reaper and libmicrohttpd's threads): after
+ * the daemon has dropped its privileges, so no thread is born with more
+ * than it.  NULL is a no-op.  0 or -errno with err. */
+int http_server_serve(struct http_server *s, char *err, size_t errlen);
+void http_server_stop(struct http_server *s);   /* NULL is a no-op */
+
+/* A new interval is stored, or the writer's state changed: cached answers
+ * are stale. */
+void http_server_data_changed(struct http_server *s);
+
+/* The database file was replaced by a new one at the same path: readers
+ * open it anew (connections kept open would read the old file). */
+void http_server_database_replaced(struct http_server *s);
+
+/* Parse one listen address into what bind() takes; exposed for tests.
+ * "127.0.0.1:PORT", "[::1]:PORT", "localhost:PORT", "unix:/PATH". */
+int http_server_parse_listen(const char *text, struct sockaddr_storage *addr, socklen_t *len,
+			     char *err, size_t errlen);
+
+#endif

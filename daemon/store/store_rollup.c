@@ -1,0 +1,217 @@
+/*
+ * store_rollup.c - per-minute and per-hour rollups (schema/002-rollups.sql).
+ *
+ * A bucket is rolled once it is complete: for minutes, when a raw interval
+ * ends after the bucket (intervals are written in time order); for hours,
+ * when the minutes have been rolled past it.  Each call does a bounded
+ * number of buckets in one transaction, so a migrated database with weeks
+ * of raw intervals catches up over many flushes instead of stalling one.
+ * The sums are additive, so a rollup answers any question its rows answered.
+ */
+#include "daemon/store/store_private.h"
+#include "lib/db.h"
+#include "lib/clock.h"
+#include "lib/health_fields.h"
+
+#include <errno.h>
+#include <stdio.h>
+
+struct level {
+	int64_t size_s;     /* this level's rollup_s */
+	int64_t source_s;   /* the rows it sums */
+};
+
+static const struct level levels[] = {
+	{ STACKD_ROLLUP_MINUTE_S, 0 },
+	{ STACKD_ROLLUP_HOUR_S, STACKD_ROLLUP_MINUTE_S },
+};
+
+/* One row of the first column of st (bound by the caller), or -1. */
+static int64_t step_int64(sqlite3_stmt *st)
+{
+	int64_t v = -1;
+
+	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL)
+		v = sqlite3_column_int64(st, 0);
+	sqlite3_reset(st);
+	return v;
+}
+
+static int prepare(struct store *s, const char *sql, sqlite3_stmt **st)
+{
+	return sqlite3_prepare_v2(s->db, sql, -1, st, NULL);
+}
+
+int64_t store_rollup_done(struct store *s, int64_t size_s)
+{
+	sqlite3_stmt *st;
+	int64_t v = -1;
+
+	if (prepare(s, "SELECT done_ns FROM rollup_state WHERE rollup_s = ?1", &st) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_int64(st, 1, size_s);
+	v = step_int64(st);
+	sqlite3_finalize(st);
+	return v;
+}
+
+/* The statements that roll one bucket (?1, ?2] of level ?3 from level ?4. */
+struct roll_stmts {
+	sqlite3_stmt *next_end, *interval, *groups, *samples, *state;
+};
+
+static const char *const roll_sql[] = {
+	/* the end of the first source row after ?1: finds the next non-empty bucket */
+	"SELECT min(end_ns) FROM interval WHERE rollup_s = ?2 AND end_ns > ?1",
+	/* health counts as each combines (lib/health_fields.h); the busiest
+	 * CPU is the one of the row with the highest switch rate */
+	"INSERT INTO interval (boot, start_ns, end_ns, ncpus, model, busiest_cpu, rollup_s"
+	HEALTH_FIELDS(HEALTH_SQL_COLUMN) ")"
+	" SELECT max(boot), min(start_ns), max(end_ns), max(ncpus),"
+	"  (SELECT model FROM interval WHERE rollup_s = ?4 AND end_ns > ?1 AND end_ns <= ?2"
+	"   ORDER BY end_ns DESC LIMIT 1),"
+	"  (SELECT busiest_cpu FROM interval WHERE rollup_s = ?4 AND end_ns > ?1 AND end_ns <= ?2"
+	"   ORDER BY max_cpu_switch_rate DESC LIMIT 1), ?3"
+	HEALTH_FIELDS(HEALTH_SQL_COMBINE)
+	" FROM interval WHERE rollup_s = ?4 AND end_ns > ?1 AND end_ns <= ?2",
+	"INSERT INTO interval_group (interval_id, group_id, enabled_ns, unschedulable)"
+	" SELECT ?5, g.group_id, sum(g.enabled_ns), sum(g.unschedulable)"
+	" FROM interval AS i CROSS JOIN interval_group AS g ON g.interval_id = i.id"
+	" WHERE i.rollup_s = ?4 AND i.end_ns > ?1 AND i.end_ns <= ?2 GROUP BY g.group_id",
+	"INSERT INTO sample (interval_id, process_id, group_id, task_clock_ns, context_switches,"
+	" v0, v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15, periodic_ns)"
+	" SELECT ?5, s.process_id, s.group_id, sum(s.task_clock_ns), sum(s.context_switches),"
+	"  sum(s.v0), sum(s.v1), sum(s.v2), sum(s.v3), sum(s.v4), sum(s.v5), sum(s.v6),"
+	"  sum(s.v7), sum(s.v8), sum(s.v9), sum(s.v10), sum(s.v11), sum(s.v12), sum(s.v13),"
+	"  sum(s.v14), sum(s.v15), sum(s.periodic_ns)"
+	" FROM interval AS i CROSS JOIN sample AS s ON s.interval_id = i.id"
+	" WHERE i.rollup_s = ?4 AND i.end_ns > ?1 AND i.end_ns <= ?2"
+	" GROUP BY s.process_id, s.group_id",
+	"INSERT OR REPLACE INTO rollup_state (rollup_s, done_ns) VALUES (?1, ?2)",
+};
+
+static void finalize_all(struct roll_stmts *r)
+{
+	sqlite3_finalize(r->next_end);
+	sqlite3_finalize(r->interval);
+	sqlite3_finalize(r->groups);
+	sqlite3_finalize(r->samples);
+	sqlite3_finalize(r->state);
+}
+
+static int prepare_all(struct store *s, struct roll_stmts *r)
+{
+	sqlite3_stmt **slots[] = { &r->next_end, &r->interval, &r->groups, &r->samples, &r->state };
+	size_t i;
+
+	for (i = 0; i < sizeof(slots) / sizeof(slots[0]); i++) {
+		int rc = prepare(s, roll_sql[i], slots[i]);
+
+		if (rc != SQLITE_OK)
+			return rc;
+	}
+	return SQLITE_OK;
+}
+
+static int run_bound(sqlite3_stmt *st, int64_t lo, int64_t hi, int64_t size_s, int64_t src_s,
+		     int64_t id)
+{
+	int rc;
+
+	sqlite3_bind_int64(st, 1, lo);
+	sqlite3_bind_int64(st, 2, hi);
+	if (sqlite3_bind_parameter_count(st) >= 3)
+		sqlite3_bind_int64(st, 3, size_s);
+	if (sqlite3_bind_parameter_count(st) >= 4)
+		sqlite3_bind_int64(st, 4, src_s);
+	if (sqlite3_bind_parameter_count(st) >= 5)
+		sqlite3_bind_int64(st, 5, id);
+	rc = sqlite3_step(st);
+	sqlite3_reset(st);
+	return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
+/* Roll the complete buckets of one level after its done mark, at most
+ * *budget of them; *made counts the rows written. */
+static int roll_level(struct store *s, struct roll_stmts *r, const struct level *lv,
+		      unsigned *budget, uint64_t deadline, unsigned *made)
+{
+	int64_t size_ns = lv->size_s * NS_PER_SEC, done, limit, end;
+
+	/* Complete: buckets ending at or before limit. */
+	if (lv->source_s == 0) {
+		if (store_query_int64(s, "SELECT max(end_ns) FROM interval WHERE rollup_s = 0",
+				      &end) != 0 || end <= 0)
+			return SQLITE_OK;
+		limit = store_floor(end - 1, size_ns);
+	} else {
+		end = store_rollup_done(s, lv->source_s);
+		if (end <= 0)
+			return SQLITE_OK;
+		limit = store_floor(end, size_ns);
+	}
+	done = store_rollup_done(s, lv->size_s);
+	if (done < 0)
+		done = 0;   /* first time: from the oldest source row */
+	while (*budget > 0) {
+		int64_t b;
+		int rc;
+
+		sqlite3_bind_int64(r->next_end, 1, done);
+		sqlite3_bind_int64(r->next_end, 2, lv->source_s);
+		end = step_int64(r->next_end);
+		if (end < 0 || store_floor(end - 1, size_ns) + size_ns > limit)
+			break;
+		b = store_floor(end - 1, size_ns);
+		rc = run_bound(r->interval, b, b + size_ns, lv->size_s, lv->source_s, 0);
+		if (rc == SQLITE_OK) {
+			int64_t id = sqlite3_last_insert_rowid(s->db);
+
+			rc = run_bound(r->groups, b, b + size_ns, lv->size_s, lv->source_s, id);
+			if (rc == SQLITE_OK)
+				rc = run_bound(r->samples, b, b + size_ns, lv->size_s, lv->source_s,
+					       id);
+		}
+		if (rc != SQLITE_OK)
+			return rc;
+		done = b + size_ns;
+		(*budget)--;
+		(*made)++;
+		if (monotonic_ns() > deadline)
+			*budget = 0;   /* out of time: the rest at the next call */
+	}
+	/* Nothing left to roll up to limit: the empty buckets count as done. */
+	if (*budget > 0 && limit > done)
+		done = limit;
+	return done > 0 ? run_bound(r->state, lv->size_s, done, 0, 0, 0) : SQLITE_OK;
+}
+
+int store_rollup(struct store *s, unsigned max_buckets, uint64_t max_ns, bool *more,
+		 char *err, size_t errlen)
+{
+	struct roll_stmts r = { NULL, NULL, NULL, NULL, NULL };
+	unsigned made = 0, budget = max_buckets;
+	uint64_t deadline = monotonic_ns() + max_ns;
+	size_t i;
+	int rc, ret;
+
+	ret = store_exec(s, "BEGIN IMMEDIATE", "cannot start a rollup", err, errlen);
+	if (ret < 0)
+		return ret;
+	rc = prepare_all(s, &r);
+	for (i = 0; rc == SQLITE_OK && i < sizeof(levels) / sizeof(levels[0]); i++)
+		rc = roll_level(s, &r, &levels[i], &budget, deadline, &made);
+	finalize_all(&r);
+	if (rc != SQLITE_OK) {
+		ret = store_fail(s, rc, "cannot write rollups", err, errlen);
+		(void)sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+		return ret;
+	}
+	ret = store_exec(s, "COMMIT", "cannot commit rollups", err, errlen);
+	if (ret < 0) {
+		(void)sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+		return ret;
+	}
+	*more = budget == 0;
+	return (int)made;
+}

@@ -1,0 +1,553 @@
+/*
+ * writer.c - the daemon's database writer.  See writer.h.
+ *
+ * Intervals that cannot be written wait in memory (up to retry_buffer of
+ * them) and go out with the next write that succeeds; a full filesystem
+ * makes retention free room at once; a database file deleted or replaced
+ * under us is opened anew.
+ */
+#include "daemon/store/writer.h"
+#include "daemon/base/log.h"
+#include "lib/clock.h"
+#include "lib/db.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+
+static int read_boot_id(char *buf, size_t len)
+{
+	FILE *f = fopen("/proc/sys/kernel/random/boot_id", "re");
+
+	if (f == NULL)
+		return -errno;
+	if (fgets(buf, (int)len, f) == NULL) {
+		fclose(f);
+		return -EIO;
+	}
+	fclose(f);
+	buf[strcspn(buf, "\n")] = '\0';
+	return 0;
+}
+
+/* The default database lives in /var/lib/stackd: create that one directory
+ * (only for the default path; a path the user names must already exist). */
+static void make_default_dir(const char *db)
+{
+	char *copy;
+
+	if (strcmp(db, STACKD_DEFAULT_DB) != 0)
+		return;
+	copy = strdup(db);
+	if (copy == NULL)
+		return;
+	if (mkdir(dirname(copy), 0750) < 0 && errno != EEXIST)
+		log_debug("cannot create the directory of %s: %s", db, strerror(errno));
+	free(copy);
+}
+
+static void drop_oldest_pending(struct writer *w)
+{
+	struct interval_data *old = w->pending;
+
+	w->pending = old->next;
+	if (w->pending == NULL)
+		w->pending_tail = NULL;
+	old->next = NULL;
+	interval_free(old);
+	w->n_pending--;
+	w->ws.dropped++;
+	w->dropped_unlogged++;
+}
+
+/* One line a minute at most, with counts: during a long outage every flush
+ * drops one. */
+static void report_drops(struct writer *w, bool now)
+{
+	if (w->dropped_unlogged == 0 || (!log_throttle(&w->warned_drop, monotonic_ns()) && !now))
+		return;
+	log_error("dropped %" PRIu64 " unwritten interval(s) since the last report (%" PRIu64
+		  " in all): the database has been failing for longer than retry_buffer (%u)",
+		  w->dropped_unlogged, w->ws.dropped, w->retry_buffer);
+	w->dropped_unlogged = 0;
+}
+
+/* The store again at the configured path, after its file was deleted or
+ * replaced: a new file with the schema (or the file put there), the lock
+ * taken anew, this boot registered, the daemon's facts recorded. */
+static int reopen_store(struct writer *w, char *err, size_t errlen)
+{
+	int r;
+
+	r = store_open(w->database, &w->store, err, errlen);
+	if (r == 0)
+		r = store_register(w->store, w->model, w->plan, w->boot_id, w->booted_ns, err,
+				   errlen);
+	if (r < 0) {
+		store_close(w->store);
+		w->store = NULL;
+		return r;
+	}
+	w->register_due = false;
+	if (store_moved_aside(w->store) != NULL)
+		log_warning("%s", store_moved_aside(w->store));
+	w->reopened(w->reopened_ctx);
+	http_server_database_replaced(w->http);
+	log_info("writing to a new %s from now on", w->database);
+	return 0;
+}
+
+/* One stat per flush: a database deleted or replaced under us would take
+ * every later interval with it, unseen (the API answers from the path). */
+static void check_database_file(struct writer *w)
+{
+	char why[64];
+
+	if (w->store == NULL)
+		return;
+	if (!store_file_replaced(w->store, w->database, why, sizeof(why))) {
+		w->written_unchecked = 0;
+		return;
+	}
+	w->ws.replaced++;
+	w->ws.lost_in_replaced += w->written_unchecked;
+	log_error("%s was %s while stackd wrote it: %" PRIu64 " interval(s) written since it "
+		  "was last seen in place went to the old file and are lost; opening it anew",
+		  w->database, why, w->written_unchecked);
+	w->written_unchecked = 0;
+	/* Readers first: they must not keep the old file open, or the -wal. */
+	http_server_database_replaced(w->http);
+	store_close(w->store);
+	w->store = NULL;
+	store_remove_journal(w->database);
+}
+
+static uint64_t file_bytes(const char *path, const char *suffix)
+{
+	char file[PATH_MAX + 8];
+	struct stat st;
+
+	snprintf(file, sizeof(file), "%s%s", path, suffix);
+	return stat(file, &st) == 0 ? (uint64_t)st.st_size : 0;
+}
+
+/* SQLite checkpoints the WAL at 1000 pages (4 MiB of 4 KiB pages): it grows
+ * to about that before its space is reused.  On a filesystem too small for
+ * max_database_mb the WAL is truncated after every write instead
+ * (keep_wal_small), so it needs room for about one flush. */
+#define WAL_ROOM_BYTES (4ULL << 20)
+#define WAL_ROOM_TIGHT_BYTES (1ULL << 20)
+
+/* What the stored data can grow to on its filesystem: everything the store
+ * holds or could take (the database file with its free pages, the WAL and
+ * the filesystem's free space), less room for the WAL at its largest, less
+ * an eighth to spare.  A database that fills its filesystem cannot even
+ * delete (that writes the WAL) nor checkpoint (that may grow the file
+ * while the WAL still holds its space), so the cap must hold before, not
+ * after.  0: cannot tell. */
+static uint64_t space_fit(const struct writer *w)
+{
+	uint64_t wal = file_bytes(w->database, "-wal"), fit;
+	uint64_t room = w->ws.space_cap_bytes != 0 ? WAL_ROOM_TIGHT_BYTES : WAL_ROOM_BYTES;
+	char *copy = strdup(w->database);
+	struct statvfs vfs;
+	int r;
+
+	if (copy == NULL)
+		return 0;
+	r = statvfs(dirname(copy), &vfs);
+	free(copy);
+	if (r < 0)
+		return 0;
+	fit = file_bytes(w->database, "") + wal + (uint64_t)vfs.f_bavail * vfs.f_frsize;
+	fit = fit > room ? fit - room : 0;
+	fit -= fit / 8;
+	return fit > 0 ? fit : 1;
+}
+
+/* The size cap retention keeps: max_database_mb, or less when that does
+ * not fit on the filesystem. */
+static uint64_t size_cap(const struct writer *w)
+{
+	uint64_t cap = (uint64_t)w->max_database_mb << 20, fit = space_fit(w);
+
+	return fit != 0 && (cap == 0 || fit < cap) ? fit : cap;
+}
+
+/* Over the size cap now: retention is due at once, not in a minute.  The
+ * first time the filesystem is what caps, say so (and status shows it). */
+static bool over_cap(struct writer *w)
+{
+	uint64_t used = 0, cap = size_cap(w);
+
+	if (cap == 0)
+		return false;
+	/* What the store uses (its pages less the free ones, the WAL's newer
+	 * copies counted once) is never more than its files hold: under the
+	 * cap, no need for the three queries (each a read transaction) at
+	 * every flush. */
+	if (file_bytes(w->database, "") + file_bytes(w->database, "-wal") <= cap)
+		return false;
+	if (store_used_bytes(w->store, &used) < 0 || used <= cap)
+		return false;
+	if (cap < (uint64_t)w->max_database_mb << 20 || w->max_database_mb == 0) {
+		if (log_throttle(&w->warned_full, monotonic_ns()))
+			log_warning("max_database_mb = %u does not fit on the filesystem of %s: "
+				    "keeping the database under %.1f MiB", w->max_database_mb,
+				    w->database, (double)cap / 1048576.0);
+		w->ws.space_cap_bytes = cap;
+	}
+	return true;
+}
+
+#define PRUNE_EVERY_NS (60ULL * NS_PER_SEC)
+#define PRUNE_BATCH_INTERVALS 60
+#define ROLLUP_BATCH_BUCKETS 30
+/* A flush is due every interval: roll up for at most this long per call. */
+#define ROLLUP_BUDGET_NS (100ULL * NS_PER_MSEC)
+/* Making room on a full filesystem: prune for at most this long per flush. */
+#define MAKE_ROOM_BUDGET_NS (300ULL * NS_PER_MSEC)
+
+/* One bounded retention step (store_prune): rows deleted or -errno. */
+static int prune_step(struct writer *w, char *err, size_t errlen)
+{
+	struct store_retention ret;
+
+	memset(&ret, 0, sizeof(ret));
+	ret.now_ns = clock_ns(CLOCK_REALTIME);
+	memcpy(ret.keep_ns, w->retention_ns, sizeof(ret.keep_ns));
+	ret.max_bytes = size_cap(w);
+	ret.max_intervals = PRUNE_BATCH_INTERVALS;
+	return store_prune(w->store, &ret, err, errlen);
+}
+
+/* The filesystem is full (a write failed with ENOSPC; something else
+ * filled it, or it filled faster than retention ran): the WAL's space goes
+ * back to the filesystem if it can, retention makes room at once (oldest
+ * raw data first, down to what fits), and the WAL is truncated again. */
+static void make_room(struct writer *w)
+{
+	uint64_t used = 0, start = monotonic_ns();
+	char err[1024];
+	int n = 0;
+
+	(void)store_checkpoint(w->store, err, sizeof(err));
+	do {
+		n = prune_step(w, err, sizeof(err));
+	} while (n > 0 && monotonic_ns() - start < MAKE_ROOM_BUDGET_NS &&
+		 store_used_bytes(w->store, &used) == 0 && used > size_cap(w));
+	(void)store_checkpoint(w->store, err, sizeof(err));
+	/* What is left over the cap goes at the next flushes. */
+	w->next_prune_ns = 0;
+}
+
+static int try_write(struct writer *w, char *err, size_t errlen)
+{
+	int r;
+
+	if (w->store == NULL) {
+		r = reopen_store(w, err, errlen);
+		if (r < 0)
+			return r;
+	}
+	if (w->register_due) {
+		r = writer_replan(w, err, errlen);
+		if (r < 0)
+			return r;
+	}
+	return store_write_intervals(w->store, w->pending, err, errlen);
+}
+
+/* On a filesystem that caps the database (space_cap_bytes set by
+ * over_cap), the WAL goes back to the filesystem after every write: left
+ * to grow to SQLite's 4 MiB checkpoint size it could take the space a
+ * checkpoint or a delete needs. */
+static void keep_wal_small(struct writer *w)
+{
+	if (w->ws.space_cap_bytes != 0) {
+		char err[1024];
+
+		(void)store_checkpoint(w->store, err, sizeof(err));
+	}
+}
+
+static void write_done(struct writer *w)
+{
+	if (w->ws.failing_since_ns != 0)
+		log_info("database writable again: wrote %zu delayed interval(s) after %" PRIu64
+			 " failed write(s) in all", w->n_pending, w->ws.write_errors);
+	report_drops(w, true);
+	w->written += w->n_pending;
+	w->written_unchecked += w->n_pending;
+	while (w->pending != NULL) {
+		struct interval_data *next = w->pending->next;
+
+		interval_free(w->pending);
+		w->pending = next;
+	}
+	w->pending_tail = NULL;
+	w->n_pending = 0;
+	w->ws.last_write_ns = clock_ns(CLOCK_REALTIME);
+	w->ws.failing_since_ns = 0;
+	w->ws.last_error[0] = '\0';
+	keep_wal_small(w);
+}
+
+static void write_failed(struct writer *w, const char *err)
+{
+	w->ws.write_errors++;
+	if (w->ws.failing_since_ns == 0)
+		w->ws.failing_since_ns = clock_ns(CLOCK_REALTIME);
+	snprintf(w->ws.last_error, sizeof(w->ws.last_error), "%.*s",
+		 (int)sizeof(w->ws.last_error) - 1, err);
+	if (log_throttle(&w->warned_write, monotonic_ns()))
+		log_warning("cannot write to %s: %s; keeping %zu interval(s) in memory (up to %u); "
+			    "%" PRIu64 " failed write(s) so far", w->database, err, w->n_pending,
+			    w->retry_buffer, w->ws.write_errors);
+	while (w->n_pending > w->retry_buffer)
+		drop_oldest_pending(w);
+	report_drops(w, false);
+}
+
+static void write_pending(struct writer *w)
+{
+	char err[1024];
+	int r;
+
+	if (w->pending == NULL)
+		return;
+	r = try_write(w, err, sizeof(err));
+	/* (not when the store itself could not be reopened: nothing to prune) */
+	if (r == -ENOSPC && w->store != NULL) {
+		make_room(w);
+		r = try_write(w, err, sizeof(err));
+	}
+	if (r == 0)
+		write_done(w);
+	else
+		write_failed(w, err);
+}
+
+/* Rollups and retention in small steps after a flush: once a minute, or at
+ * every flush while a backlog is left (a migrated database, a lowered
+ * retention, a database over its cap).  The collector's workers go on
+ * counting meanwhile; only the next flush can start a little late.  Also
+ * while writes fail: a database that filled its filesystem needs room. */
+static void roll_and_prune(struct writer *w)
+{
+	uint64_t now = monotonic_ns();
+	char err[1024];
+	bool more = false;
+	int made, n;
+
+	if (w->store == NULL || (now < w->next_prune_ns && !over_cap(w)))
+		return;
+	made = store_rollup(w->store, ROLLUP_BATCH_BUCKETS, ROLLUP_BUDGET_NS, &more, err,
+			    sizeof(err));
+	/* Over the cap retention runs at every flush: say a failure once a
+	 * minute, not every time. */
+	if (made < 0) {
+		if (log_throttle(&w->warned_rollup, now))
+			log_warning("rollups: %s; trying again (said once a minute)", err);
+		made = 0;
+	}
+	n = prune_step(w, err, sizeof(err));
+	if (n < 0) {
+		if (log_throttle(&w->warned_prune, now))
+			log_warning("retention: %s; trying again (said once a minute)", err);
+		n = 0;
+	} else if (n > 0 || made > 0) {
+		log_debug("retention: %d rollups made, %d old rows deleted", made, n);
+	}
+	w->next_prune_ns = n >= PRUNE_BATCH_INTERVALS || more ? now : now + PRUNE_EVERY_NS;
+}
+
+/* The regression CPI stack's fit (store_cpifit): the first two minutes
+ * after start, then every ten minutes over the last hour of raw intervals;
+ * again after two while there are too few.  It runs here, after a flush,
+ * off the sampling path: measured (release build), 52 ms of CPU for
+ * 17,850 process-intervals (50 processes, 357 intervals), 168 ms for
+ * 53,550; about 3 us a row, nearly all of it reading the rows, which
+ * store_cpifit caps at 50,000. */
+#define CPIFIT_FIRST_NS (120ULL * NS_PER_SEC)
+#define CPIFIT_EVERY_NS (600ULL * NS_PER_SEC)
+#define CPIFIT_WINDOW_NS (3600ULL * NS_PER_SEC)
+
+static void fit_cpi(struct writer *w)
+{
+	struct store_cpifit_result res;
+	uint64_t now = monotonic_ns();
+	char err[1024];
+	int r;
+
+	if (w->store == NULL || now < w->next_cpifit_ns)
+		return;
+	r = store_cpifit(w->store, clock_ns(CLOCK_REALTIME), CPIFIT_WINDOW_NS, &res, err,
+			 sizeof(err));
+	w->next_cpifit_ns = now + (r == 1 && !res.fitted ? CPIFIT_FIRST_NS : CPIFIT_EVERY_NS);
+	if (r < 0)
+		log_warning("regression CPI stack: %s; trying again in 10 min", err);
+	else if (r == 1 && res.fitted)
+		log_debug("regression CPI stack: fitted on %zu process-intervals, R2 %.3f, "
+			  "held-out error %.1f%%, %u regressor(s) dropped, %.1f ms", res.rows,
+			  res.r2, 100.0 * res.held_error, res.n_dropped,
+			  (double)res.cost_ns / (double)NS_PER_MSEC);
+	else if (r == 1)
+		log_debug("regression CPI stack: no fit yet: %s", res.error);
+	if (r == 1)
+		http_server_data_changed(w->http);
+}
+
+/* What the API and /metrics say about the writer: live, so an outage
+ * shows while it lasts; a change makes cached answers stale. */
+void writer_publish(struct writer *w)
+{
+	w->ws.pending = w->n_pending;
+	if (writer_status_publish(&w->ws_box, &w->ws))
+		http_server_data_changed(w->http);
+}
+
+void writer_add(struct writer *w, struct interval_data *iv)
+{
+	iv->next = NULL;
+	if (w->pending_tail != NULL)
+		w->pending_tail->next = iv;
+	else
+		w->pending = iv;
+	w->pending_tail = iv;
+	w->n_pending++;
+}
+
+void writer_flush(struct writer *w)
+{
+	check_database_file(w);
+	write_pending(w);
+}
+
+void writer_maintain(struct writer *w)
+{
+	roll_and_prune(w);
+	fit_cpi(w);
+}
+
+bool writer_final_report(struct writer *w)
+{
+	report_drops(w, true);
+	if (w->n_pending > 0)
+		log_error("%zu interval(s) could not be written to %s and are lost (%s)",
+			  w->n_pending, w->database, w->ws.last_error);
+	else
+		log_info("stopped; %" PRIu64 " intervals written", w->written);
+	return w->n_pending == 0;
+}
+
+void writer_configure(struct writer *w, const struct config *c)
+{
+	_Static_assert(sizeof(w->retention_ns) == sizeof(c->retention_ns), "retention levels");
+	w->retry_buffer = c->retry_buffer;
+	memcpy(w->retention_ns, c->retention_ns, sizeof(c->retention_ns));
+	w->max_database_mb = c->max_database_mb;
+	w->ws.space_cap_bytes = 0;   /* said again if the filesystem is still too small */
+	w->next_prune_ns = 0;
+}
+
+void writer_init(struct writer *w, const struct config *c, void (*reopened)(void *ctx),
+		 void *ctx)
+{
+	memset(w, 0, sizeof(*w));
+	w->database = c->database;
+	w->reopened = reopened;
+	w->reopened_ctx = ctx;
+	writer_configure(w, c);
+	writer_status_init(&w->ws_box);
+}
+
+int writer_open(struct writer *w, const struct model *m, const struct plan *plan,
+		uint64_t *started_ns)
+{
+	const char *db = w->database;
+	char err[2048];
+	int r;
+
+	/* The store holds every user's command lines: files we create are not
+	 * world-readable (0640); group access is for an operator group. */
+	umask(027);
+	make_default_dir(db);
+	r = store_open(db, &w->store, err, sizeof(err));
+	if (r < 0) {
+		log_error("%s", err);
+		return r;
+	}
+	if (store_moved_aside(w->store) != NULL)
+		log_warning("%s", store_moved_aside(w->store));
+	if (!store_reclaims_space(w->store))
+		log_info("%s was made by an early stackd: space freed by retention is reused, not "
+			 "returned; to return it, stop stackd and run: sqlite3 %s 'PRAGMA auto_vacuum "
+			 "= INCREMENTAL; VACUUM'", db, db);
+	if (read_boot_id(w->boot_id, sizeof(w->boot_id)) < 0)
+		snprintf(w->boot_id, sizeof(w->boot_id), "unknown");
+	*started_ns = clock_ns(CLOCK_REALTIME);
+	w->booted_ns = *started_ns - clock_ns(CLOCK_BOOTTIME);
+	w->model = m;
+	w->plan = plan;
+	w->next_cpifit_ns = monotonic_ns() + CPIFIT_FIRST_NS;
+	r = store_register(w->store, m, plan, w->boot_id, w->booted_ns, err, sizeof(err));
+	if (r < 0)
+		log_error("%s: %s", db, err);
+	return r;
+}
+
+int writer_replan(struct writer *w, char *err, size_t errlen)
+{
+	int r;
+
+	w->register_due = false;
+	if (w->store == NULL)
+		return 0;   /* reopen_store registers w->plan */
+	r = store_register(w->store, w->model, w->plan, w->boot_id, w->booted_ns, err, errlen);
+	if (r < 0)
+		w->register_due = true;
+	return r;
+}
+
+void writer_attach(struct writer *w, struct http_server *http)
+{
+	w->http = http;
+}
+
+void writer_close(struct writer *w)
+{
+	while (w->pending != NULL) {
+		struct interval_data *next = w->pending->next;
+
+		interval_free(w->pending);
+		w->pending = next;
+	}
+	store_close(w->store);
+	writer_status_done(&w->ws_box);
+}
+
+struct store *writer_store(const struct writer *w)
+{
+	return w->store;
+}
+
+struct writer_status_box *writer_box(struct writer *w)
+{
+	return &w->ws_box;
+}
+
+size_t writer_pending(const struct writer *w)
+{
+	return w->n_pending;
+}
+
+uint64_t writer_written(const struct writer *w)
+{
+	return w->written;
+}
