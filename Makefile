@@ -73,7 +73,7 @@ HELPER_BINS := $(patsubst tests/helpers/%.c,$(BUILD)/helpers/%,$(HELPER_SRCS))
 
 .PHONY: all run demo test unit system cppcheck bench deps deps-run clean install check-deps fuzz \
 	fuzz-short \
-	golden golden-update deb package-test dist rpm docs-health torture sim-tables
+	golden golden-update deb package-test dist rpm docs-health torture sim-tables style
 
 # The query-string fuzzer (clang libFuzzer): briefly in `make test`, as long
 # as you like with `make fuzz FUZZ_SECONDS=600`.
@@ -212,6 +212,7 @@ test: deps tests/browser/node_modules/playwright-core
 	@$(MAKE) --no-print-directory unit
 	@$(MAKE) --no-print-directory fuzz-short
 	@$(MAKE) --no-print-directory cppcheck
+	@$(MAKE) --no-print-directory style
 	@$(MAKE) --no-print-directory golden
 	@$(MAKE) --no-print-directory system
 
@@ -242,6 +243,11 @@ golden-update: $(BUILD)/asan/stackctl $(FIXTURE_BIN)
 # lib/health_fields.h (the unit test test_health checks they agree).
 docs-health: $(BUILD)/tests/test_health
 	$(BUILD)/tests/test_health --write-docs
+
+# The house rules (tests/style/check says them): function and file sizes,
+# daemon/'s stages, no loop between files, lib/ only what both binaries link.
+style: all
+	@python3 tests/style/check $(BUILD)
 
 cppcheck:
 	cppcheck --quiet --error-exitcode=1 --enable=warning,style,performance,portability \

@@ -223,7 +223,8 @@ static const struct config_key keys[] = {
 	  false, "command names and units each in /metrics before the rest add up as [other]",
 	  0, NULL },
 	{ "prometheus_top_processes", KEY_UINT, offsetof(struct config, prometheus_top_processes),
-	  0, 1000, false, "processes in /metrics, the busiest of the last interval", 0, NULL },
+	  0, 1000, false, "processes in /metrics: the busiest by CPU time smoothed over intervals, "
+	  "each kept until another is 1.5x busier (0: all)", 0, NULL },
 };
 
 #define N_KEYS (sizeof(keys) / sizeof(keys[0]))

@@ -4,7 +4,7 @@
 #include "daemon/plan_cli.h"
 #include "daemon/plan/families.h"
 #include "daemon/plan/plan_print.h"
-#include "daemon/run.h"
+#include "daemon/model_choice.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -29,7 +29,7 @@ int plan_cli_run(const struct config *cfg, const struct plan_args *a)
 	char why[512], err[1024];
 	int r;
 
-	if (run_pick_model(cfg->model, &m, why, sizeof(why)) < 0) {
+	if (model_choose(cfg->model, &m, why, sizeof(why)) < 0) {
 		fprintf(stderr, "stackd: model: %s (see stackd --list-models)\n", why);
 		return EXIT_FAILURE;
 	}

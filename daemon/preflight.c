@@ -7,7 +7,7 @@
 #include "daemon/plan/families.h"
 #include "daemon/collect/fdlimit.h"
 #include "daemon/privilege.h"
-#include "daemon/run.h"
+#include "daemon/model_choice.h"
 #include "daemon/store/store_guard.h"
 #include "lib/db.h"
 
@@ -80,7 +80,7 @@ int preflight_check(const struct config *c, char *err, size_t errlen)
 	struct plan plan;
 	int r;
 
-	r = run_pick_model(c->model, &m, why, sizeof(why));
+	r = model_choose(c->model, &m, why, sizeof(why));
 	if (r < 0) {
 		snprintf(err, errlen, "model: %s (see stackd --list-models)", why);
 		return r;

@@ -5,7 +5,9 @@
  * 0.4 s of one CPU, at most once per ten minutes; the flush timer's next
  * expiry waits that long at most.
  */
-#include "daemon/run_private.h"
+#include "daemon/recheck.h"
+#include "daemon/counting.h"
+#include "daemon/meta.h"
 #include "lib/clock.h"
 #include "daemon/base/log.h"
 
@@ -35,10 +37,10 @@ static int measure(struct daemon *d, struct calibration *c, uint64_t *paused_ns)
 
 	if (w == NULL)
 		return -ENODEV;
-	run_hold_reviews(d, true);
+	counting_hold_reviews(d, true);
 	if (!worker_pause(w, true, monotonic_ns() + RECHECK_PAUSE_WAIT_NS)) {
 		(void)worker_pause(w, false, monotonic_ns() + RECHECK_PAUSE_WAIT_NS);
-		run_hold_reviews(d, false);
+		counting_hold_reviews(d, false);
 		return -ETIMEDOUT;
 	}
 	/* Held and paused, the worker reviews no mode until released, so
@@ -47,7 +49,7 @@ static int measure(struct daemon *d, struct calibration *c, uint64_t *paused_ns)
 	 * rather than a wrong one. */
 	if (worker_periodic(w)) {
 		(void)worker_pause(w, false, monotonic_ns() + RECHECK_PAUSE_WAIT_NS);
-		run_hold_reviews(d, false);
+		counting_hold_reviews(d, false);
 		return -EBUSY;
 	}
 	*paused_ns = monotonic_ns();
@@ -56,11 +58,11 @@ static int measure(struct daemon *d, struct calibration *c, uint64_t *paused_ns)
 	*paused_ns = monotonic_ns() - *paused_ns;
 	nanosleep(&settle, NULL);
 	c->on_per_s = resumed ? calibrate_pingpong(c->cpu) : 0;
-	run_hold_reviews(d, false);
+	counting_hold_reviews(d, false);
 	return resumed ? 0 : -ETIMEDOUT;
 }
 
-bool run_recheck_due(struct daemon *d, const struct interval_data *iv)
+bool recheck_due(struct daemon *d, const struct interval_data *iv)
 {
 	if (d->calib.at_ns == 0)   /* never measured at all: nothing to re-check */
 		return false;
@@ -68,7 +70,7 @@ bool run_recheck_due(struct daemon *d, const struct interval_data *iv)
 				      iv->end_ns);
 }
 
-void run_recheck_cost(struct daemon *d, uint64_t rate)
+void recheck_cost(struct daemon *d, uint64_t rate)
 {
 	uint64_t was = d->cost_trigger.base_rate, paused_ns = 0;
 	struct calibration c;
@@ -91,30 +93,30 @@ void run_recheck_cost(struct daemon *d, uint64_t rate)
 		log_info("not re-checking the sampling cost at %llu switches/s: cpu %d samples "
 			 "periodically (the cost budget), so sampling every switch cannot be timed "
 			 "there now; keeping %.0f ns per switch", (unsigned long long)rate, c.cpu,
-			 run_sampling_cost_ns(d));
+			 daemon_sampling_cost_ns(d));
 		return;
 	}
 	if (r < 0) {
 		log_warning("re-checking the sampling cost at %llu switches/s failed (%s); keeping "
 			    "%.0f ns per switch%s", (unsigned long long)rate, strerror(-r),
-			    run_sampling_cost_ns(d), paused_ns > 0 ? " (its worker was paused: that "
+			    daemon_sampling_cost_ns(d), paused_ns > 0 ? " (its worker was paused: that "
 			    "CPU's time meanwhile went to no process)" : "");
 		return;
 	}
 	calibrate_finish(&c);
 	if (c.cost_ns < 0) {
 		log_warning("re-checking the sampling cost: %s; keeping %.0f ns per switch", c.method,
-			    run_sampling_cost_ns(d));
+			    daemon_sampling_cost_ns(d));
 		return;
 	}
 	log_info("sampling cost re-checked: the busiest CPU's switch rate is %llu/s (was about "
 		 "%llu/s at the last measurement); %.0f ns per switch, was %.0f ns (%s); cpu %d "
 		 "sampled nothing for %.2f s of it, the runs without sampling: that time is in "
 		 "this interval's unattributed CPU time", (unsigned long long)rate,
-		 (unsigned long long)was, c.cost_ns, run_sampling_cost_ns(d), c.method, c.cpu,
+		 (unsigned long long)was, c.cost_ns, daemon_sampling_cost_ns(d), c.method, c.cpu,
 		 (double)paused_ns / NS_PER_SEC);
 	d->calib = c;
-	run_set_budget(d);   /* the workers' budget decisions use the new figure */
+	counting_set_budget(d);   /* the workers' budget decisions use the new figure */
 	prom_set_sampling_cost(d->prom, c.cost_ns, true);
-	run_write_meta(d);
+	meta_write(d);
 }

@@ -1,5 +1,5 @@
 /*
- * replan.c - a SIGHUP that changes the counter groups (run_private.h).
+ * replan.c - a SIGHUP that changes the counter groups (replan.h).
  *
  * families, count_modes and the host's counter budget (SMT, the NMI
  * watchdog, counters a hypervisor exposes) decide which perf_event groups
@@ -33,7 +33,10 @@
  * re-plan needs nothing the daemon does not already hold, and the new
  * workers inherit exactly that set.
  */
-#include "daemon/run_private.h"
+#include "daemon/replan.h"
+#include "daemon/counting.h"
+#include "daemon/interval_flush.h"
+#include "daemon/meta.h"
 #include "daemon/base/log.h"
 
 #include <errno.h>
@@ -96,8 +99,8 @@ static void describe_groups(const struct plan *p, char *buf, size_t len)
  * and freed, the collector closed. */
 static void stop_collecting(struct daemon *d)
 {
-	run_flush(d, true);
-	run_stop_workers(d);
+	interval_flush(d, true);
+	counting_stop_workers(d);
 	collector_close(d->col);
 	d->col = NULL;
 }
@@ -109,14 +112,14 @@ static int resume(struct daemon *d, const struct plan *plan, char *err, size_t e
 	char why[1024];
 	int r;
 
-	r = run_open_collector(d, plan, err, errlen);
+	r = counting_open_collector(d, plan, err, errlen);
 	if (r < 0)
 		return r;
 	d->plan = *plan;   /* the writer reads it through its pointer */
-	r = run_start_workers(d);
+	r = counting_start_workers(d);
 	if (r < 0) {
 		snprintf(err, errlen, "cannot start the CPU workers: %s", strerror(-r));
-		run_stop_workers(d);
+		counting_stop_workers(d);
 		collector_close(d->col);
 		d->col = NULL;
 		return r;
@@ -173,7 +176,7 @@ static int switch_plan(struct daemon *d, const struct config *n, const struct pl
 
 		describe_groups(&d->plan, groups, sizeof(groups));
 		log_info("reload: %s: re-planned the counter groups, now %s", what, groups);
-		run_log_plan(&d->plan);
+		meta_log_plan(&d->plan);
 		return 0;
 	}
 	log_error("reload: cannot open the new counter groups (%s): %s; reopening the running "

@@ -1,0 +1,16 @@
+/*
+ * signals.h - the main loop's two descriptors: a signalfd for SIGTERM,
+ * SIGINT and SIGHUP, and the flush timer.
+ */
+#ifndef STACKD_SIGNALS_H
+#define STACKD_SIGNALS_H
+
+#include "daemon/daemon_state.h"
+
+/* The flush timer at d->cfg.interval_ns.  0 or -errno. */
+int signals_arm_timer(struct daemon *d);
+/* SIGTERM, SIGINT and SIGHUP blocked and read from d->sfd (every thread
+ * started later inherits the mask); the flush timer d->tfd armed. */
+int signals_setup(struct daemon *d);
+
+#endif
