@@ -203,7 +203,7 @@ run: deps-run
 	@echo "The database is /var/lib/stackd/stackd.db."
 	@echo
 	@echo "(make run keeps root: --user root.  Installed, stackd runs as the user"
-	@echo " stackd with CAP_PERFMON only - see README, Install on a host.)"
+	@echo " stackd with CAP_PERFMON only - see docs/operations.md, Install on a host.)"
 	$(BUILD)/stackd --web-dir $(CURDIR)/web --user root
 
 test: deps tests/browser/node_modules/playwright-core

@@ -4,6 +4,7 @@
 #include "cli/source.h"
 #include "cli/http_client.h"
 #include "lib/api.h"
+#include "lib/db.h"
 #include "lib/paths.h"
 #include "lib/query.h"
 
@@ -65,7 +66,8 @@ int source_open(struct source *s, const char *url, const char *db, char *err, si
 			return 0;
 		}
 	}
-	r = open_db(s, paths_database(NULL), err, errlen);
+	/* $STACKD_DB is empty or unset here: the daemon's default file */
+	r = open_db(s, STACKD_DEFAULT_DB, err, errlen);
 	if (r < 0) {
 		char why[512];
 

@@ -225,14 +225,11 @@ static void print_sampling_cost(const json_t *c)
 	print_periodic_costs(c);
 }
 
-static void print_text(const json_t *a, const struct source *src)
+/* Which daemon answered, where it was asked, which model it runs. */
+static void print_daemon(const json_t *a, const struct source *src)
 {
-	const json_t *win = json_object_get(a, "window"), *col = json_object_get(a, "collector");
-	const json_t *db = json_object_get(a, "database"), *g, *up = json_object_get(a, "uptime_s");
-	char a1[32], a2[32], where[600];
-	double cost = json_number_value(json_object_get(a, "sampling_cost_fraction"));
-	bool periodic;
-	size_t i;
+	const json_t *up = json_object_get(a, "uptime_s");
+	char where[600];
 
 	source_describe(src, where, sizeof(where));
 	printf("daemon:        stackd %s on %s, pid %" PRIu64 ", %s", str(a, "version"),
@@ -240,6 +237,8 @@ static void print_text(const json_t *a, const struct source *src)
 	       json_is_true(json_object_get(a, "running")) ? "running" :
 	       "NOT running (start it: systemctl start stackd)");
 	if (json_is_number(up)) {
+		char a1[32];
+
 		duration_format_approx(json_number_value(up) * (double)NS_PER_SEC, a1, sizeof(a1));
 		printf(", up %s", a1);
 	}
@@ -248,6 +247,18 @@ static void print_text(const json_t *a, const struct source *src)
 	if (json_is_string(json_object_get(a, "model_reason")))
 		printf(" (%s)", str(a, "model_reason"));
 	printf("\n");
+}
+
+/* The window, each counter group's coverage, the plan, what is counted and
+ * what is excluded. */
+static void print_window(const json_t *a)
+{
+	const json_t *win = json_object_get(a, "window"), *col = json_object_get(a, "collector");
+	const json_t *g, *x = json_object_get(a, "exclusions");
+	const char *c = opt_str(x, "comm"), *u = opt_str(x, "unit"), *us = opt_str(x, "user");
+	char a1[32], a2[32];
+	size_t i;
+
 	duration_format_approx((double)(u64(win, "to_ns") - u64(win, "from_ns")), a1, sizeof(a1));
 	duration_format((uint64_t)u64(a, "interval_ns"), a2, sizeof(a2));
 	printf("window:        last %s: %" PRIu64 " intervals of %s, %" PRIu64 " CPUs\n", a1,
@@ -270,14 +281,18 @@ static void print_text(const json_t *a, const struct source *src)
 	if (*opt_str(a, "count_modes") != '\0')
 		printf("counting:      %s mode%s\n", opt_str(a, "count_modes"),
 		       strchr(opt_str(a, "count_modes"), ',') ? "s" : " only");
-	{
-		const json_t *x = json_object_get(a, "exclusions");
-		const char *c = opt_str(x, "comm"), *u = opt_str(x, "unit"), *us = opt_str(x, "user");
+	if (*c != '\0' || *u != '\0' || *us != '\0')
+		printf("excluded:      into [excluded]:%s%s%s%s%s%s\n", *c ? " comm " : "", c,
+		       *u ? " unit " : "", u, *us ? " user " : "", us);
+}
 
-		if (*c != '\0' || *u != '\0' || *us != '\0')
-			printf("excluded:      into [excluded]:%s%s%s%s%s%s\n", *c ? " comm " : "", c,
-			       *u ? " unit " : "", u, *us ? " user " : "", us);
-	}
+/* The switches sampled on the busiest CPU and what sampling costs there. */
+static void print_samples(const json_t *a)
+{
+	const json_t *col = json_object_get(a, "collector");
+	double cost = json_number_value(json_object_get(a, "sampling_cost_fraction"));
+	bool periodic;
+
 	periodic = strcmp(opt_str(json_object_get(a, "sampling_mode"), "mode"), "per-switch") != 0 &&
 		   *opt_str(json_object_get(a, "sampling_mode"), "mode") != '\0';
 	printf("samples:       %" PRIu64 " context switches sampled; busiest: cpu %d at %" PRIu64
@@ -293,6 +308,15 @@ static void print_text(const json_t *a, const struct source *src)
 		       "(counting its switches and the clock samples; see below)\n",
 		       100.0 * json_number_value(json_object_get(a, "periodic_cost_fraction")));
 	print_sampling_cost(json_object_get(a, "sampling_cost"));
+}
+
+static void print_text(const json_t *a, const struct source *src)
+{
+	const json_t *col = json_object_get(a, "collector"), *db = json_object_get(a, "database");
+
+	print_daemon(a, src);
+	print_window(a);
+	print_samples(a);
 	print_attribution(json_object_get(a, "attribution"));
 	print_sampling_mode(json_object_get(a, "sampling_mode"));
 	/* every health field (lib/health_fields.h); an older daemon's missing ones read 0 */

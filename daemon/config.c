@@ -654,3 +654,14 @@ int config_full_access_uids(const struct config *c, uid_t *uids, size_t max, siz
 {
 	return users_parse_list(c->http_full_access, uids, max, n, err, errlen);
 }
+
+void config_writer_options(const struct config *c, struct writer_options *o)
+{
+	_Static_assert(sizeof(o->retention_ns) == sizeof(c->retention_ns),
+		       "the writer keeps as many retention levels as the configuration");
+	memset(o, 0, sizeof(*o));
+	o->database = c->database;
+	o->retry_buffer = c->retry_buffer;
+	o->max_database_mb = c->max_database_mb;
+	memcpy(o->retention_ns, c->retention_ns, sizeof(o->retention_ns));
+}

@@ -7,6 +7,7 @@
 #ifndef STACKD_CONFIG_H
 #define STACKD_CONFIG_H
 
+#include "daemon/store/writer.h"
 #include "lib/paths.h"
 
 #include "daemon/collect/collector.h"
@@ -86,5 +87,8 @@ void config_count_modes(const struct config *c, bool *user, bool *kernel);
 /* http_full_access as uids; -EINVAL with err naming an unknown user. */
 int config_full_access_uids(const struct config *c, uid_t *uids, size_t max, size_t *n,
 			    char *err, size_t errlen);
+
+/* The writer's settings from c (whose database path must outlive it). */
+void config_writer_options(const struct config *c, struct writer_options *o);
 
 #endif

@@ -41,7 +41,7 @@ struct daemon {
 	size_t n_workers;
 	struct flusher fl;
 	bool fl_ready;
-	uint64_t warned_lost, warned_rate, warned_late, warned_straddle;
+	uint64_t warned_lost, warned_rate, warned_late, warned_straddle, warned_signal;
 	uint64_t started_ns;
 	int sfd, tfd;
 	int instance_fd;              /* the host's stackd name (instance.h), or -1 */

@@ -16,6 +16,7 @@
 static void apply_settings(struct daemon *d, const struct config *n)
 {
 	uint64_t clock_before = daemon_clock_period_ns(d);
+	struct writer_options wo;
 	bool budget_changed;
 
 	d->cfg.log_level = n->log_level;
@@ -23,7 +24,8 @@ static void apply_settings(struct daemon *d, const struct config *n)
 	d->cfg.retry_buffer = n->retry_buffer;
 	memcpy(d->cfg.retention_ns, n->retention_ns, sizeof(n->retention_ns));
 	d->cfg.max_database_mb = n->max_database_mb;
-	writer_configure(&d->w, &d->cfg);
+	config_writer_options(&d->cfg, &wo);
+	writer_configure(&d->w, &wo);
 	d->cfg.switch_rate_warning = n->switch_rate_warning;
 	if (n->rotate_period_ns != d->cfg.rotate_period_ns) {
 		size_t i;

@@ -18,6 +18,7 @@
 #include "daemon/daemon_state.h"
 #include "daemon/interval_flush.h"
 #include "daemon/reload.h"
+#include "daemon/signals.h"
 #include "daemon/startup.h"
 #include "daemon/base/log.h"
 #include "lib/clock.h"
@@ -55,6 +56,13 @@ static int loop(struct daemon *d)
 
 			if (read(d->sfd, &si, sizeof(si)) != sizeof(si))
 				continue;
+			if (signals_ignored((int)si.ssi_signo)) {
+				if (log_throttle(&d->warned_signal, monotonic_ns()))
+					log_info("%s from pid %u ignored: stackd stops on SIGTERM or "
+						 "SIGINT and reloads on SIGHUP", strsignal((int)si.ssi_signo),
+						 (unsigned)si.ssi_pid);
+				continue;
+			}
 			if (si.ssi_signo == SIGHUP) {
 				int r = reload_config(d);
 

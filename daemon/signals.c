@@ -29,6 +29,12 @@ int signals_setup(struct daemon *d)
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGHUP);
+	/* Signals whose default action ends a process, but that mean nothing
+	 * to stackd: read and ignored (signals_ignored), so a stray kill -USR1
+	 * or an alarm(2) in a library never stops collection. */
+	sigaddset(&set, SIGUSR1);
+	sigaddset(&set, SIGUSR2);
+	sigaddset(&set, SIGALRM);
 	/* Blocked before the workers start, so only signalfd sees them. */
 	if (pthread_sigmask(SIG_BLOCK, &set, NULL) != 0)
 		return -EINVAL;
@@ -42,3 +48,8 @@ int signals_setup(struct daemon *d)
 	return signals_arm_timer(d);
 }
 
+
+bool signals_ignored(int signo)
+{
+	return signo == SIGUSR1 || signo == SIGUSR2 || signo == SIGALRM;
+}

@@ -1,6 +1,6 @@
 /*
  * signals.h - the main loop's two descriptors: a signalfd for SIGTERM,
- * SIGINT and SIGHUP, and the flush timer.
+ * SIGINT and SIGHUP (and the signals stackd ignores), and the flush timer.
  */
 #ifndef STACKD_SIGNALS_H
 #define STACKD_SIGNALS_H
@@ -12,5 +12,8 @@ int signals_arm_timer(struct daemon *d);
 /* SIGTERM, SIGINT and SIGHUP blocked and read from d->sfd (every thread
  * started later inherits the mask); the flush timer d->tfd armed. */
 int signals_setup(struct daemon *d);
+/* SIGUSR1, SIGUSR2 and SIGALRM: read from d->sfd like the others, and
+ * ignored (their default action would end the daemon). */
+bool signals_ignored(int signo);
 
 #endif

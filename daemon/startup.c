@@ -63,10 +63,23 @@ static int become_user(struct daemon *d)
 	return r;
 }
 
+/* What the writer tells the API's threads: new data (their caches go),
+ * a database file replaced (they open it again). */
+static void http_data_changed(void *http)
+{
+	http_server_data_changed(http);
+}
+
+static void http_database_replaced(void *http)
+{
+	http_server_database_replaced(http);
+}
+
 /* Bind the API's addresses (as root, when started so: a socket under
  * /run/stackd); serve_http starts its threads once privileges are gone. */
 static int open_http(struct daemon *d)
 {
+	struct writer_listener listener;
 	struct http_config hc;
 	char err[1024];
 	int r;
@@ -99,7 +112,10 @@ static int open_http(struct daemon *d)
 		log_error("%s (change it with --listen, or --listen none)", err);
 		return r;
 	}
-	writer_attach(&d->w, d->http);
+	listener.data_changed = http_data_changed;
+	listener.database_replaced = http_database_replaced;
+	listener.ctx = d->http;
+	writer_attach(&d->w, &listener);
 	return 0;
 }
 
@@ -306,6 +322,7 @@ static void calibrate_before_counters(struct daemon *d)
  * failure the error is logged and startup_close() undoes what was made. */
 int startup_open(struct daemon *d, const struct config *cfg, config_reload_fn reload_fn)
 {
+	struct writer_options wo;
 	char err[2048];
 	int r, drop;
 
@@ -313,7 +330,8 @@ int startup_open(struct daemon *d, const struct config *cfg, config_reload_fn re
 	d->cfg = *cfg;
 	d->reload = reload_fn;
 	d->sfd = d->tfd = d->instance_fd = -1;
-	writer_init(&d->w, &d->cfg, reopened, d);
+	config_writer_options(&d->cfg, &wo);   /* d->cfg: its path outlives the writer */
+	writer_init(&d->w, &wo, reopened, d);
 	r = notify_init(&d->notify);
 	if (r < 0)
 		log_warning("NOTIFY_SOCKET='%s' cannot be used (%s); not telling systemd",

@@ -5,7 +5,7 @@
  * the events (every event any stored group has: empty where the row's
  * group did not count it).  "next" resumes after the page's last row.
  */
-#include "lib/api_out.h"
+#include "lib/api_endpoints.h"
 #include "lib/rowset.h"
 
 #include <errno.h>
@@ -97,10 +97,11 @@ static int build_columns(struct db *db, struct export_page *p)
 	return n < 0 ? -EIO : r < 0 ? -ENOMEM : 0;
 }
 
-int api_export(struct db *db, const char *query, const struct api_access *acc,
-	       struct api_response *resp)
+int api_export(const struct api_request *rq, struct api_response *resp)
 {
 	static const char *const keys[] = { "from", "to", "who", "after", "limit", NULL };
+	const struct api_access *acc = rq->acc;
+	struct db *db = rq->db;
 	uint64_t oldest, newest, from, to, limit = EXPORT_DEFAULT_ROWS;
 	struct export_cursor after = { 0, 0, 0 };
 	enum query_who who = WHO_PID;
@@ -111,7 +112,7 @@ int api_export(struct db *db, const char *query, const struct api_access *acc,
 	char err[1024];
 	int n;
 
-	if (http_query_parse(query, keys, &q, err, sizeof(err)) < 0 ||
+	if (http_query_parse(rq->query, keys, &q, err, sizeof(err)) < 0 ||
 	    http_query_uint(&q, "limit", API_MAX_EXPORT_ROWS, &limit, err, sizeof(err)) < 0)
 		return api_error(resp, 400, "%s", err);
 	if (http_query_get(&q, "who") != NULL &&

@@ -1,7 +1,10 @@
 /*
- * api_out.h - what the api_*.c endpoint files share: a response being
- * written to memory through the JSON writer (jsonw.h), the query forms
- * every endpoint parses the same way.  Internal to the API.
+ * api_out.h - what the api_*.c endpoint files share: the request an
+ * endpoint answers, a response being written to memory through the JSON
+ * writer (jsonw.h), the query forms every endpoint parses the same way
+ * (api_out.c), and the window's health and regression fit as every answer
+ * prints them (api_health.c, api_cpifit.c).  Internal to the API; the
+ * endpoints are in api_endpoints.h, the routes to them in api_routes.h.
  */
 #ifndef STACKD_API_OUT_H
 #define STACKD_API_OUT_H
@@ -15,6 +18,21 @@
 #include <stdio.h>
 
 #define API_DEFAULT_WINDOW_NS (60ULL * NS_PER_SEC)
+
+/* What an endpoint is asked (api_routes.c finds the endpoint, api.c fills
+ * this in): who and what are the target a path such as
+ * /api/v1/comms/NAME names, for api_target only. */
+struct api_request {
+	const struct api_info *info;
+	struct db *db;
+	const char *query;              /* the query string; NULL: none */
+	const struct api_access *acc;
+	enum query_who who;
+	const char *what;
+};
+
+/* An endpoint: answers rq into resp; returns 0 or -ENOMEM (no response). */
+typedef int api_endpoint_fn(const struct api_request *rq, struct api_response *resp);
 
 /* An answer being written: JSON through w into memory. */
 struct api_out {
@@ -58,17 +76,5 @@ void api_print_attribution(struct jsonw *j, const struct window *w);
  * mixed or periodic), the periodic share of it and its text for people
  * (lib/sampling_mode.h), so that every reader says it the same way. */
 void api_print_sampling_mode(struct jsonw *j, const struct cpu_split *split);
-
-/* The endpoints. */
-int api_top(struct db *db, const char *query, const struct api_access *acc,
-	    struct api_response *resp);
-int api_target(struct db *db, enum query_who who, const char *what, const char *query,
-	       const struct api_access *acc, struct api_response *resp);
-int api_series(struct db *db, const char *query, const struct api_access *acc,
-	       struct api_response *resp);
-int api_export(struct db *db, const char *query, const struct api_access *acc,
-	       struct api_response *resp);
-int api_system(const struct api_info *info, struct db *db, const char *query,
-	       struct api_response *resp);
 
 #endif

@@ -2,7 +2,7 @@
  * api_series.c - GET /api/v1/series: one metric of one target over time,
  * in buckets summed from the stored intervals.
  */
-#include "lib/api_out.h"
+#include "lib/api_endpoints.h"
 #include "lib/db.h"
 #include "lib/sampling_mode.h"
 
@@ -78,7 +78,6 @@ static void print_point(struct jsonw *j, const struct series_bucket *b, const st
 	jsonw_object_end(j);
 }
 
-
 /* The metric's index in m, the model of the data (NULL: one this build
  * does not know).  Returns 0, or 1 after an error answer: 404 for a metric
  * only other models compute (the data cannot answer it), 400 for a name
@@ -108,93 +107,144 @@ static int resolve_metric(const struct model *m, const char *metric, int *ret_mi
 	return r < 0 ? r : 1;
 }
 
-int api_series(struct db *db, const char *query, const struct api_access *acc,
-		      struct api_response *resp)
+/* What a request asks for, its parameters checked. */
+struct series_ask {
+	enum query_who who;
+	const char *what, *metric;   /* in the parsed query */
+	uint64_t from, to, step;
+};
+
+/* What the answer is made of. */
+struct series_data {
+	const struct model *m;       /* the data's; NULL: one this build does not know */
+	int mi;                      /* the metric's index in m; -1: cpu_percent */
+	struct series_bucket *b;
+	int n;
+	bool smt_on;
+	struct query_cpi_fit fit;
+};
+
+/* An error answer's api_error() result as the helpers return it: 1 (the
+ * answer is written) or -ENOMEM. */
+static int answered(int r)
+{
+	return r < 0 ? r : 1;
+}
+
+/* Parse query into q and check it into a (from and to default to the last
+ * hour of data, step to a quarter of the points allowed).  Returns 0, or 1
+ * after an error answer, or -ENOMEM. */
+static int parse_ask(struct db *db, const char *query, struct http_query *q,
+		     struct series_ask *a, struct api_response *resp)
 {
 	static const char *const keys[] = { "who", "metric", "from", "to", "step", NULL };
-	uint64_t oldest, newest, from, to, step = 0;
-	struct series_bucket *b;
-	struct query_cpi_fit fit;
-	const struct model *m = NULL;
-	enum query_who who = WHO_PID;
-	const char *what = NULL, *metric;
+	uint64_t oldest, newest;
+	char err[1024];
+
+	a->who = WHO_PID;
+	a->what = NULL;
+	a->step = 0;
+	if (http_query_parse(query, keys, q, err, sizeof(err)) < 0 ||
+	    api_parse_who(http_query_get(q, "who"), &a->who, &a->what, err, sizeof(err)) < 0)
+		return answered(api_error(resp, 400, "%s", err));
+	a->metric = http_query_get(q, "metric");
+	if (a->metric == NULL)
+		return answered(api_error(resp, 400, "parameter 'metric' is missing (e.g. "
+					  "metric=cpu_percent)"));
+	if (query_span(db, &oldest, &newest) < 0)
+		return answered(api_error(resp, 503, "no data yet: stackd has not stored an "
+					  "interval"));
+	a->from = newest > 3600 * NS_PER_SEC ? newest - 3600 * NS_PER_SEC : 0;
+	a->to = newest;
+	if (api_parse_time(q, "from", newest, &a->from, err, sizeof(err)) < 0 ||
+	    api_parse_time(q, "to", newest, &a->to, err, sizeof(err)) < 0 ||
+	    http_query_duration(q, "step", API_MAX_WINDOW_NS, &a->step, err, sizeof(err)) < 0)
+		return answered(api_error(resp, 400, "%s", err));
+	if (a->to <= a->from)
+		return answered(api_error(resp, 400, "parameter 'from' must be before 'to'"));
+	if (a->step == 0)
+		a->step = (a->to - a->from + API_MAX_POINTS / 4 - 1) / (API_MAX_POINTS / 4);
+	if (a->step < NS_PER_SEC / 1000)
+		a->step = NS_PER_SEC / 1000;
+	if ((a->to - a->from) / a->step > API_MAX_POINTS)
+		return answered(api_error(resp, 400, "parameter 'step': %" PRIu64 " points would "
+					  "exceed the limit of %d; use a longer step",
+					  (a->to - a->from) / a->step, API_MAX_POINTS));
+	return 0;
+}
+
+/* The answer: the target, the metric and its unit, the points. */
+static void print_series(struct jsonw *j, const struct series_ask *a, bool full,
+			 const struct series_data *d)
+{
+	const struct model *m = d->m;
+	int i;
+
+	jsonw_object_begin(j);
+	jsonw_key(j, "who");
+	jsonw_object_begin(j);
+	/* a user who sees only their own processes gets only those */
+	jsonw_field_string(j, api_who_key(a->who),
+			   a->who == WHO_HOST && !full ? "your processes but [idle]" : a->what);
+	jsonw_object_end(j);
+	jsonw_field_string(j, "metric", a->metric);
+	jsonw_field_string(j, "unit", d->mi >= 0 ? api_metric_unit(m->metrics[d->mi].unit) :
+			   "percent");
+	jsonw_field_string(j, "source", series_source(d->b, d->n));
+	jsonw_field_uint(j, "from_ns", a->from);
+	jsonw_field_uint(j, "to_ns", a->to);
+	jsonw_field_uint(j, "step_ns", a->step);
+	jsonw_break(j, 1);
+	jsonw_key(j, "points");
+	jsonw_array_begin(j);
+	for (i = 0; i < d->n; i++)
+		print_point(j, &d->b[i], m, d->mi, d->smt_on, d->fit.fitted ? d->fit.weights : NULL,
+			    series_gap_before(d->b, (size_t)i, a->step));
+	jsonw_array_end(j);
+	if (d->mi >= 0 && m->metrics[d->mi].stack != NULL &&
+	    strcmp(m->metrics[d->mi].stack, "cpi") == 0)
+		api_print_cpi_fit(j, m, &d->fit);
+	jsonw_object_end(j);
+}
+
+int api_series(const struct api_request *rq, struct api_response *resp)
+{
+	const struct api_access *acc = rq->acc;
+	struct series_data d = { .m = NULL, .mi = -1 };
+	struct series_ask a;
 	struct http_query q;
 	struct api_out o;
 	char err[1024], smt[8];
-	int n, i, mi = -1;
-	bool smt_on = query_meta(db, "smt", smt, sizeof(smt)) == 0 && strcmp(smt, "on") == 0;
+	int r;
 
-	if (http_query_parse(query, keys, &q, err, sizeof(err)) < 0 ||
-	    api_parse_who(http_query_get(&q, "who"), &who, &what, err, sizeof(err)) < 0)
-		return api_error(resp, 400, "%s", err);
-	metric = http_query_get(&q, "metric");
-	if (metric == NULL)
-		return api_error(resp, 400, "parameter 'metric' is missing (e.g. metric=cpu_percent)");
-	if (query_span(db, &oldest, &newest) < 0)
-		return api_error(resp, 503, "no data yet: stackd has not stored an interval");
-	from = newest > 3600 * NS_PER_SEC ? newest - 3600 * NS_PER_SEC : 0;
-	to = newest;
-	if (api_parse_time(&q, "from", newest, &from, err, sizeof(err)) < 0 ||
-	    api_parse_time(&q, "to", newest, &to, err, sizeof(err)) < 0 ||
-	    http_query_duration(&q, "step", API_MAX_WINDOW_NS, &step, err, sizeof(err)) < 0)
-		return api_error(resp, 400, "%s", err);
-	if (to <= from)
-		return api_error(resp, 400, "parameter 'from' must be before 'to'");
-	if (step == 0)
-		step = (to - from + API_MAX_POINTS / 4 - 1) / (API_MAX_POINTS / 4);
-	if (step < NS_PER_SEC / 1000)
-		step = NS_PER_SEC / 1000;
-	if ((to - from) / step > API_MAX_POINTS)
-		return api_error(resp, 400, "parameter 'step': %" PRIu64 " points would exceed the limit "
-			    "of %d; use a longer step", (to - from) / step, API_MAX_POINTS);
-	b = calloc(API_MAX_POINTS + 1, sizeof(*b));
-	if (b == NULL)
+	d.smt_on = query_meta(rq->db, "smt", smt, sizeof(smt)) == 0 && strcmp(smt, "on") == 0;
+	r = parse_ask(rq->db, rq->query, &q, &a, resp);
+	if (r != 0)
+		return r < 0 ? r : 0;
+	d.b = calloc(API_MAX_POINTS + 1, sizeof(*d.b));
+	if (d.b == NULL)
 		return -ENOMEM;
-	n = query_series(db, who, what, acc->full ? -1 : acc->uid, from, to, step, b,
-			 API_MAX_POINTS + 1, &m, err, sizeof(err));
-	if (n < 0) {
-		free(b);
+	d.n = query_series(rq->db, a.who, a.what, acc->full ? -1 : acc->uid, a.from, a.to, a.step,
+			   d.b, API_MAX_POINTS + 1, &d.m, err, sizeof(err));
+	if (d.n < 0) {
+		free(d.b);
 		return api_error(resp, 500, "%s", err);
 	}
-	if (strcmp(metric, "cpu_percent") != 0) {
-		int r = resolve_metric(m, metric, &mi, resp);
-
+	if (strcmp(a.metric, "cpu_percent") != 0) {
+		r = resolve_metric(d.m, a.metric, &d.mi, resp);
 		if (r != 0) {
-			free(b);
+			free(d.b);
 			return r < 0 ? r : 0;
 		}
 	}
-	if (query_cpi_fit(db, m, &fit) < 0)
-		snprintf(fit.reason, sizeof(fit.reason), "no regression fit: cannot read the "
+	if (query_cpi_fit(rq->db, d.m, &d.fit) < 0)
+		snprintf(d.fit.reason, sizeof(d.fit.reason), "no regression fit: cannot read the "
 			 "stored fits");
 	if (api_out_open(&o) < 0) {
-		free(b);
+		free(d.b);
 		return -ENOMEM;
 	}
-	jsonw_object_begin(&o.w);
-	jsonw_key(&o.w, "who");
-	jsonw_object_begin(&o.w);
-	/* a user who sees only their own processes gets only those */
-	jsonw_field_string(&o.w, api_who_key(who),
-			   who == WHO_HOST && !acc->full ? "your processes but [idle]" : what);
-	jsonw_object_end(&o.w);
-	jsonw_field_string(&o.w, "metric", metric);
-	jsonw_field_string(&o.w, "unit", mi >= 0 ? api_metric_unit(m->metrics[mi].unit) : "percent");
-	jsonw_field_string(&o.w, "source", series_source(b, n));
-	jsonw_field_uint(&o.w, "from_ns", from);
-	jsonw_field_uint(&o.w, "to_ns", to);
-	jsonw_field_uint(&o.w, "step_ns", step);
-	jsonw_break(&o.w, 1);
-	jsonw_key(&o.w, "points");
-	jsonw_array_begin(&o.w);
-	for (i = 0; i < n; i++)
-		print_point(&o.w, &b[i], m, mi, smt_on, fit.fitted ? fit.weights : NULL,
-			    series_gap_before(b, (size_t)i, step));
-	jsonw_array_end(&o.w);
-	if (mi >= 0 && m->metrics[mi].stack != NULL && strcmp(m->metrics[mi].stack, "cpi") == 0)
-		api_print_cpi_fit(&o.w, m, &fit);
-	jsonw_object_end(&o.w);
-	free(b);
+	print_series(&o.w, &a, acc->full, &d);
+	free(d.b);
 	return api_out_finish(&o, 200, true, resp);
 }
-

@@ -4,7 +4,7 @@
  * losses, database size and the oldest record.  Asked of a database file
  * (stackctl --db), the daemon's facts come from what it recorded in meta.
  */
-#include "lib/api_out.h"
+#include "lib/api_endpoints.h"
 #include "lib/clock.h"
 #include "lib/duration.h"
 #include "lib/sampling_cost.h"
@@ -294,10 +294,11 @@ static double print_sampling_cost(struct jsonw *j, struct db *db, uint64_t rate,
 	return cost;
 }
 
-int api_system(const struct api_info *info, struct db *db, const char *query,
-	       struct api_response *resp)
+int api_system(const struct api_request *rq, struct api_response *resp)
 {
 	static const char *const keys[] = { "window", NULL };
+	const struct api_info *info = rq->info;
+	struct db *db = rq->db;
 	uint64_t oldest = 0, newest = 0, window_ns = API_DEFAULT_WINDOW_NS;
 	struct http_query q;
 	struct api_out o;
@@ -306,7 +307,7 @@ int api_system(const struct api_info *info, struct db *db, const char *query,
 	double cost, periodic;
 	bool have;
 
-	if (http_query_parse(query, keys, &q, err, sizeof(err)) < 0 ||
+	if (http_query_parse(rq->query, keys, &q, err, sizeof(err)) < 0 ||
 	    http_query_duration(&q, "window", API_MAX_WINDOW_NS, &window_ns, err, sizeof(err)) < 0)
 		return api_error(resp, 400, "%s", err);
 	have = query_span(db, &oldest, &newest) == 0;

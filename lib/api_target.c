@@ -3,7 +3,7 @@
  * one process, or of all processes of one command or unit summed, over a
  * window, each with its coverage and place in its stack.
  */
-#include "lib/api_out.h"
+#include "lib/api_endpoints.h"
 #include "lib/group_parts.h"
 #include "lib/model/perf_names.h"
 #include "lib/pids.h"
@@ -206,10 +206,12 @@ static void print_metrics(struct jsonw *j, const struct window *w, const struct 
 	jsonw_array_end(j);
 }
 
-int api_target(struct db *db, enum query_who who, const char *what, const char *query,
-	       const struct api_access *acc, struct api_response *resp)
+int api_target(const struct api_request *rq, struct api_response *resp)
 {
 	static const char *const keys[] = { "window", NULL };
+	const struct api_access *acc = rq->acc;
+	enum query_who who = rq->who;
+	const char *what = rq->what;
 	uint64_t window_ns = API_DEFAULT_WINDOW_NS;
 	struct target_sums t;
 	struct http_query q;
@@ -219,13 +221,13 @@ int api_target(struct db *db, enum query_who who, const char *what, const char *
 	long pid = 0;
 	int r;
 
-	if (http_query_parse(query, keys, &q, err, sizeof(err)) < 0 ||
+	if (http_query_parse(rq->query, keys, &q, err, sizeof(err)) < 0 ||
 	    http_query_duration(&q, "window", API_MAX_WINDOW_NS, &window_ns, err, sizeof(err)) < 0)
 		return api_error(resp, 400, "%s", err);
 	if (who == WHO_PID && ((pid = strtol(what, &end, 10)) <= 0 || pid > INT32_MAX ||
 			       *end != '\0' || *what == '\0'))
 		return api_error(resp, 400, "'%s' is not a process id", what);
-	r = query_window(db, window_ns, &w, err, sizeof(err));
+	r = query_window(rq->db, window_ns, &w, err, sizeof(err));
 	if (r < 0)
 		return api_error(resp, r == -ENODATA ? 503 : 500, "%s", err);
 	if (api_out_open(&o) < 0) {

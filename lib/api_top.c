@@ -3,7 +3,7 @@
  * the last window, sorted, with the columns that describe them and the
  * window's health, so a client can draw `stackctl top` from this alone.
  */
-#include "lib/api_out.h"
+#include "lib/api_endpoints.h"
 #include "lib/top_rows.h"
 
 #include <errno.h>
@@ -100,8 +100,7 @@ static int refuse_sort(struct api_response *resp, const struct window *w,
 			 asked, cols);
 }
 
-int api_top(struct db *db, const char *query, const struct api_access *acc,
-	    struct api_response *resp)
+int api_top(const struct api_request *rq, struct api_response *resp)
 {
 	static const char *const keys[] = { "window", "sort", "limit", "user", "unit", "comm",
 					    "all", "by", NULL };
@@ -115,7 +114,7 @@ int api_top(struct db *db, const char *query, const struct api_access *acc,
 	char err[1024];
 	int r, col;
 
-	if (http_query_parse(query, keys, &q, err, sizeof(err)) < 0 ||
+	if (http_query_parse(rq->query, keys, &q, err, sizeof(err)) < 0 ||
 	    http_query_duration(&q, "window", API_MAX_WINDOW_NS, &window_ns, err, sizeof(err)) < 0 ||
 	    http_query_uint(&q, "limit", API_MAX_LIMIT, &limit, err, sizeof(err)) < 0)
 		return api_error(resp, 400, "%s", err);
@@ -123,10 +122,10 @@ int api_top(struct db *db, const char *query, const struct api_access *acc,
 	    top_rows_by_parse(http_query_get(&q, "by"), &by) < 0)
 		return api_error(resp, 400, "parameter 'by': '%s' is not one of process, comm, "
 				 "unit, user", http_query_get(&q, "by"));
-	r = parse_filter(&q, acc, &filter, err, sizeof(err));
+	r = parse_filter(&q, rq->acc, &filter, err, sizeof(err));
 	if (r < 0)
 		return api_error(resp, r == -EPERM ? 403 : 400, "%s", err);
-	r = query_window(db, window_ns, &w, err, sizeof(err));
+	r = query_window(rq->db, window_ns, &w, err, sizeof(err));
 	if (r < 0)
 		return api_error(resp, r == -ENODATA ? 503 : 500, "%s", err);
 	rowset_init(&rs);
@@ -145,7 +144,7 @@ int api_top(struct db *db, const char *query, const struct api_access *acc,
 	}
 	sort = rs.cols[col].name;
 	rowset_sort(&rs, col);
-	r = print_top(db, &w, by, sort, &rs, limit, resp);
+	r = print_top(rq->db, &w, by, sort, &rs, limit, resp);
 out:
 	rowset_done(&rs);
 	window_done(&w);

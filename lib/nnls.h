@@ -1,7 +1,7 @@
 /*
  * nnls.h - non-negative least squares (Lawson and Hanson's active-set
  * method) for the regression CPI stack: negative weights are not physical
- * (papers/cpi-stack-linear-regression.txt), so none is ever returned.
+ * (Choudhary and Singh, docs/references.md), so none is ever returned.
  */
 #ifndef STACKD_NNLS_H
 #define STACKD_NNLS_H

@@ -1,11 +1,9 @@
 /*
- * paths.h - where readers find the daemon and its database.
+ * paths.h - where readers find the daemon (its database's default path is
+ * STACKD_DEFAULT_DB, db.h).
  */
 #ifndef STACKD_PATHS_H
 #define STACKD_PATHS_H
-
-/* --db if given, else $STACKD_DB, else the daemon's default path. */
-const char *paths_database(const char *flag_value);
 
 /* Where stackd listens unless told otherwise: the Unix socket first (the
  * kernel tells the daemon who connects), then loopback TCP. */

@@ -4,8 +4,7 @@
  * scan however large the database, and a reader never holds a read
  * transaction open across pages (the daemon's checkpoints go on).
  */
-#include "lib/query.h"
-#include "lib/db_private.h"
+#include "lib/query_read.h"
 #include "lib/pids.h"
 
 #include <errno.h>
@@ -29,15 +28,19 @@ static void split_columns(const char *events, struct export_row *row)
 	row->n_values = n;
 }
 
+/* The page statement's columns: the value columns from 15, then the
+ * interval's rollup_s and periodic_ns. */
+enum { PAGE_VALUES = 15, PAGE_ROLLUP = PAGE_VALUES + STACKD_SAMPLE_VALUES };
+
 static const char *text(sqlite3_stmt *st, int col)
 {
 	return (const char *)sqlite3_column_text(st, col);
 }
 
-int query_export(struct db *db, uint64_t from_ns, uint64_t to_ns, enum query_who who,
-		 const char *what, int64_t uid, const struct export_cursor *after, size_t limit,
-		 int (*fn)(const struct export_row *row, void *arg), void *arg, char *err,
-		 size_t errlen)
+/* The page's statement: the rows after the cursor (?3 .. ?5) in the
+ * window (?1, ?2), the target's (?6, when what is given) of uid ?7's (-1:
+ * everyone's), at most ?8. */
+static int prepare_page(struct db *db, enum query_who who, const char *what, sqlite3_stmt **st)
 {
 	static const char *const match[] = {
 		[WHO_PID] = "p.pid = CAST(?6 AS INTEGER)",
@@ -45,21 +48,17 @@ int query_export(struct db *db, uint64_t from_ns, uint64_t to_ns, enum query_who
 		[WHO_UNIT] = "p.unit = ?6",
 		[WHO_HOST] = "p.pid <> " PIDS_STR(PID_IDLE),
 	};
-	struct export_row row;
-	struct tiers t;
-	int64_t last_group = -1;
-	sqlite3_stmt *st;
-	char sql[1600];
-	size_t n = 0;
-	int rc = SQLITE_DONE, r = 0, k;
+	char vals[DB_VALUE_LIST_MAX];
 
+	if (db_value_list(vals, sizeof(vals), "s.@", 0) < 0)
+		return SQLITE_TOOBIG;
 	/* The intervals by time (their ids need not follow it), and only from
 	 * the cursor's on: SQLite seeks on the plain "id >=" but not on the
-	 * row value, which alone would make every page rescan the window. */	snprintf(sql, sizeof(sql),
+	 * row value, which alone would make every page rescan the window. */
+	return query_prepare_printf(db, st,
 		 "SELECT s.interval_id, s.process_id, s.group_id, i.start_ns, i.end_ns, p.pid,"
 		 " p.start_ns, p.comm, p.unit, p.uid, g.model, g.name, g.events, s.task_clock_ns,"
-		 " s.context_switches, s.v0, s.v1, s.v2, s.v3, s.v4, s.v5, s.v6, s.v7, s.v8, s.v9,"
-		 " s.v10, s.v11, s.v12, s.v13, s.v14, s.v15, i.rollup_s, i.periodic_ns"
+		 " s.context_switches, %s, i.rollup_s, i.periodic_ns"
 		 " FROM sample AS s JOIN interval AS i ON i.id = s.interval_id"
 		 " JOIN process AS p ON p.id = s.process_id"
 		 " JOIN counter_group AS g ON g.id = s.group_id"
@@ -68,8 +67,49 @@ int query_export(struct db *db, uint64_t from_ns, uint64_t to_ns, enum query_who
 		 " AND (s.interval_id, s.process_id, s.group_id) > (?3, ?4, ?5)"
 		 " AND (?7 < 0 OR p.uid = ?7) %s%s"
 		 " ORDER BY s.interval_id, s.process_id, s.group_id LIMIT ?8",
-		 what != NULL ? "AND " : "", what != NULL ? match[who] : "");
-	if (sqlite3_prepare_v2(db->db, sql, -1, &st, NULL) != SQLITE_OK) {
+		 vals, what != NULL ? "AND " : "", what != NULL ? match[who] : "");
+}
+
+/* The page statement's row into row (its columns split again only when
+ * the group is not the previous row's, *last_group). */
+static void read_row(sqlite3_stmt *st, struct export_row *row, int64_t *last_group)
+{
+	row->key.interval_id = sqlite3_column_int64(st, 0);
+	row->key.process_id = sqlite3_column_int64(st, 1);
+	row->key.group_id = sqlite3_column_int64(st, 2);
+	row->rollup_s = (unsigned)sqlite3_column_int(st, PAGE_ROLLUP);
+	row->interval_periodic_ns = (uint64_t)sqlite3_column_int64(st, PAGE_ROLLUP + 1);
+	row->interval_start_ns = (uint64_t)sqlite3_column_int64(st, 3);
+	row->interval_end_ns = (uint64_t)sqlite3_column_int64(st, 4);
+	row->pid = sqlite3_column_int(st, 5);
+	row->start_ns = (uint64_t)sqlite3_column_int64(st, 6);
+	row->comm = text(st, 7);
+	row->unit = text(st, 8);
+	row->uid = sqlite3_column_type(st, 9) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 9);
+	row->model = text(st, 10);
+	row->group = text(st, 11);
+	if (row->key.group_id != *last_group) {
+		split_columns(text(st, 12), row);
+		*last_group = row->key.group_id;
+	}
+	row->task_clock_ns = (uint64_t)sqlite3_column_int64(st, 13);
+	row->context_switches = (uint64_t)sqlite3_column_int64(st, 14);
+	query_read_values(st, PAGE_VALUES, row->v);
+}
+
+int query_export(struct db *db, uint64_t from_ns, uint64_t to_ns, enum query_who who,
+		 const char *what, int64_t uid, const struct export_cursor *after, size_t limit,
+		 int (*fn)(const struct export_row *row, void *arg), void *arg, char *err,
+		 size_t errlen)
+{
+	struct export_row row;
+	struct tiers t;
+	int64_t last_group = -1;
+	sqlite3_stmt *st;
+	size_t n = 0;
+	int rc = SQLITE_DONE, r = 0;
+
+	if (prepare_page(db, who, what, &st) != SQLITE_OK) {
 		snprintf(err, errlen, "cannot read samples: %s", sqlite3_errmsg(db->db));
 		return -EIO;
 	}
@@ -86,29 +126,7 @@ int query_export(struct db *db, uint64_t from_ns, uint64_t to_ns, enum query_who
 	query_bind_tiers(st, &t);
 	memset(&row, 0, sizeof(row));
 	while (r >= 0 && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-		row.key.interval_id = sqlite3_column_int64(st, 0);
-		row.key.process_id = sqlite3_column_int64(st, 1);
-		row.key.group_id = sqlite3_column_int64(st, 2);
-		row.rollup_s = (unsigned)sqlite3_column_int(st, 31);
-		row.interval_periodic_ns = (uint64_t)sqlite3_column_int64(st, 32);
-		row.interval_start_ns = (uint64_t)sqlite3_column_int64(st, 3);
-		row.interval_end_ns = (uint64_t)sqlite3_column_int64(st, 4);
-		row.pid = sqlite3_column_int(st, 5);
-		row.start_ns = (uint64_t)sqlite3_column_int64(st, 6);
-		row.comm = text(st, 7);
-		row.unit = text(st, 8);
-		row.uid = sqlite3_column_type(st, 9) == SQLITE_NULL ? -1 :
-			  sqlite3_column_int64(st, 9);
-		row.model = text(st, 10);
-		row.group = text(st, 11);
-		if (row.key.group_id != last_group) {
-			split_columns(text(st, 12), &row);
-			last_group = row.key.group_id;
-		}
-		row.task_clock_ns = (uint64_t)sqlite3_column_int64(st, 13);
-		row.context_switches = (uint64_t)sqlite3_column_int64(st, 14);
-		for (k = 0; k < MODEL_MAX_EVENTS; k++)
-			row.v[k] = (uint64_t)sqlite3_column_int64(st, 15 + k);
+		read_row(st, &row, &last_group);
 		r = fn(&row, arg);
 		n++;
 	}

@@ -1,4 +1,4 @@
--- 004-plan.sql - counter groups planned for the host's PMU (daemon/plan.h).
+-- 004-plan.sql - counter groups planned for the host's PMU (daemon/plan/plan.h).
 --
 -- A family that needs more counters than the host has is split into parts:
 -- each part is a counter_group row of its own, with the family's name and

@@ -3,10 +3,12 @@
 -- The generic models (AMD Zen 2/3, Arm Neoverse, any PMU without Top-Down)
 -- have a CPI stack only from penalties fitted over many intervals:
 -- CPI = w0 + sum wk * (events k per instruction), weights >= 0
--- (papers/cpi-stack-linear-regression.txt, equation 2).  stackd fits them
--- per model over the last hour of raw intervals, every process-interval a
--- row weighted by its cycles, and keeps each attempt here; readers apply the
--- newest fit of the data's model to each process's own rates.
+-- ("Obtaining CPI Stack for Programs using Hardware Performance Counters and
+-- Linear Regression", Choudhary and Singh, equation 2; docs/references.md
+-- [Choudhary & Singh]).  stackd fits them per model over the last hour of
+-- raw intervals, every process-interval a row weighted by its cycles, and
+-- keeps each attempt here; readers apply the newest fit of the data's model
+-- to each process's own rates.
 --
 -- A row with error set is an attempt that gave no fit (too few intervals,
 -- a regressor never counted...): error says why, in words a reader shows.

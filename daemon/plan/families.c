@@ -16,6 +16,31 @@ static bool entry_matches(const char *entry, const char *group)
 	       (strncmp(entry, group, n) == 0 && group[n] == '_');
 }
 
+/* Every comma-separated item names something: ",,," or "td_l1,,flops" is
+ * a typo, not a list (strtok would skip the empty items and leave nothing
+ * or less than meant). */
+static int check_items(const char *list, char *err, size_t errlen)
+{
+	size_t item = 1;
+	bool named = false;
+
+	for (const char *p = list;; p++) {
+		if (*p == ',' || *p == '\0') {
+			if (!named) {
+				snprintf(err, errlen, "item %zu is empty (expected all, or family "
+					 "names separated by commas, e.g. td_l1,flops)", item);
+				return -EINVAL;
+			}
+			if (*p == '\0')
+				return 0;
+			item++;
+			named = false;
+		} else if (*p != ' ') {
+			named = true;
+		}
+	}
+}
+
 int families_check_syntax(const char *list, char *err, size_t errlen)
 {
 	const char *p = list;
@@ -31,7 +56,7 @@ int families_check_syntax(const char *list, char *err, size_t errlen)
 			 "by commas, e.g. all,-fe_uops or td_l1,flops)", *p);
 		return -EINVAL;
 	}
-	return 0;
+	return check_items(list, err, errlen);
 }
 
 static void list_groups(const struct model *m, char *buf, size_t len)

@@ -1,5 +1,5 @@
 /*
- * store.h - the daemon's writer to SQLite.  The only file that writes the
+ * store.h - the daemon's writer to SQLite.  The only code that writes the
  * database: owns the connection and the prepared statements; callers see
  * struct store and struct interval_data.  Does not log: returns -errno and
  * a one-line message in err.

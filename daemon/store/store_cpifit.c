@@ -5,14 +5,15 @@
  * Per process-interval of the current model's raw intervals in the
  * training window, one regression row (model_generic_cpi_row) weighted by
  * its cycles: a busy process counts for more than one that ran a moment,
- * whose rates are noise.  The fit itself is lib/model/cpi_fit.c.  Every
+ * whose rates are noise.  The fit itself is cpi_fitter.c.  Every
  * attempt leaves a row, a failed one with the reason, so readers can say
  * why there is no stack instead of showing none.
  */
+#include "daemon/store/cpi_fitter.h"
 #include "daemon/store/store_private.h"
 #include "lib/db.h"
+#include "lib/db_columns.h"
 #include "lib/group_parts.h"
-#include "lib/model/cpi_fit.h"
 #include "lib/model/model_generic.h"
 
 #include <errno.h>
@@ -105,16 +106,21 @@ static int read_training(struct store *s, const struct group_map *map, int64_t l
 	int64_t cur_iv = -1, cur_proc = -1;
 	size_t samples = 0;
 	sqlite3_stmt *st;
-	int rc;
+	char values[DB_VALUE_LIST_MAX], sql[2048];
+	int rc, n;
 
-	rc = sqlite3_prepare_v2(s->db,
+	if (db_value_list(values, sizeof(values), "s.@", 0) < 0)
+		return SQLITE_TOOBIG;
+	n = snprintf(sql, sizeof(sql),
 		"SELECT s.interval_id, s.process_id, s.group_id, s.task_clock_ns,"
-		" s.context_switches, s.v0, s.v1, s.v2, s.v3, s.v4, s.v5, s.v6, s.v7, s.v8, s.v9,"
-		" s.v10, s.v11, s.v12, s.v13, s.v14, s.v15"
+		" s.context_switches, %s"
 		" FROM interval AS i CROSS JOIN sample AS s ON s.interval_id = i.id"
 		" JOIN process AS p ON p.id = s.process_id"
 		" WHERE i.rollup_s = 0 AND i.end_ns > ?1 AND i.end_ns <= ?2 AND i.model = ?3"
-		" AND p.pid > 0 ORDER BY i.end_ns DESC, s.interval_id, s.process_id", -1, &st, NULL);
+		" AND p.pid > 0 ORDER BY i.end_ns DESC, s.interval_id, s.process_id", values);
+	if (n < 0 || (size_t)n >= sizeof(sql))
+		return SQLITE_TOOBIG;
+	rc = sqlite3_prepare_v2(s->db, sql, -1, &st, NULL);
 	if (rc != SQLITE_OK)
 		return rc;
 	sqlite3_bind_int64(st, 1, lo);
@@ -317,9 +323,9 @@ int store_cpifit(struct store *s, uint64_t now_ns, uint64_t window_ns,
 	memset(res, 0, sizeof(*res));
 	if (s->model == NULL || !model_is_generic(s->model))
 		return 0;
-	if (store_query_int64(s, "SELECT coalesce(max(end_ns), 0) FROM interval"
+	if (store_query_int64(s->db, "SELECT coalesce(max(end_ns), 0) FROM interval"
 			      " WHERE rollup_s = 0", &hi) < 0)
-		return store_fail(s, SQLITE_ERROR, "cannot read intervals", err, errlen);
+		return store_fail(s->db, SQLITE_ERROR, "cannot read intervals", err, errlen);
 	lo = hi - (int64_t)window_ns;
 	map = malloc(sizeof(*map));
 	r = training_alloc(&t);
@@ -349,6 +355,6 @@ out:
 	free(map);
 	training_free(&t);
 	if (rc != SQLITE_OK)
-		return store_fail(s, rc, "cannot fit the regression CPI stack", err, errlen);
+		return store_fail(s->db, rc, "cannot fit the regression CPI stack", err, errlen);
 	return 1;
 }

@@ -7,10 +7,11 @@
  *   - a damaged stackd database is found at start (quick_check), not by
  *     every later write failing;
  *   - one daemon writes a database at a time (a lock file naming its pid).
- * Does not log: fills err and returns -errno, like store.c.
+ * Does not log: fills err and returns -errno, like store.c.  Calls nothing
+ * of the store but its SQLite helpers (store_sql.c): store.c calls it.
  */
 #include "daemon/store/store_guard.h"
-#include "daemon/store/store_private.h"
+#include "daemon/store/store_sql.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -181,12 +182,12 @@ int store_guard_lock(const char *path, int *ret_fd, char *err, size_t errlen)
 
 /* ---- is it ours, is it whole -------------------------------------------- */
 
-int store_guard_identity(struct store *s, const char *path, char *err, size_t errlen)
+int store_guard_identity(sqlite3 *db, const char *path, char *err, size_t errlen)
 {
 	int64_t app_id = 0, tables = 0, ours = 0;
 
-	if (store_query_int64(s, "PRAGMA application_id", &app_id) != 0 ||
-	    store_query_int64(s, "SELECT count(*) FROM sqlite_schema", &tables) != 0) {
+	if (store_query_int64(db, "PRAGMA application_id", &app_id) != 0 ||
+	    store_query_int64(db, "SELECT count(*) FROM sqlite_schema", &tables) != 0) {
 		snprintf(err, errlen, "'%s' is not a SQLite database (or its first page is "
 			 "damaged); refusing to touch it", path);
 		return -EBADMSG;
@@ -195,7 +196,7 @@ int store_guard_identity(struct store *s, const char *path, char *err, size_t er
 		return 0;
 	/* Made before stackd set application_id: known by its own tables. */
 	if (app_id == 0 &&
-	    store_query_int64(s, "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND "
+	    store_query_int64(db, "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND "
 			      "name IN ('meta', 'boot', 'process', 'interval', 'sample')",
 			      &ours) == 0 && ours == 5)
 		return 0;
@@ -214,12 +215,12 @@ static void one_line(char *s)
 			*s = ' ';
 }
 
-int store_guard_integrity(struct store *s, const char *path, char *err, size_t errlen)
+int store_guard_integrity(sqlite3 *db, const char *path, char *err, size_t errlen)
 {
 	sqlite3_stmt *st = NULL;
 	int rc;
 
-	rc = sqlite3_prepare_v2(s->db, "PRAGMA quick_check(1)", -1, &st, NULL);
+	rc = sqlite3_prepare_v2(db, "PRAGMA quick_check(1)", -1, &st, NULL);
 	if (rc == SQLITE_OK)
 		rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
@@ -233,13 +234,13 @@ int store_guard_integrity(struct store *s, const char *path, char *err, size_t e
 			 first != NULL ? (const char *)first : "(no detail)");
 		one_line(err);
 	} else if ((rc & 0xff) == SQLITE_CORRUPT || (rc & 0xff) == SQLITE_NOTADB) {
-		snprintf(err, errlen, "'%s' is damaged: %s", path, sqlite3_errmsg(s->db));
+		snprintf(err, errlen, "'%s' is damaged: %s", path, sqlite3_errmsg(db));
 	} else {
 		/* busy, out of memory, an I/O error: not damage - the file stays
 		 * where it is and the caller fails instead */
 		int r = store_errno(rc);
 
-		snprintf(err, errlen, "cannot check '%s': %s", path, sqlite3_errmsg(s->db));
+		snprintf(err, errlen, "cannot check '%s': %s", path, sqlite3_errmsg(db));
 		sqlite3_finalize(st);
 		return r < 0 && r != -EBADMSG ? r : -EIO;
 	}

@@ -1,14 +1,14 @@
 /*
  * store_guard.h - checks made before the daemon writes a database file
- * (store_guard.c).  Internal to the store.
+ * (store_guard.c), on the connection store.c opened.  Internal to the
+ * store.
  */
 #ifndef STACKD_STORE_GUARD_H
 #define STACKD_STORE_GUARD_H
 
+#include <sqlite3.h>
 #include <stdbool.h>
 #include <stddef.h>
-
-struct store;
 
 /* PRAGMA application_id of a stackd database: 0x53544b44, "STKD" (decimal:
  * PRAGMA takes no hex). */
@@ -28,11 +28,11 @@ int store_guard_lock(const char *path, int *ret_fd, char *err, size_t errlen);
 
 /* 0 for a new (empty) file or one of ours; -EPROTO for another program's
  * SQLite file, -EBADMSG for a file that is not SQLite.  Reads only. */
-int store_guard_identity(struct store *s, const char *path, char *err, size_t errlen);
+int store_guard_identity(sqlite3 *db, const char *path, char *err, size_t errlen);
 
 /* PRAGMA quick_check: 0 when whole, -EBADMSG with the first problem when
  * damaged, another -errno when it could not be checked (busy, I/O). */
-int store_guard_integrity(struct store *s, const char *path, char *err, size_t errlen);
+int store_guard_integrity(sqlite3 *db, const char *path, char *err, size_t errlen);
 
 /* Rename a damaged database (and its -wal, -shm) to
  * path.damaged-YYYYmmddTHHMMSSZ, named in moved. */

@@ -1,13 +1,15 @@
 /*
  * store_private.h - the writer's connection, shared by the store_*.c files
- * (store.c: opening, schema, intervals; store_rollup.c: rollups;
- * store_prune.c: retention).  Nothing else writes the database.
+ * (store.c: opening, checks, schema; store_write.c: registration,
+ * intervals, meta; store_rollup.c: rollups; store_prune.c: retention;
+ * store_cpifit.c: the regression fit).  Nothing else writes the database.
  */
 #ifndef STACKD_STORE_PRIVATE_H
 #define STACKD_STORE_PRIVATE_H
 
 #include "daemon/plan/plan.h"
 #include "daemon/store/store.h"
+#include "daemon/store/store_sql.h"
 #include "lib/clock.h"
 
 #include <sqlite3.h>
@@ -30,15 +32,10 @@ struct store {
 	sqlite3_stmt *ins_process, *ins_interval, *ins_group_time, *ins_sample;
 };
 
-/* SQLite result code -> -errno (busy, full, read-only, corrupt, ...). */
-int store_errno(int rc);
-/* err = "what: SQLite's message"; returns store_errno(rc). */
-int store_fail(struct store *s, int rc, const char *what, char *err, size_t errlen);
-/* Run sql; on failure store_fail with what. */
-int store_exec(struct store *s, const char *sql, const char *what, char *err, size_t errlen);
-/* The first column of the first row of sql (which takes no parameters). */
-int store_query_int64(struct store *s, const char *sql, int64_t *ret);
-
+/* Prepare the statements every interval's write runs (store_write.c), once
+ * at open; finalized by store_finalize_writes. */
+int store_prepare_writes(struct store *s, char *err, size_t errlen);
+void store_finalize_writes(struct store *s);
 
 /* t rounded down to a multiple of size_ns (0 for t <= 0): bucket bounds. */
 static inline int64_t store_floor(int64_t t, int64_t size_ns)
@@ -46,8 +43,10 @@ static inline int64_t store_floor(int64_t t, int64_t size_ns)
 	return t <= 0 ? 0 : t - t % size_ns;
 }
 
-/* Where a rollup level (rollup_s 60 or 3600) has been rolled up to: every
- * bucket ending at or before it is done.  -1 when it never ran. */
-int64_t store_rollup_done(struct store *s, int64_t rollup_s);
+/* Where a rollup level (rollup_s 60 or 3600) has been rolled up to, in
+ * *ret: every bucket ending at or before it is done (rolled, or had
+ * nothing to roll); -1 when it never ran.  An SQLite result code: when the
+ * mark cannot be read, *ret is -1 too but must not be taken as "never". */
+int store_rollup_done(struct store *s, int64_t rollup_s, int64_t *ret);
 
 #endif

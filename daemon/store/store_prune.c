@@ -30,52 +30,55 @@ static int64_t min64(int64_t a, int64_t b)
 	return a < b ? a : b;
 }
 
-/* A level's oldest or newest end (-1: no rows). */
-static int64_t level_end(struct store *s, int level, bool newest)
+/* A level's oldest or newest end in *ret (-1: no rows).  An SQLite result
+ * code: a failed query is not "no rows". */
+static int level_end(struct store *s, int level, bool newest, int64_t *ret)
 {
 	sqlite3_stmt *st;
-	int64_t v = -1;
+	int rc;
 
-	if (sqlite3_prepare_v2(s->db, newest ?
-			       "SELECT max(end_ns) FROM interval WHERE rollup_s = ?1" :
-			       "SELECT min(end_ns) FROM interval WHERE rollup_s = ?1", -1, &st,
-			       NULL) != SQLITE_OK)
-		return -1;
+	*ret = -1;
+	rc = sqlite3_prepare_v2(s->db, newest ?
+				"SELECT max(end_ns) FROM interval WHERE rollup_s = ?1" :
+				"SELECT min(end_ns) FROM interval WHERE rollup_s = ?1", -1, &st,
+				NULL);
+	if (rc != SQLITE_OK)
+		return rc;
 	sqlite3_bind_int64(st, 1, level_s[level]);
-	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL)
-		v = sqlite3_column_int64(st, 0);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL)
+		*ret = sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);
-	return v;
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
-/* The latest end a level's rows may be deleted up to (aligned), from its
- * retention, or (over_cap) whatever its age, and never past what the
- * coarser level holds or what the finer level no longer holds. */
-static int64_t level_cutoff(struct store *s, const struct store_retention *r, int level,
-			    bool over_cap)
+/* The latest end a level's rows may be deleted up to (aligned), in *ret:
+ * from its retention, or (over_cap) whatever its age, and never past what
+ * the coarser level holds or what the finer level no longer holds.  When
+ * either cannot be read, an error: nothing of the level may go. */
+static int level_cutoff(struct store *s, const struct store_retention *r, int level,
+			bool over_cap, int64_t *ret)
 {
-	int64_t align = align_s[level] * NS_PER_SEC, c;
+	int64_t align = align_s[level] * NS_PER_SEC, c, v;
+	int rc = SQLITE_OK;
 
 	c = r->now_ns > r->keep_ns[level] ? (int64_t)(r->now_ns - r->keep_ns[level]) : 0;
-	if (over_cap) {
-		int64_t newest = level_end(s, level, true);
-
-		if (newest - cap_keep_s[level] * NS_PER_SEC > c)
-			c = newest - cap_keep_s[level] * NS_PER_SEC;
-	}
+	/* (the newest end unreadable: the cap waits, retention goes on) */
+	if (over_cap && level_end(s, level, true, &v) == SQLITE_OK &&
+	    v - cap_keep_s[level] * NS_PER_SEC > c)
+		c = v - cap_keep_s[level] * NS_PER_SEC;
 	c = store_floor(c, align);
 	if (level + 1 < STORE_LEVELS) {
-		int64_t done = store_rollup_done(s, level_s[level + 1]);
-
-		c = min64(c, done < 0 ? 0 : store_floor(done, align));
+		rc = store_rollup_done(s, level_s[level + 1], &v);
+		c = min64(c, v < 0 ? 0 : store_floor(v, align));
 	}
-	if (level > 0) {
-		int64_t oldest_finer = level_end(s, level - 1, false);
-
-		if (oldest_finer > 0)
-			c = min64(c, store_floor(oldest_finer - 1, align));
+	if (rc == SQLITE_OK && level > 0) {
+		rc = level_end(s, level - 1, false, &v);
+		if (v > 0)
+			c = min64(c, store_floor(v - 1, align));
 	}
-	return c;
+	*ret = rc == SQLITE_OK ? c : 0;
+	return rc;
 }
 
 static const char *const delete_steps[] = {
@@ -150,27 +153,32 @@ int store_prune(struct store *s, const struct store_retention *r, char *err, siz
 {
 	uint64_t used = 0;
 	bool over_cap = r->max_bytes > 0 && store_used_bytes(s, &used) == 0 && used > r->max_bytes;
-	int deleted = 0, level, rc = SQLITE_OK, ret;
+	int deleted = 0, level, ret;
 
 	for (level = 0; level < STORE_LEVELS; level++) {
-		int64_t cutoff = level_cutoff(s, r, level, over_cap);
+		int64_t cutoff;
+		int rc;
 
+		rc = level_cutoff(s, r, level, over_cap, &cutoff);
+		if (rc != SQLITE_OK)
+			return store_fail(s->db, rc, "cannot tell what retention may delete", err,
+					  errlen);
 		/* Most calls find nothing due: an index probe, no transaction. */
 		if (cutoff <= 0 || !any_due(s, level, cutoff))
 			continue;
-		ret = store_exec(s, "BEGIN IMMEDIATE", "cannot start pruning", err, errlen);
+		ret = store_exec(s->db, "BEGIN IMMEDIATE", "cannot start pruning", err, errlen);
 		if (ret < 0)
 			return ret;
 		rc = delete_level(s, level, cutoff, r->max_intervals, &deleted);
 		if (rc != SQLITE_OK) {
-			ret = store_fail(s, rc, "cannot delete old data", err, errlen);
+			ret = store_fail(s->db, rc, "cannot delete old data", err, errlen);
 			(void)sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
 			(void)sqlite3_exec(s->db, "DROP TABLE IF EXISTS doomed", NULL, NULL, NULL);
 			(void)sqlite3_exec(s->db, "DROP TABLE IF EXISTS doomed_procs", NULL, NULL,
 					   NULL);
 			return ret;
 		}
-		ret = store_exec(s, "COMMIT", "cannot commit pruning", err, errlen);
+		ret = store_exec(s->db, "COMMIT", "cannot commit pruning", err, errlen);
 		if (ret < 0)
 			return ret;
 		/* Over the cap the finest level goes first: measure again next call. */
@@ -187,12 +195,12 @@ int store_prune(struct store *s, const struct store_retention *r, char *err, siz
 int store_used_bytes(struct store *s, uint64_t *ret)
 {
 	int64_t pages = 0, free_pages = 0, page_size = 0;
-	int r = store_query_int64(s, "PRAGMA page_count", &pages);
+	int r = store_query_int64(s->db, "PRAGMA page_count", &pages);
 
 	if (r == 0)
-		r = store_query_int64(s, "PRAGMA freelist_count", &free_pages);
+		r = store_query_int64(s->db, "PRAGMA freelist_count", &free_pages);
 	if (r == 0)
-		r = store_query_int64(s, "PRAGMA page_size", &page_size);
+		r = store_query_int64(s->db, "PRAGMA page_size", &page_size);
 	if (r == 0)
 		*ret = (uint64_t)((pages - free_pages) * page_size);
 	return r;

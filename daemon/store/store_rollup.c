@@ -9,8 +9,9 @@
  * The sums are additive, so a rollup answers any question its rows answered.
  */
 #include "daemon/store/store_private.h"
-#include "lib/db.h"
 #include "lib/clock.h"
+#include "lib/db.h"
+#include "lib/db_columns.h"
 #include "lib/health_fields.h"
 
 #include <errno.h>
@@ -26,15 +27,18 @@ static const struct level levels[] = {
 	{ STACKD_ROLLUP_HOUR_S, STACKD_ROLLUP_MINUTE_S },
 };
 
-/* One row of the first column of st (bound by the caller), or -1. */
-static int64_t step_int64(sqlite3_stmt *st)
+/* The first column of st's first row (bound by the caller) in *ret, -1
+ * when there is none (no row, or NULL).  An SQLite result code: a failed
+ * step is an error, never "none". */
+static int step_int64(sqlite3_stmt *st, int64_t *ret)
 {
-	int64_t v = -1;
+	int rc = sqlite3_step(st);
 
-	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL)
-		v = sqlite3_column_int64(st, 0);
+	*ret = -1;
+	if (rc == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL)
+		*ret = sqlite3_column_int64(st, 0);
 	sqlite3_reset(st);
-	return v;
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
 static int prepare(struct store *s, const char *sql, sqlite3_stmt **st)
@@ -42,17 +46,26 @@ static int prepare(struct store *s, const char *sql, sqlite3_stmt **st)
 	return sqlite3_prepare_v2(s->db, sql, -1, st, NULL);
 }
 
-int64_t store_rollup_done(struct store *s, int64_t size_s)
+/* As step_int64, for sql run once with ?1 = arg (when it takes one). */
+static int query_int64(struct store *s, const char *sql, int64_t arg, int64_t *ret)
 {
 	sqlite3_stmt *st;
-	int64_t v = -1;
+	int rc;
 
-	if (prepare(s, "SELECT done_ns FROM rollup_state WHERE rollup_s = ?1", &st) != SQLITE_OK)
-		return -1;
-	sqlite3_bind_int64(st, 1, size_s);
-	v = step_int64(st);
+	*ret = -1;
+	rc = prepare(s, sql, &st);
+	if (rc != SQLITE_OK)
+		return rc;
+	if (sqlite3_bind_parameter_count(st) > 0)
+		sqlite3_bind_int64(st, 1, arg);
+	rc = step_int64(st, ret);
 	sqlite3_finalize(st);
-	return v;
+	return rc;
+}
+
+int store_rollup_done(struct store *s, int64_t size_s, int64_t *ret)
+{
+	return query_int64(s, "SELECT done_ns FROM rollup_state WHERE rollup_s = ?1", size_s, ret);
 }
 
 /* The statements that roll one bucket (?1, ?2] of level ?3 from level ?4. */
@@ -60,6 +73,7 @@ struct roll_stmts {
 	sqlite3_stmt *next_end, *interval, *groups, *samples, *state;
 };
 
+/* next_end, interval, groups, state (samples: samples_sql) */
 static const char *const roll_sql[] = {
 	/* the end of the first source row after ?1: finds the next non-empty bucket */
 	"SELECT min(end_ns) FROM interval WHERE rollup_s = ?2 AND end_ns > ?1",
@@ -78,15 +92,6 @@ static const char *const roll_sql[] = {
 	" SELECT ?5, g.group_id, sum(g.enabled_ns), sum(g.unschedulable)"
 	" FROM interval AS i CROSS JOIN interval_group AS g ON g.interval_id = i.id"
 	" WHERE i.rollup_s = ?4 AND i.end_ns > ?1 AND i.end_ns <= ?2 GROUP BY g.group_id",
-	"INSERT INTO sample (interval_id, process_id, group_id, task_clock_ns, context_switches,"
-	" v0, v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15, periodic_ns)"
-	" SELECT ?5, s.process_id, s.group_id, sum(s.task_clock_ns), sum(s.context_switches),"
-	"  sum(s.v0), sum(s.v1), sum(s.v2), sum(s.v3), sum(s.v4), sum(s.v5), sum(s.v6),"
-	"  sum(s.v7), sum(s.v8), sum(s.v9), sum(s.v10), sum(s.v11), sum(s.v12), sum(s.v13),"
-	"  sum(s.v14), sum(s.v15), sum(s.periodic_ns)"
-	" FROM interval AS i CROSS JOIN sample AS s ON s.interval_id = i.id"
-	" WHERE i.rollup_s = ?4 AND i.end_ns > ?1 AND i.end_ns <= ?2"
-	" GROUP BY s.process_id, s.group_id",
 	"INSERT OR REPLACE INTO rollup_state (rollup_s, done_ns) VALUES (?1, ?2)",
 };
 
@@ -99,18 +104,44 @@ static void finalize_all(struct roll_stmts *r)
 	sqlite3_finalize(r->state);
 }
 
+/* The samples of one bucket summed per (process, group), the value
+ * columns from lib/db_columns.h.  -1 when it does not fit in len. */
+static int samples_sql(char *sql, size_t len)
+{
+	char cols[DB_VALUE_LIST_MAX], sums[DB_VALUE_LIST_MAX];
+	int n;
+
+	if (db_value_list(cols, sizeof(cols), "@", 0) < 0 ||
+	    db_value_list(sums, sizeof(sums), "sum(s.@)", 0) < 0)
+		return -1;
+	n = snprintf(sql, len,
+		     "INSERT INTO sample (interval_id, process_id, group_id, task_clock_ns,"
+		     " context_switches, %s, periodic_ns)"
+		     " SELECT ?5, s.process_id, s.group_id, sum(s.task_clock_ns),"
+		     "  sum(s.context_switches), %s, sum(s.periodic_ns)"
+		     " FROM interval AS i CROSS JOIN sample AS s ON s.interval_id = i.id"
+		     " WHERE i.rollup_s = ?4 AND i.end_ns > ?1 AND i.end_ns <= ?2"
+		     " GROUP BY s.process_id, s.group_id", cols, sums);
+	return n < 0 || (size_t)n >= len ? -1 : 0;
+}
+
 static int prepare_all(struct store *s, struct roll_stmts *r)
 {
-	sqlite3_stmt **slots[] = { &r->next_end, &r->interval, &r->groups, &r->samples, &r->state };
+	sqlite3_stmt **slots[] = { &r->next_end, &r->interval, &r->groups, &r->state };
+	char samples[4096];
 	size_t i;
 
+	_Static_assert(sizeof(slots) / sizeof(slots[0]) == sizeof(roll_sql) / sizeof(roll_sql[0]),
+		       "a statement for each slot");
 	for (i = 0; i < sizeof(slots) / sizeof(slots[0]); i++) {
 		int rc = prepare(s, roll_sql[i], slots[i]);
 
 		if (rc != SQLITE_OK)
 			return rc;
 	}
-	return SQLITE_OK;
+	if (samples_sql(samples, sizeof(samples)) < 0)
+		return SQLITE_TOOBIG;
+	return prepare(s, samples, &r->samples);
 }
 
 static int run_bound(sqlite3_stmt *st, int64_t lo, int64_t hi, int64_t size_s, int64_t src_s,
@@ -131,47 +162,75 @@ static int run_bound(sqlite3_stmt *st, int64_t lo, int64_t hi, int64_t size_s, i
 	return rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
+/* Where level lv's complete buckets end, in *limit: the minutes' at the
+ * newest raw interval's bucket (still open), the hours' where the minutes
+ * are done.  -1 when there is nothing to roll from. */
+static int level_limit(struct store *s, const struct level *lv, int64_t *limit)
+{
+	int64_t size_ns = lv->size_s * NS_PER_SEC, end;
+	int rc;
+
+	*limit = -1;
+	if (lv->source_s == 0) {
+		rc = query_int64(s, "SELECT max(end_ns) FROM interval WHERE rollup_s = 0", 0, &end);
+		if (rc == SQLITE_OK && end > 0)
+			*limit = store_floor(end - 1, size_ns);
+	} else {
+		rc = store_rollup_done(s, lv->source_s, &end);
+		if (rc == SQLITE_OK && end > 0)
+			*limit = store_floor(end, size_ns);
+	}
+	return rc;
+}
+
+/* One bucket (b, b + size] of level lv: its row, group times and samples. */
+static int roll_bucket(struct store *s, struct roll_stmts *r, const struct level *lv, int64_t b)
+{
+	int64_t hi = b + lv->size_s * NS_PER_SEC, id;
+	int rc;
+
+	rc = run_bound(r->interval, b, hi, lv->size_s, lv->source_s, 0);
+	if (rc != SQLITE_OK)
+		return rc;
+	id = sqlite3_last_insert_rowid(s->db);
+	rc = run_bound(r->groups, b, hi, lv->size_s, lv->source_s, id);
+	if (rc == SQLITE_OK)
+		rc = run_bound(r->samples, b, hi, lv->size_s, lv->source_s, id);
+	return rc;
+}
+
 /* Roll the complete buckets of one level after its done mark, at most
- * *budget of them; *made counts the rows written. */
+ * *budget of them; *made counts the rows written.  A query that fails is
+ * an error, never "nothing there": a done mark read as "never" would roll
+ * its buckets again, and a next bucket read as "none" would mark buckets
+ * done that were never rolled (and retention would delete their rows). */
 static int roll_level(struct store *s, struct roll_stmts *r, const struct level *lv,
 		      unsigned *budget, uint64_t deadline, unsigned *made)
 {
 	int64_t size_ns = lv->size_s * NS_PER_SEC, done, limit, end;
+	int rc;
 
 	/* Complete: buckets ending at or before limit. */
-	if (lv->source_s == 0) {
-		if (store_query_int64(s, "SELECT max(end_ns) FROM interval WHERE rollup_s = 0",
-				      &end) != 0 || end <= 0)
-			return SQLITE_OK;
-		limit = store_floor(end - 1, size_ns);
-	} else {
-		end = store_rollup_done(s, lv->source_s);
-		if (end <= 0)
-			return SQLITE_OK;
-		limit = store_floor(end, size_ns);
-	}
-	done = store_rollup_done(s, lv->size_s);
+	rc = level_limit(s, lv, &limit);
+	if (rc != SQLITE_OK || limit < 0)
+		return rc;
+	rc = store_rollup_done(s, lv->size_s, &done);
+	if (rc != SQLITE_OK)
+		return rc;
 	if (done < 0)
 		done = 0;   /* first time: from the oldest source row */
 	while (*budget > 0) {
 		int64_t b;
-		int rc;
 
 		sqlite3_bind_int64(r->next_end, 1, done);
 		sqlite3_bind_int64(r->next_end, 2, lv->source_s);
-		end = step_int64(r->next_end);
+		rc = step_int64(r->next_end, &end);
+		if (rc != SQLITE_OK)
+			return rc;
 		if (end < 0 || store_floor(end - 1, size_ns) + size_ns > limit)
 			break;
 		b = store_floor(end - 1, size_ns);
-		rc = run_bound(r->interval, b, b + size_ns, lv->size_s, lv->source_s, 0);
-		if (rc == SQLITE_OK) {
-			int64_t id = sqlite3_last_insert_rowid(s->db);
-
-			rc = run_bound(r->groups, b, b + size_ns, lv->size_s, lv->source_s, id);
-			if (rc == SQLITE_OK)
-				rc = run_bound(r->samples, b, b + size_ns, lv->size_s, lv->source_s,
-					       id);
-		}
+		rc = roll_bucket(s, r, lv, b);
 		if (rc != SQLITE_OK)
 			return rc;
 		done = b + size_ns;
@@ -195,7 +254,7 @@ int store_rollup(struct store *s, unsigned max_buckets, uint64_t max_ns, bool *m
 	size_t i;
 	int rc, ret;
 
-	ret = store_exec(s, "BEGIN IMMEDIATE", "cannot start a rollup", err, errlen);
+	ret = store_exec(s->db, "BEGIN IMMEDIATE", "cannot start a rollup", err, errlen);
 	if (ret < 0)
 		return ret;
 	rc = prepare_all(s, &r);
@@ -203,11 +262,11 @@ int store_rollup(struct store *s, unsigned max_buckets, uint64_t max_ns, bool *m
 		rc = roll_level(s, &r, &levels[i], &budget, deadline, &made);
 	finalize_all(&r);
 	if (rc != SQLITE_OK) {
-		ret = store_fail(s, rc, "cannot write rollups", err, errlen);
+		ret = store_fail(s->db, rc, "cannot write rollups", err, errlen);
 		(void)sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
 		return ret;
 	}
-	ret = store_exec(s, "COMMIT", "cannot commit rollups", err, errlen);
+	ret = store_exec(s->db, "COMMIT", "cannot commit rollups", err, errlen);
 	if (ret < 0) {
 		(void)sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
 		return ret;

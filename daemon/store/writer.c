@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <libgen.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +50,18 @@ static void make_default_dir(const char *db)
 	if (mkdir(dirname(copy), 0750) < 0 && errno != EEXIST)
 		log_debug("cannot create the directory of %s: %s", db, strerror(errno));
 	free(copy);
+}
+
+static void tell_data_changed(const struct writer *w)
+{
+	if (w->listener.data_changed != NULL)
+		w->listener.data_changed(w->listener.ctx);
+}
+
+static void tell_database_replaced(const struct writer *w)
+{
+	if (w->listener.database_replaced != NULL)
+		w->listener.database_replaced(w->listener.ctx);
 }
 
 static void drop_oldest_pending(struct writer *w)
@@ -97,7 +110,7 @@ static int reopen_store(struct writer *w, char *err, size_t errlen)
 	if (store_moved_aside(w->store) != NULL)
 		log_warning("%s", store_moved_aside(w->store));
 	w->reopened(w->reopened_ctx);
-	http_server_database_replaced(w->http);
+	tell_database_replaced(w);
 	log_info("writing to a new %s from now on", w->database);
 	return 0;
 }
@@ -121,7 +134,7 @@ static void check_database_file(struct writer *w)
 		  w->database, why, w->written_unchecked);
 	w->written_unchecked = 0;
 	/* Readers first: they must not keep the old file open, or the -wal. */
-	http_server_database_replaced(w->http);
+	tell_database_replaced(w);
 	store_close(w->store);
 	w->store = NULL;
 	store_remove_journal(w->database);
@@ -400,7 +413,7 @@ static void fit_cpi(struct writer *w)
 	else if (r == 1)
 		log_debug("regression CPI stack: no fit yet: %s", res.error);
 	if (r == 1)
-		http_server_data_changed(w->http);
+		tell_data_changed(w);
 }
 
 /* What the API and /metrics say about the writer: live, so an outage
@@ -409,7 +422,7 @@ void writer_publish(struct writer *w)
 {
 	w->ws.pending = w->n_pending;
 	if (writer_status_publish(&w->ws_box, &w->ws))
-		http_server_data_changed(w->http);
+		tell_data_changed(w);
 }
 
 void writer_add(struct writer *w, struct interval_data *iv)
@@ -446,24 +459,24 @@ bool writer_final_report(struct writer *w)
 	return w->n_pending == 0;
 }
 
-void writer_configure(struct writer *w, const struct config *c)
+void writer_configure(struct writer *w, const struct writer_options *o)
 {
-	_Static_assert(sizeof(w->retention_ns) == sizeof(c->retention_ns), "retention levels");
-	w->retry_buffer = c->retry_buffer;
-	memcpy(w->retention_ns, c->retention_ns, sizeof(c->retention_ns));
-	w->max_database_mb = c->max_database_mb;
+	_Static_assert(sizeof(w->retention_ns) == sizeof(o->retention_ns), "retention levels");
+	w->retry_buffer = o->retry_buffer;
+	memcpy(w->retention_ns, o->retention_ns, sizeof(o->retention_ns));
+	w->max_database_mb = o->max_database_mb;
 	w->ws.space_cap_bytes = 0;   /* said again if the filesystem is still too small */
 	w->next_prune_ns = 0;
 }
 
-void writer_init(struct writer *w, const struct config *c, void (*reopened)(void *ctx),
-		 void *ctx)
+void writer_init(struct writer *w, const struct writer_options *o,
+		 void (*reopened)(void *ctx), void *ctx)
 {
 	memset(w, 0, sizeof(*w));
-	w->database = c->database;
+	w->database = o->database;
 	w->reopened = reopened;
 	w->reopened_ctx = ctx;
-	writer_configure(w, c);
+	writer_configure(w, o);
 	writer_status_init(&w->ws_box);
 }
 
@@ -515,9 +528,12 @@ int writer_replan(struct writer *w, char *err, size_t errlen)
 	return r;
 }
 
-void writer_attach(struct writer *w, struct http_server *http)
+void writer_attach(struct writer *w, const struct writer_listener *l)
 {
-	w->http = http;
+	if (l != NULL)
+		w->listener = *l;
+	else
+		memset(&w->listener, 0, sizeof(w->listener));
 }
 
 void writer_close(struct writer *w)

@@ -11,8 +11,6 @@
 #ifndef STACKD_WRITER_H
 #define STACKD_WRITER_H
 
-#include "daemon/config.h"
-#include "daemon/serve/http_server.h"
 #include "daemon/attribute/interval.h"
 #include "daemon/store/store.h"
 #include "lib/writer_status.h"
@@ -21,18 +19,36 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* What the writer takes from the configuration (the fields of the same
+ * names in the daemon's), filled by its caller. */
+struct writer_options {
+	const char *database;            /* outlives the writer, read at each reopen */
+	unsigned retry_buffer;           /* intervals kept while the database fails */
+	unsigned max_database_mb;        /* size cap; 0: none */
+	uint64_t retention_ns[STORE_LEVELS];   /* raw intervals, minute and hour rollups kept */
+};
+
+/* Whom the writer tells what changed in the database (the HTTP API, whose
+ * cached answers and open connections depend on it).  Each callback may
+ * be NULL; they run on the writer's thread. */
+struct writer_listener {
+	void (*data_changed)(void *ctx);        /* new data: cached answers are stale */
+	void (*database_replaced)(void *ctx);   /* another file: drop connections to the old */
+	void *ctx;
+};
+
 struct writer {
 	struct store *store;             /* NULL while the file cannot be reopened */
 	const char *database;            /* the configuration's path; outlives the writer */
 	unsigned retry_buffer;
 	unsigned max_database_mb;
-	uint64_t retention_ns[3];
+	uint64_t retention_ns[STORE_LEVELS];
 	const struct model *model;       /* registered again in a reopened file */
 	const struct plan *plan;         /* the caller's, changed in place by a re-plan */
 	bool register_due;               /* a re-planned plan is not registered yet */
 	char boot_id[64];
 	uint64_t booted_ns;
-	struct http_server *http;        /* told when the file or the data change; may be NULL */
+	struct writer_listener listener; /* told when the file or the data change */
 	void (*reopened)(void *ctx);     /* records the daemon's facts in a reopened file */
 	void *reopened_ctx;
 	struct interval_data *pending, *pending_tail;
@@ -47,14 +63,16 @@ struct writer {
 	uint64_t next_cpifit_ns;         /* CLOCK_MONOTONIC: the next regression fit */
 };
 
-/* No store yet; the limits from c, whose database path must outlive w.
- * reopened(ctx) is called when the file was reopened, before the write. */
-void writer_init(struct writer *w, const struct config *c, void (*reopened)(void *ctx),
-		 void *ctx);
-/* The limits again (a reload): retry_buffer, retention, max_database_mb.
- * A cap the filesystem imposed is forgotten (said again if it still
- * holds) and retention runs at the next flush. */
-void writer_configure(struct writer *w, const struct config *c);
+/* No store yet, nobody told yet; the path and the limits from o (its
+ * database must outlive w).  reopened(ctx) is called when the file was
+ * reopened, before the write. */
+void writer_init(struct writer *w, const struct writer_options *o,
+		 void (*reopened)(void *ctx), void *ctx);
+/* The limits again (a reload): retry_buffer, retention, max_database_mb;
+ * o->database is not read (the path stays).  A cap the filesystem imposed
+ * is forgotten (said again if it still holds) and retention runs at the
+ * next flush. */
+void writer_configure(struct writer *w, const struct writer_options *o);
 /* Open the database (its default directory made), registered for this
  * boot with model m.  *started_ns: CLOCK_REALTIME taken right before the
  * registration, the start of this daemon's data.  Logs its error. */
@@ -66,9 +84,11 @@ int writer_open(struct writer *w, const struct model *m, const struct plan *plan
  * When the database cannot take it now, err says why and the next write
  * registers it first; -errno. */
 int writer_replan(struct writer *w, char *err, size_t errlen);
-/* The API that reads the store, once it runs. */
-void writer_attach(struct writer *w, struct http_server *http);
-/* Frees what writer_init and writer_open made; w->http must be stopped. */
+/* Whom to tell, once the API that reads the store runs: *l is copied
+ * (NULL: nobody). */
+void writer_attach(struct writer *w, const struct writer_listener *l);
+/* Frees what writer_init and writer_open made; the listener must be done
+ * (the API stopped). */
 void writer_close(struct writer *w);
 
 /* Queue iv (the writer's from now on, freed once written or dropped). */

@@ -1,6 +1,6 @@
 /*
  * cpi_fit_quality.h - how good a regression CPI stack is
- * (papers/cpi-stack-linear-regression.txt): the fit on three intervals of
+ * (Choudhary and Singh, docs/references.md): the fit on three intervals of
  * four, its R² there, and its error on the fourth, held out; and the
  * regressors that move together so closely that their penalties cannot
  * be told apart (the fit then gives one of them all and the other none).

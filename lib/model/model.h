@@ -4,8 +4,11 @@
  * A model names the counter groups to open (one libpfm4 event string, or a
  * sysfs pseudo event "pmu/name/", per member) and turns the *summed* counts of
  * those groups into metrics at query time.  Counts are stored additive, per
- * group, so any window can be summed exactly and every ratio is computed
- * inside one group (same time, no cross-group mixing; DESIGN.md section 4).
+ * group, so any window can be summed exactly.  A ratio of two events of one
+ * group is computed inside that group (same time, no cross-group mixing); a
+ * family the plan had to split over groups mixes them: each part's events
+ * are scaled to the family's cycles (lib/group_parts.h), so a ratio across
+ * two parts compares different stretches of time.
  *
  * The collector adds its context-switch sampler to every group (one sample
  * per switch, reading the group) and measures each group's time on the
@@ -156,7 +159,8 @@ struct model {
 	 * ("issue": Intel's allocation; "dispatch": AMD, Arm's rename to
 	 * backend), and the multi-stage stacks (NULL-terminated; each stack
 	 * named by its stage, "issue", "commit") measured in those same
-	 * slots (papers/multi-stage-cpi-and-flops-stacks.txt, section III-A).
+	 * slots (Eyerman et al., multi-stage CPI stacks, ISPASS 2018, section
+	 * III-A; docs/references.md).
 	 * What `show` titles the stacks with (model_stack_title). */
 	const char *slot_stage;
 	const char *const *stage_stacks;
@@ -211,7 +215,7 @@ const struct model *const *model_all(size_t *n);
  * some model knows is missing from the data, not misspelt. */
 const struct model *model_with_metric(const char *metric_name);
 
-/* Helpers for models and readers. */
+/* Helpers for models and readers (model_lookup.c). */
 uint64_t model_total_task_clock(const struct model *m, const struct group_sums *sums);
 int model_group_index(const struct model *m, const char *group_name);  /* -1 if none */
 int model_metric_index(const struct model *m, const char *metric_name); /* -1 if none */

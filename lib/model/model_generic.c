@@ -1,7 +1,7 @@
 /*
  * model_generic.c - AMD Zen 2 and Zen 3 (and the shape for any PMU without
  * Top-Down events): a CPI stack from miss events by non-negative linear
- * regression over interval records (papers/cpi-stack-linear-regression.txt:
+ * regression over interval records (Choudhary and Singh, docs/references.md:
  * CPI = base + sum of weight x misses per instruction, weights >= 0 because
  * a negative penalty is not physical), miss rates per kilo-instruction, and
  * FLOPS from RETIRED_SSE_AVX_FLOPS (paired with the merge event by the
@@ -132,7 +132,7 @@ static bool cycles_per_instruction(const struct model *m, const struct group_sum
 
 /* The stack of one target from the host's weights: base, each miss
  * rate times its penalty, and the residual, measured CPI minus equation
- * (2) of papers/cpi-stack-linear-regression.txt, CPI = W0 + sum Wi * Mi,
+ * (2) of Choudhary and Singh's report, CPI = W0 + sum Wi * Mi,
  * so the components add up to the measured CPI.  The residual (may be
  * negative) is what the host's penalties do not explain for this target;
  * it needs every kept regressor's rate, or it would hold a missing one. */

@@ -1,6 +1,6 @@
 /*
  * model_intel.c - what the Intel core models share: the stack tree (names
- * as the generic Top-Down nodes, DESIGN.md section 4), IPC/CPI, frontend
+ * as the generic Top-Down nodes of Yasin's method), IPC/CPI, frontend
  * delivery and FLOPS.  Formula sources are named in each model file.
  */
 #include "lib/model/model_intel.h"
@@ -390,7 +390,7 @@ void model_intel_compute(const struct model *m, const struct group_sums *sums,
 }
 
 /*
- * The cycle-accounted CPI stack (papers/counter-architecture-cpi-components.txt),
+ * The cycle-accounted CPI stack (Eyerman et al., ASPLOS 2006; docs/references.md),
  * beside Top-Down: each component is stall cycles a counter charges to one
  * miss event, per instruction, and the base is the rest (section 4: "assign
  * every cycle to one of the global CPI component cycle counters ...; the

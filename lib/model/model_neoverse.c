@@ -230,7 +230,7 @@ static double sve_granules(const struct model *m)
 }
 
 /*
- * The FLOPS stack (papers/multi-stage-cpi-and-flops-stacks.txt, section
+ * The FLOPS stack (Eyerman et al., ISPASS 2018, docs/references.md, section
  * III-C, Table III) from Arm's FP operation counts and the architected
  * stall cycles (family stalls, each a share of its own cycles), as shares
  * of the double-precision peak that sum to 1, each capped at what the

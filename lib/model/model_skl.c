@@ -39,7 +39,7 @@
  * formula exactly.  memory_bound combines per-cycle rates of two families.
  * heavy_ops is measured as a share of retiring inside td_l2_ret.
  *
- * Multi-stage stacks (papers/multi-stage-cpi-and-flops-stacks.txt): level 1
+ * Multi-stage stacks (Eyerman et al., ISPASS 2018): level 1
  * is the dispatch stage's stack; the issue stage's (model_intel.c) takes
  * RS_EVENTS.EMPTY_CYCLES (td_l2_ret) and CYCLE_ACTIVITY.STALLS_MEM_ANY
  * (td_l2_be) per cycle, rates of two families.  These events count per

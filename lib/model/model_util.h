@@ -51,7 +51,7 @@ double model_cov2(double a, double b);
 void model_split_parent(struct metric_value *a, struct metric_value *b,
 			const struct metric_value *parent, double share, double coverage);
 
-/* Multi-stage CPI stacks (papers/multi-stage-cpi-and-flops-stacks.txt,
+/* Multi-stage CPI stacks (Eyerman et al., ISPASS 2018, docs/references.md,
  * section III-A): one loss measured at an earlier and a later pipeline
  * stage, as bounds, each bound one stage's value.  Frontend and
  * mispredict losses start to be accounted later at later stages, so they
@@ -71,7 +71,7 @@ void model_put_stage_bounds(struct metric_value *low, struct metric_value *high,
 void model_put_stack(struct metric_value *const part[], const double *value, unsigned n,
 		     double coverage);
 
-/* A cycle-accounted CPI stack (papers/counter-architecture-cpi-components.txt,
+/* A cycle-accounted CPI stack (Eyerman et al., ASPLOS 2006, docs/references.md,
  * section 4: every cycle to one component, the base the rest): frac[i] is
  * component i's share of cycles, in the order that takes a cycle counted
  * by two (the first cause), each clamped to 0 and to the cycles the ones

@@ -26,7 +26,7 @@
  * the NMI watchdog holding one, the planner splits it along its ratio sets
  * (zen4_ratio_sets).  Each level-2
  * split is a ratio inside its own group, applied to the level-1 parent.
- * Multi-stage CPI stacks (papers/multi-stage-cpi-and-flops-stacks.txt,
+ * Multi-stage CPI stacks (Eyerman et al., ISPASS 2018, docs/references.md,
  * section III-A, Table II): level 1 above is the dispatch stage's stack;
  * family `commit` gives the commit stage's, in the same unit (slots, W = 6,
  * the dispatch width: the narrowest stage, section III-A; Zen 4 retires
@@ -346,7 +346,7 @@ static void zen4_commit_stack(const struct model *m, const struct group_sums *su
 }
 
 /*
- * The cycle-accounted CPI stack (papers/counter-architecture-cpi-components.txt)
+ * The cycle-accounted CPI stack (Eyerman et al., ASPLOS 2006; docs/references.md)
  * from family commit, beside Top-Down: Zen 4's ex_no_retire.* classify the
  * cycles that retire nothing as IBM POWER5's completion-stall counters do
  * (section 2), so with C = cycles, parts times the measured CPI:

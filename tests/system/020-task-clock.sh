@@ -1,9 +1,10 @@
 #!/bin/sh
 # A CPU spinner's task-clock total, as stored by stackd, agrees within 1%
-# with a per-task perf counter and with /proc/PID/schedstat (the README's
-# figure; measured 0.9944-1.0001 against perf).  That holds on an otherwise
-# idle host: with other work competing for the CPUs stackd has counted up
-# to 6.3% less, so there the comparisons are reported as SKIP, not passed.
+# with a per-task perf counter and with /proc/PID/schedstat (the figure of
+# docs/performance.md, Accuracy; measured 0.9944-1.0001 against perf).
+# That holds on an otherwise idle host: with other work competing for the
+# CPUs stackd has counted up to 6.3% less, so there the comparisons are
+# reported as SKIP, not passed.
 . "$(dirname "$0")/lib.sh"
 need_root
 command -v perf >/dev/null || skip "perf is not installed"

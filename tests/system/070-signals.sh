@@ -1,6 +1,7 @@
 #!/bin/sh
 # SIGTERM writes the interval in flight and exits 0; SIGHUP re-reads the
-# config file (a bad one is refused and the daemon runs on).
+# config file (a bad one is refused and the daemon runs on); SIGUSR1,
+# SIGUSR2 and SIGALRM are ignored.
 . "$(dirname "$0")/lib.sh"
 need_root
 
@@ -48,5 +49,16 @@ printf 'interval = 250ms\nring_pages = 64\n' >"$TMP/stackd.conf"
 kill -HUP "$DAEMON_PID"
 sleep 0.5
 grep -q "take effect only at a restart" "$TMP/stackd.log" || fail "restart-only change not reported"
+
+# Signals whose default action ends a process but mean nothing to stackd
+# (a stray kill -USR1, a library's alarm) are ignored, and said so.
+for sig in USR1 USR2 ALRM; do
+	kill -"$sig" "$DAEMON_PID"
+	sleep 0.3
+	kill -0 "$DAEMON_PID" 2>/dev/null || fail "SIG$sig ended the daemon"
+done
+wait_more_intervals "$DB" 2 || fail "collection stopped after SIGUSR1/SIGUSR2/SIGALRM"
+grep -q "ignored: stackd stops on SIGTERM" "$TMP/stackd.log" || fail "an ignored signal was not logged"
+note "SIGUSR1, SIGUSR2, SIGALRM: ignored, collection went on"
 stop_daemon
 exit 0

@@ -4,11 +4,49 @@
 # completion offers nothing --help lacks); stackd --help and stackd(8) name
 # the same options; stackd.conf(5) names every key `stackd -n` prints; the
 # man pages format without a warning; the completion completes under bash;
-# `make install` puts pages and completion where man and bash look.
+# `make install` puts pages and completion where man and bash look.  And
+# the documents hold together: README.md fits in 300 lines and shows the
+# dashboard's picture, every link in README.md and docs/*.md reaches a file
+# (and a heading) that exists, and no document cites a file users do not
+# have (../shared/, papers/*.txt, DESIGN.md).
 . "$(dirname "$0")/lib.sh"
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 MAN=$ROOT/docs/man
 COMP=$ROOT/packaging/bash-completion/stackctl
+
+lines=$(wc -l <"$ROOT/README.md")
+[ "$lines" -le 300 ] || fail "README.md has $lines lines: at most 300, the rest goes to docs/"
+grep -q '](docs/dashboard.png)' "$ROOT/README.md" || fail "README.md does not show docs/dashboard.png"
+[ -s "$ROOT/docs/dashboard.png" ] || fail "docs/dashboard.png is missing (docs/design.md: how to take it)"
+[ "$(wc -c <"$ROOT/docs/dashboard.png")" -le 307200 ] || fail "docs/dashboard.png is over 300 KB"
+# anchors DOC: the headings' GitHub anchors and the explicit <a id>s
+anchors() {
+	sed -n 's/^#\{1,6\} //p' "$1" | tr 'A-Z' 'a-z' | sed 's/[^a-z0-9 _-]//g; s/ /-/g'
+	grep -o '<a id="[^"]*"' "$1" | sed 's/<a id="//; s/"$//'
+}
+links=0
+for doc in "$ROOT/README.md" "$ROOT"/docs/*.md; do
+	dir=$(dirname "$doc")
+	for link in $(grep -oE '\]\([^) ]+\)' "$doc" | sed 's/^](//; s/)$//'); do
+		case $link in http://* | https://* | mailto:*) continue ;; esac
+		file=${link%%#*}
+		target=$doc
+		[ -z "$file" ] || target=$dir/$file
+		[ -e "$target" ] || fail "${doc#"$ROOT/"} links to $link: no such file"
+		case $link in
+		*#*)
+			anchors "$target" | grep -qx "${link#*#}" ||
+				fail "${doc#"$ROOT/"} links to $link: no such heading in ${target#"$ROOT/"}" ;;
+		esac
+		links=$((links + 1))
+	done
+done
+[ "$links" -ge 10 ] || fail "only $links links found in README.md and docs/*.md"
+cited=$(cd "$ROOT" && grep -rnE '\.\./shared|papers/[a-z-]+\.txt|DESIGN\.md' README.md docs web packaging \
+	systemd schema)
+[ -z "$cited" ] || fail "a document cites a file users do not have (docs/references.md lists the papers): $cited"
+note "README.md: $lines lines with the screenshot; $links links in README.md and docs/*.md reach their targets"
+
 command -v groff >/dev/null || skip "no groff"
 
 # long options a --help text or a man page names

@@ -76,8 +76,9 @@ stop_daemon
 # none counting kernel mode only (perf stat -e page-faults:u,page-faults:k
 # says 16441 and 3 for it).  The program's and [unattributed]'s faults
 # together, from fresh databases: on this VM about 90 switches a second go
-# unsampled (README) and their spans to [unattributed], so the user-mode
-# side is only asked for half the pages; the two sides differ by 100x.
+# unsampled (docs/models.md: switches the kernel counts but does not
+# sample) and their spans to [unattributed], so the user-mode side is only
+# asked for half the pages; the two sides differ by 100x.
 faults_of() {  # faults_of DB COMM
 	sqlite3 -readonly "$1" "SELECT coalesce(sum(v0), 0) FROM sample JOIN counter_group AS g
 		ON g.id = group_id JOIN process AS p ON p.id = process_id

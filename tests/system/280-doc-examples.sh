@@ -1,6 +1,7 @@
 #!/bin/sh
-# Every command the docs show works: each command of README.md's ```sh
-# blocks and of the EXAMPLES sections of stackctl(1) and stackd(8) runs
+# Every command the docs show works: each command of the ```sh blocks of
+# README.md and docs/*.md, and of the EXAMPLES sections of stackctl(1) and
+# stackd(8), runs
 # (a) against a live daemon (the software model: this host may have no
 # PMU) and (b) against the golden tests' constructed Skylake database
 # (--db).  None may exit 2 (a usage error: the docs show a command line
@@ -27,6 +28,12 @@ allowed() {
 		echo "the whole test suite, this test among it" ;;
 	"make deb")
 		echo "builds the package: make package-test does, in .ci/run" ;;
+	"make bench" | "BENCH_PARTS="*" make bench")
+		echo "measures for minutes on an otherwise idle host: never part of make test" ;;
+	"make all "*)
+		echo "builds the test programs: make test does" ;;
+	*"sh tests/system/run "*)
+		echo "runs system tests: make test runs every one of them" ;;
 	"apt install "* | "dnf install "*)
 		echo "installs a package on the host: make package-test does" ;;
 	"systemctl "*)
@@ -35,10 +42,14 @@ allowed() {
 	esac
 }
 
-# The commands: the lines of README's ```sh blocks (R) and of the man
+# The commands, each after where it is shown: the lines of the ```sh
+# blocks of README.md and docs/*.md (that file's path) and of the man
 # pages' EXAMPLES (M; .nf ... .fi, roff's \- unescaped), comments removed.
-readme_commands() {
-	awk '/^```sh/ { on = 1; next } /^```/ { on = 0 } on' "$ROOT/README.md"
+doc_commands() {
+	(cd "$ROOT" && for doc in README.md docs/*.md; do
+		awk -v doc="$doc" '/^ *```sh/ { on = 1; next } /^ *```/ { on = 0 }
+			on { sub(/^ +/, ""); print doc " " $0 }' "$doc"
+	done)
 }
 man_commands() {
 	for page in stackctl.1 stackd.8; do
@@ -46,8 +57,8 @@ man_commands() {
 			on && /^\.fi/ { nf = 0 } on && nf' "$ROOT/docs/man/$page"
 	done | sed 's/\\-/-/g'
 }
-{ readme_commands | sed 's/^/R /'; man_commands | sed 's/^/M /'; } |
-	sed -E 's/[[:space:]]+#.*$//; s/[[:space:]]+$//' | grep -v '^[RM]$' >"$TMP/commands"
+{ doc_commands; man_commands | sed 's/^/M /'; } |
+	sed -E 's/[[:space:]]+#.*$//; s/[[:space:]]+$//' | grep ' ' >"$TMP/commands"
 [ "$(grep -c 'stackctl' "$TMP/commands")" -ge 10 ] ||
 	fail "found only $(grep -c stackctl "$TMP/commands") stackctl commands in the docs"
 grep -q '^M stackd ' "$TMP/commands" || fail "stackd(8) shows no example (EXAMPLES)"
@@ -78,9 +89,9 @@ ln -s "$ROOT/docs" "$WORK/docs"
 cp "$ROOT/tests/data/skl-interval-percpu.csv" "$WORK/stackd-recording.csv"
 cp "$ROOT/tests/data/skl-interval-percpu.csv" "$WORK/recording.csv"
 
-# check_calls LABEL STRICT: each stackctl and stackd call logged since the
-# last check, by its own status whatever a pipeline made of it; STRICT
-# (yes): only 0 will do.
+# check_calls LABEL STRICT FROM: each stackctl and stackd call logged since
+# the last check, by its own status whatever a pipeline made of it; STRICT
+# (yes): only 0 will do.  FROM: the document that shows the command.
 check_calls() {
 	for f in "$CALLS"/*.rc; do
 		[ -e "$f" ] && [ ! -e "$f.seen" ] || continue
@@ -89,7 +100,7 @@ check_calls() {
 		call=$(cat "${f%.rc}.cmd")
 		err=${f%.rc}.err
 		[ "$rc" -eq 0 ] || [ "$2" != yes ] ||
-			fail "$1: '$call' (README) exited $rc on this host: $(cat "$err")"
+			fail "$1: '$call' ($3) exited $rc on this host: $(cat "$err")"
 		case $rc in
 		0) ;;
 		1 | 3)
@@ -103,8 +114,8 @@ check_calls() {
 }
 
 # run_all LABEL: every command once, in a directory of its own.  On the
-# live daemon the README's own commands must succeed: its tour is meant to
-# be run on a host like this one, PMU or not.
+# live daemon the commands of README.md and docs/ must succeed: they are
+# meant to be run on a host like this one, PMU or not.
 run_all() {
 	CALLS=$TMP/calls-$1
 	export CALLS
@@ -117,7 +128,7 @@ run_all() {
 		fi
 		case $cmd in
 		*stackctl* | *stackd*) ;;
-		*) fail "README or a man page shows '$cmd': run it here or say in allowed() why not" ;;
+		*) fail "$from shows '$cmd': run it here or say in allowed() why not" ;;
 		esac
 		# the docs' build/ paths and installed names: both the wrappers
 		line=$(echo "$cmd" | sed -E 's#(^|[ |;&(])build/(stackctl|stackd)#\1\2#g')
@@ -126,8 +137,8 @@ run_all() {
 		rc=$?
 		ran=$((ran + 1))
 		strict=no
-		[ "$1" = live ] && [ "$from" = R ] && strict=yes
-		check_calls "$1" "$strict"
+		[ "$1" = live ] && [ "$from" != M ] && strict=yes
+		check_calls "$1" "$strict" "$from"
 		[ "$rc" -ne 124 ] || fail "$1: '$cmd' did not finish in 60 s"
 		# the rest of a pipeline (jq, man) must not fail either
 		[ "$rc" -le 1 ] || [ "$rc" -eq 3 ] ||

@@ -1,10 +1,10 @@
 /*
- * test_cpi_fit.c - the daemon's regression CPI stack fit (lib/model/cpi_fit.h)
+ * test_cpi_fit.c - the daemon's regression CPI stack fit (cpi_fitter.h)
  * on synthetic process-intervals made from known penalties with noise, and
  * the stack it gives one process (model_generic.c): components plus the
  * residual add up to the measured CPI.
  */
-#include "lib/model/cpi_fit.h"
+#include "daemon/store/cpi_fitter.h"
 #include "lib/model/model_generic.h"
 #include "test_model.h"
 

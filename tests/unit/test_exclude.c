@@ -107,6 +107,16 @@ static void check_families(void)
 	CHECK(strstr(err, "leaves no family") != NULL);
 	CHECK(families_parse(&model_skl, "td_l1;rm", off, err, sizeof(err)) == -EINVAL);
 	CHECK(families_parse(&model_skl, "", off, err, sizeof(err)) == -EINVAL);
+	/* Lists of nothing but commas, or with an empty item, are typos: they
+	 * once parsed to whatever off[] held before (here: every family on,
+	 * so ",,," was accepted as "all"). */
+	memset(off, 0, sizeof(off));
+	CHECK(families_parse(&model_skl, ",,,", off, err, sizeof(err)) == -EINVAL);
+	CHECK(strstr(err, "item 1 is empty") != NULL);
+	CHECK(families_parse(&model_skl, "td_l1,,flops", off, err, sizeof(err)) == -EINVAL);
+	CHECK(strstr(err, "item 2 is empty") != NULL);
+	CHECK(families_parse(&model_skl, " , ", off, err, sizeof(err)) == -EINVAL);
+	CHECK(families_parse(&model_skl, "td_l1 , flops", off, err, sizeof(err)) == 0);
 }
 
 int main(void)

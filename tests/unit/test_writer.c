@@ -10,6 +10,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #define SEC 1000000000ULL
@@ -23,6 +24,19 @@ static struct interval_data *make_interval(uint64_t end_s)
 	iv->end_ns = end_s * SEC;
 	iv->ncpus = 1;
 	return iv;
+}
+
+/* The writer's options from c, as the daemon fills them. */
+static struct writer_options options(const struct config *c)
+{
+	struct writer_options o = {
+		.database = c->database,
+		.retry_buffer = c->retry_buffer,
+		.max_database_mb = c->max_database_mb,
+	};
+
+	memcpy(o.retention_ns, c->retention_ns, sizeof(o.retention_ns));
+	return o;
 }
 
 static void count_reopen(void *ctx)
@@ -66,6 +80,7 @@ static void test_replan(const char *dir)
 	struct plan_budget b;
 	struct plan plan;
 	struct config c;
+	struct writer_options o;
 	struct writer w;
 	uint64_t started = 0;
 	int reopens = 0;
@@ -74,7 +89,8 @@ static void test_replan(const char *dir)
 	config_defaults(&c);
 	snprintf(c.database, sizeof(c.database), "%s/replan.db", dir);
 	plan_whole(&model_software, &plan);
-	writer_init(&w, &c, count_reopen, &reopens);
+	o = options(&c);
+	writer_init(&w, &o, count_reopen, &reopens);
 	CHECK(writer_open(&w, &model_software, &plan, &started) == 0);
 	write_row(&w, 2000, 0);
 	CHECK(scalar(c.database, "SELECT count(*) FROM sample JOIN counter_group AS g ON "
@@ -95,6 +111,7 @@ int main(void)
 	char dir[] = "/tmp/stackd-test-writer-XXXXXX";
 	struct writer_status st;
 	struct config c;
+	struct writer_options o;
 	struct writer w;
 	uint64_t started = 0;
 	int reopens = 0;
@@ -106,7 +123,8 @@ int main(void)
 	snprintf(c.database, sizeof(c.database), "%s/stackd.db", dir);
 	snprintf(path, sizeof(path), "%s", c.database);
 	c.retry_buffer = 2;
-	writer_init(&w, &c, count_reopen, &reopens);
+	o = options(&c);
+	writer_init(&w, &o, count_reopen, &reopens);
 	CHECK(writer_open(&w, &model_software, NULL, &started) == 0);
 	CHECK(started != 0);
 	add_and_flush(&w, 1000);

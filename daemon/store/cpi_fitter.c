@@ -1,5 +1,7 @@
 /*
- * cpi_fit.c - the host's regression CPI stack fit (see cpi_fit.h).
+ * cpi_fitter.c - the host's regression CPI stack fit (see cpi_fitter.h),
+ * which only the daemon's store makes; readers see the stored fit through
+ * lib/model/cpi_fit.h and lib/query.h.
  *
  * The paper met collinear miss events and dropped them by hand (section
  * 2.3: "We removed these events from regression as we attributed this to
@@ -8,7 +10,7 @@
  * without it, so its cost shows up in the weight of the regressor it moves
  * with (or in the others), never as a component silently set to 0.
  */
-#include "lib/model/cpi_fit.h"
+#include "daemon/store/cpi_fitter.h"
 
 #include <errno.h>
 #include <math.h>

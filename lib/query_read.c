@@ -1,0 +1,178 @@
+/*
+ * query_read.c - what the readers share (query_read.h): the window's
+ * intervals and model, the stored counter groups, who the CPU time went
+ * to, and the statements and rows of the sample table's value columns.
+ */
+#include "lib/query_read.h"
+#include "lib/db.h"
+#include "lib/pids.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+int query_sql_fail(struct db *db, const char *what, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "%s: %s", what, sqlite3_errmsg(db->db));
+	return -EIO;
+}
+
+int query_prepare_printf(struct db *db, sqlite3_stmt **st, const char *fmt, ...)
+{
+	char sql[QUERY_SQL_MAX];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(sql, sizeof(sql), fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= sizeof(sql))
+		return SQLITE_TOOBIG;
+	return sqlite3_prepare_v2(db->db, sql, -1, st, NULL);
+}
+
+void query_read_values(sqlite3_stmt *st, int col, uint64_t v[MODEL_MAX_EVENTS])
+{
+	int k;
+
+	for (k = 0; k < STACKD_SAMPLE_VALUES; k++)
+		v[k] = (uint64_t)sqlite3_column_int64(st, col + k);
+}
+
+int query_map_groups(struct db *db, const struct window *w, struct group_map *map, char *err,
+		     size_t errlen)
+{
+	sqlite3_stmt *st;
+
+	memset(map, 0, sizeof(*map));
+	if (sqlite3_prepare_v2(db->db, "SELECT id, model, formula_version, name, events"
+			       " FROM counter_group ORDER BY id", -1, &st, NULL) != SQLITE_OK)
+		return query_sql_fail(db, "cannot read counter groups", err, errlen);
+	while (sqlite3_step(st) == SQLITE_ROW)
+		group_map_add(map, w->model, sqlite3_column_int64(st, 0),
+			      (const char *)sqlite3_column_text(st, 1),
+			      (unsigned)sqlite3_column_int(st, 2),
+			      (const char *)sqlite3_column_text(st, 3),
+			      (const char *)sqlite3_column_text(st, 4));
+	sqlite3_finalize(st);
+	return 0;
+}
+
+int query_read_intervals(struct db *db, const struct tiers *t, uint64_t window_ns,
+			 struct window *w, int64_t *lo, int64_t *hi, char *err, size_t errlen)
+{
+	sqlite3_stmt *st;
+	int64_t newest;
+	int rc;
+
+	rc = sqlite3_prepare_v2(db->db, "SELECT end_ns, model FROM interval"
+				" ORDER BY end_ns DESC LIMIT 1", -1, &st, NULL);
+	if (rc != SQLITE_OK)
+		return query_sql_fail(db, "cannot read intervals", err, errlen);
+	if (sqlite3_step(st) != SQLITE_ROW) {
+		sqlite3_finalize(st);
+		snprintf(err, errlen, "no data yet: stackd has not stored an interval");
+		return -ENODATA;
+	}
+	newest = sqlite3_column_int64(st, 0);
+	snprintf(w->model_name, sizeof(w->model_name), "%s",
+		 (const char *)sqlite3_column_text(st, 1));
+	w->model = model_find(w->model_name);
+	sqlite3_finalize(st);
+	{
+		char smt[8];
+
+		w->smt_on = query_meta(db, "smt", smt, sizeof(smt)) == 0 && strcmp(smt, "on") == 0;
+	}
+
+	rc = sqlite3_prepare_v2(db->db,
+				"SELECT min(start_ns), max(end_ns), count(*), max(ncpus), max(rollup_s)"
+				HEALTH_FIELDS(HEALTH_SQL_COMBINE)
+				" FROM interval WHERE end_ns > ?1 AND end_ns <= ?2 AND " TIER_MATCH(""),
+				-1, &st, NULL);
+	if (rc != SQLITE_OK)
+		return query_sql_fail(db, "cannot read intervals", err, errlen);
+	*lo = newest - (int64_t)window_ns;
+	*hi = newest;
+	w->asked_ns = window_ns;
+	sqlite3_bind_int64(st, 1, *lo);
+	sqlite3_bind_int64(st, 2, *hi);
+	query_bind_tiers(st, t);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		int k = 5;
+
+		w->from_ns = (uint64_t)sqlite3_column_int64(st, 0);
+		w->to_ns = (uint64_t)sqlite3_column_int64(st, 1);
+		w->n_intervals = (unsigned)sqlite3_column_int(st, 2);
+		w->ncpus = (unsigned)sqlite3_column_int(st, 3);
+		w->resolution_s = (unsigned)sqlite3_column_int(st, 4);
+#define READ_FIELD(name, ...) w->name = (uint64_t)sqlite3_column_int64(st, k++);
+		HEALTH_FIELDS(READ_FIELD)
+#undef READ_FIELD
+	}
+	sqlite3_finalize(st);
+	w->busiest_cpu = -1;
+	rc = sqlite3_prepare_v2(db->db, "SELECT busiest_cpu FROM interval WHERE end_ns > ?1"
+				" AND end_ns <= ?2 AND " TIER_MATCH("") " ORDER BY max_cpu_switch_rate"
+				" DESC LIMIT 1", -1, &st, NULL);
+	if (rc == SQLITE_OK) {
+		sqlite3_bind_int64(st, 1, *lo);
+		sqlite3_bind_int64(st, 2, *hi);
+		query_bind_tiers(st, t);
+		if (sqlite3_step(st) == SQLITE_ROW)
+			w->busiest_cpu = sqlite3_column_int(st, 0);
+		sqlite3_finalize(st);
+	}
+	return 0;
+}
+
+int query_read_splits(struct db *db, const struct tiers *t, int64_t lo, int64_t hi,
+		      int64_t step, query_split_slot_fn slot, void *arg, char *err, size_t errlen)
+{
+	static const char *const sql[2] = {
+		"SELECT (i.end_ns - ?1 - 1) / ?3, sum(i.ncpus * (i.end_ns - i.start_ns)),"
+		" sum(i.samples + i.unsampled_switches), sum(i.periodic_ns)"
+		" FROM interval AS i WHERE i.end_ns > ?1 AND i.end_ns <= ?2 AND " TIER_MATCH("i.")
+		" GROUP BY 1",
+		"SELECT (i.end_ns - ?1 - 1) / ?3,"
+		" coalesce(sum(CASE WHEN p.pid = " PIDS_STR(PID_IDLE) " THEN s.task_clock_ns END), 0),"
+		" coalesce(sum(CASE WHEN p.pid = " PIDS_STR(PID_UNATTRIBUTED)
+		" THEN s.task_clock_ns END), 0),"
+		" coalesce(sum(CASE WHEN p.pid = " PIDS_STR(PID_UNATTRIBUTED)
+		" THEN s.context_switches END), 0)"
+		" FROM process AS p CROSS JOIN sample AS s ON s.process_id = p.id"
+		" CROSS JOIN interval AS i ON i.id = s.interval_id"
+		" WHERE p.pid IN (" PIDS_STR(PID_IDLE) ", " PIDS_STR(PID_UNATTRIBUTED) ")"
+		" AND i.end_ns > ?1 AND i.end_ns <= ?2 AND " TIER_MATCH("i.") " GROUP BY 1",
+	};
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		sqlite3_stmt *st;
+
+		if (sqlite3_prepare_v2(db->db, sql[k], -1, &st, NULL) != SQLITE_OK)
+			return query_sql_fail(db, "cannot read the CPU time split", err, errlen);
+		sqlite3_bind_int64(st, 1, lo);
+		sqlite3_bind_int64(st, 2, hi);
+		sqlite3_bind_int64(st, 3, step > 0 ? step : 1);
+		query_bind_tiers(st, t);
+		while (sqlite3_step(st) == SQLITE_ROW) {
+			struct cpu_split *s = slot(arg, (uint64_t)sqlite3_column_int64(st, 0));
+
+			if (s == NULL)
+				continue;
+			if (k == 0) {
+				s->cpu_ns = (uint64_t)sqlite3_column_int64(st, 1);
+				s->switches = (uint64_t)sqlite3_column_int64(st, 2);
+				s->periodic_ns = (uint64_t)sqlite3_column_int64(st, 3);
+			} else {
+				s->idle_ns = (uint64_t)sqlite3_column_int64(st, 1);
+				s->unattributed_ns = (uint64_t)sqlite3_column_int64(st, 2);
+				s->unattributed_switches = (uint64_t)sqlite3_column_int64(st, 3);
+			}
+		}
+		sqlite3_finalize(st);
+	}
+	return 0;
+}
