@@ -72,8 +72,8 @@ static inline uint64_t daemon_unclamped_period_ns(const struct daemon *d)
 }
 
 /* ... as used: never longer than 3/5 of a group's turn, so that every
- * period drawn (up to 1.5 ln 3 = 1.65 x the mean, worker.c's draw_period)
- * fires within the turn it was drawn in. */
+ * period drawn (up to 1.5 ln 3 = 1.65 x the mean, worker_mode.c's
+ * worker_draw_period) fires within the turn it was drawn in. */
 static inline uint64_t daemon_clock_period_ns(const struct daemon *d)
 {
 	uint64_t longest = d->cfg.rotate_period_ns * 3 / 5;

@@ -1,23 +1,131 @@
 /*
  * instance.c - see instance.h.
  *
- * An abstract socket, not a lock file: it needs no writable directory (a
- * stackd run by hand as a user with CAP_PERFMON has no /run/stackd), it
- * vanishes with its process (no stale lock after a SIGKILL), and the
- * holder's pid comes from SO_PEERCRED.  Nothing is ever accepted on it: a
- * connection only asks who holds the name.
+ * First a lock file, /run/stackd/instance.lock, mode 0600, in a directory
+ * only root or the service user can write: no other user can create it,
+ * open it or take its lock, so nobody can squat the guard, and a file lock
+ * holds across network namespaces (a container on the host's /run sees
+ * the host's stackd).  flock(2) locks vanish with their process (no stale
+ * lock after SIGKILL); the holder writes its pid into the file, so a
+ * second start names it.
+ *
+ * Where the directory cannot be used (stackd run by hand as a user with
+ * CAP_PERFMON has no /run/stackd), an abstract Unix socket "@stackd"
+ * stands in: it needs no directory, but anyone may bind it and it is per
+ * network namespace.  A holder is obeyed only when it is a listening
+ * stackd of root, of us or of the service user (SO_PEERCRED names it); a
+ * name bound by anyone else, or bound without listen() so that its holder
+ * cannot be told, is a squatter: logged and ignored.
  */
 #include "daemon/instance.h"
+#include "lib/paths.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
 
 #define INSTANCE_NAME "stackd"
+
+/* The uids whose files and sockets are a stackd of ours. */
+static bool trusted_uid(uid_t uid, uid_t service_uid)
+{
+	return uid == 0 || uid == geteuid() || uid == service_uid;
+}
+
+/* The pid written in the lock file by its holder, 0 when unreadable. */
+static pid_t lock_holder(int fd)
+{
+	char buf[32];
+	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
+
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	return (pid_t)strtol(buf, NULL, 10);
+}
+
+/* The lock file, opened: its fd, -ENOENT when the directory cannot be
+ * used here (go to the abstract name), another -errno on a real error. */
+static int open_lock(const char *dir, const char *path, uid_t service_uid)
+{
+	struct stat st;
+	int fd;
+
+	if (mkdir(dir, 0755) < 0 && errno != EEXIST)
+		return -ENOENT;
+	if (lstat(dir, &st) < 0 || !S_ISDIR(st.st_mode) || !trusted_uid(st.st_uid, service_uid) ||
+	    (st.st_mode & (S_IWGRP | S_IWOTH)) != 0)
+		return -ENOENT;   /* a directory others may write is no guard */
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd < 0)
+		return errno == EACCES || errno == EROFS || errno == EPERM ? -ENOENT : -errno;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || !trusted_uid(st.st_uid, service_uid) ||
+	    (st.st_mode & 077) != 0) {
+		close(fd);
+		return -ENOENT;
+	}
+	return fd;
+}
+
+/* Says in err that another stackd holds the guard; -EBUSY, or 0 beside
+ * it with --allow-second. */
+static int busy(pid_t holder, bool allow_second, char *err, size_t errlen)
+{
+	if (holder > 0)
+		snprintf(err, errlen, "another stackd (pid %d) is collecting on this host", (int)holder);
+	else
+		snprintf(err, errlen, "another stackd is collecting on this host");
+	if (allow_second) {
+		strncat(err, "; running beside it (--allow-second)", errlen - strlen(err) - 1);
+		return 0;
+	}
+	strncat(err, ": two samplers of every context switch cost twice and measure nothing more; "
+		"stop it, or start this one with --allow-second", errlen - strlen(err) - 1);
+	return -EBUSY;
+}
+
+int instance_claim_lock(const char *dir, bool allow_second, uid_t service_uid, int *ret_fd,
+			pid_t *holder, char *err, size_t errlen)
+{
+	char path[512], pid[32];
+	int fd, n;
+
+	*ret_fd = -1;
+	*holder = 0;
+	snprintf(path, sizeof(path), "%s/instance.lock", dir);
+	fd = open_lock(dir, path, service_uid);
+	if (fd < 0) {
+		if (fd != -ENOENT)
+			snprintf(err, errlen, "cannot open %s: %s", path, strerror(-fd));
+		return fd;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		int r = errno == EWOULDBLOCK ? -EBUSY : -errno;
+
+		*holder = lock_holder(fd);
+		close(fd);
+		if (r != -EBUSY) {
+			snprintf(err, errlen, "cannot lock %s: %s", path, strerror(-r));
+			return r;
+		}
+		return busy(*holder, allow_second, err, errlen);
+	}
+	n = snprintf(pid, sizeof(pid), "%d\n", (int)getpid());
+	if (ftruncate(fd, 0) < 0 || pwrite(fd, pid, (size_t)n, 0) != n) {
+		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+		close(fd);
+		return -EIO;
+	}
+	*ret_fd = fd;
+	return 0;
+}
 
 static socklen_t instance_addr(struct sockaddr_un *sun)
 {
@@ -47,8 +155,8 @@ static pid_t holder_of(uid_t *uid)
 	return cred.pid;
 }
 
-int instance_claim(bool allow_second, uid_t service_uid, int *ret_fd, pid_t *holder, char *err,
-		   size_t errlen)
+int instance_claim_name(bool allow_second, uid_t service_uid, int *ret_fd, pid_t *holder,
+		      char *err, size_t errlen)
 {
 	struct sockaddr_un sun;
 	socklen_t len = instance_addr(&sun);
@@ -71,23 +179,30 @@ int instance_claim(bool allow_second, uid_t service_uid, int *ret_fd, pid_t *hol
 		return r;
 	}
 	*holder = holder_of(&uid);
-	/* Abstract names have no permissions: any user can bind one.  Only a
-	 * holder running as root, as us or as the service user is a stackd
-	 * that counts; anyone else is squatting and is not obeyed. */
-	if (*holder > 0 && uid != 0 && uid != geteuid() && uid != service_uid) {
-		snprintf(err, errlen, "the host's stackd name is held by pid %d of uid %u, not a "
-			 "stackd of ours; going on without it", (int)*holder, (unsigned)uid);
+	/* A stackd always listens, so a holder that cannot be asked (bound
+	 * without listen()) or of another uid is squatting, not obeyed. */
+	if (*holder <= 0 || !trusted_uid(uid, service_uid)) {
+		if (*holder > 0)
+			snprintf(err, errlen, "the stackd name @%s is held by pid %d of uid %u, not "
+				 "a stackd of ours; going on without it", INSTANCE_NAME, (int)*holder,
+				 (unsigned)uid);
+		else
+			snprintf(err, errlen, "the stackd name @%s is bound by a process that does "
+				 "not answer (not a stackd); going on without it", INSTANCE_NAME);
+		if (*holder <= 0)
+			*holder = -1;
 		return 0;
 	}
-	if (*holder > 0)
-		snprintf(err, errlen, "another stackd (pid %d) is collecting on this host", (int)*holder);
-	else
-		snprintf(err, errlen, "another stackd is collecting on this host");
-	if (allow_second) {
-		strncat(err, "; running beside it (--allow-second)", errlen - strlen(err) - 1);
-		return 0;
-	}
-	strncat(err, ": two samplers of every context switch cost twice and measure nothing more; "
-		"stop it, or start this one with --allow-second", errlen - strlen(err) - 1);
-	return -EBUSY;
+	return busy(*holder, allow_second, err, errlen);
+}
+
+int instance_claim(bool allow_second, uid_t service_uid, int *ret_fd, pid_t *holder, char *err,
+		   size_t errlen)
+{
+	int r = instance_claim_lock(STACKD_RUNTIME_DIR, allow_second, service_uid, ret_fd, holder,
+				    err, errlen);
+
+	if (r != -ENOENT)
+		return r;
+	return instance_claim_name(allow_second, service_uid, ret_fd, holder, err, errlen);
 }

@@ -327,6 +327,13 @@ static int parse_args(int argc, char **argv, bool *check)
  * --db), and nothing collected (so no preflight of the counters). */
 static int run_demo(const struct config *cfg, bool check)
 {
+	const struct demo_options opt = {
+		.listen = cfg->listen,
+		.web_dir = cfg->web_dir,
+		.http_max_connections = cfg->http_max_connections,
+		.prometheus_max_keys = cfg->prometheus_max_keys,
+		.prometheus_top_processes = cfg->prometheus_top_processes,
+	};
 	size_t i;
 
 	for (i = 0; i < arg_n_settings; i++)
@@ -336,7 +343,7 @@ static int run_demo(const struct config *cfg, bool check)
 			return EXIT_FAILURE;
 		}
 	log_init("stackd", cfg->log_level);
-	return demo_run(cfg);
+	return demo_run(&opt);
 }
 
 int main(int argc, char **argv)

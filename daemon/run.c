@@ -1,7 +1,7 @@
 /*
  * run.c - the running daemon.  See run.h.
  *
- * Threads: one worker per CPU (daemon/collect/worker.c) samples and
+ * Threads: one worker per CPU (daemon/collect/worker_thread.c) samples and
  * attributes; this, the main thread, flushes every interval, writes SQLite
  * (daemon/store/writer.c) and handles signals.  A slow or failing database
  * therefore never stalls sampling: intervals that cannot be written wait

@@ -2,7 +2,7 @@
  * api.h - the HTTP API's answers (docs/api.md): /api/v1/top,
  * /api/v1/{processes,comms,units}/NAME, /api/v1/series, /api/v1/export and
  * /api/v1/system, computed from a read-only database connection.  No
- * sockets here: stackd's http_server.c serves these over HTTP, and
+ * sockets here: stackd's http_request.c serves these over HTTP, and
  * `stackctl --db FILE` calls the very same function in-process, so the CLI
  * reads one JSON contract whichever way it gets its data.
  */

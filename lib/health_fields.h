@@ -129,7 +129,7 @@ static inline bool attribution_is_low(double cpu, double lost_of_all, double sw)
 #define HEALTH_COUNT_ONE(name, ...) + 1
 #define HEALTH_N_FIELDS (0 HEALTH_FIELDS(HEALTH_COUNT_ONE))
 
-/* One CPU's counts between two flushes (worker.c, attrib.c). */
+/* One CPU's counts between two flushes (worker_cut.c, attrib.c). */
 struct health_counts {
 	HEALTH_FIELDS(HEALTH_DECLARE)
 };

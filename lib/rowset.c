@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define RS_TABLE_MAX_WIDTH 40   /* characters of one column, but the last */
 #define RS_TABLE_CELL_MAX 512   /* bytes of one cell's text, before the cut */
@@ -477,17 +478,36 @@ static void json_row(const struct rowset *rs, size_t r, struct jsonw *w)
 	jsonw_object_end(w);
 }
 
-/* A CSV field, quoted when it must be, as valid UTF-8. */
-static void csv_field(FILE *f, const char *s)
+/* A field starting with one of these is a formula to a spreadsheet
+ * (=HYPERLINK(...), +cmd|...): OWASP's advice against CSV injection is a
+ * leading apostrophe, inside quotes.  Text fields only: numbers are
+ * written as numbers, a negative one included. */
+static bool csv_formula_start(const char *s)
 {
-	bool quote = strpbrk(s, ",\"\n\r") != NULL;
+	return s[0] != '\0' && strchr("=+-@\t\r", s[0]) != NULL;
+}
+
+/* A CSV field, quoted when it must be, as valid UTF-8.  data: a value (not
+ * a column name), made safe for spreadsheets; terminal: controls shown as
+ * '?' (as tables show them), so another user's process name cannot send
+ * escape sequences to the reader's terminal. */
+static void csv_field(FILE *f, const char *s, bool data, bool terminal)
+{
+	bool formula = data && csv_formula_start(s);
+	bool quote = formula || strpbrk(s, ",\"\n\r") != NULL;
 	size_t n;
 
 	if (quote)
 		fputc('"', f);
+	if (formula)
+		fputc('\'', f);
 	while (*s != '\0') {
-		if (utf8_decode(s, &n) < 0) {
+		int32_t cp = utf8_decode(s, &n);
+
+		if (cp < 0) {
 			fputs(UTF8_REPLACEMENT, f);
+		} else if (terminal && utf8_is_control(cp)) {
+			fputc('?', f);
 		} else {
 			if (*s == '"')
 				fputc('"', f);
@@ -499,7 +519,7 @@ static void csv_field(FILE *f, const char *s)
 		fputc('"', f);
 }
 
-static void csv_row(const struct rowset *rs, size_t r, FILE *f)
+static void csv_row(const struct rowset *rs, size_t r, FILE *f, bool terminal)
 {
 	char buf[64];
 	size_t c;
@@ -510,7 +530,7 @@ static void csv_row(const struct rowset *rs, size_t r, FILE *f)
 		if (c)
 			fputc(',', f);
 		if (x->type == RS_TEXT) {
-			csv_field(f, x->s);
+			csv_field(f, x->s, true, terminal);
 		} else {
 			format_plain(x, buf, sizeof(buf));
 			fputs(buf, f);
@@ -524,6 +544,7 @@ void rowset_stream_begin(struct rs_stream *s, enum rs_format fmt, FILE *f)
 	memset(s, 0, sizeof(*s));
 	s->f = f;
 	s->fmt = fmt;
+	s->terminal = isatty(fileno(f)) == 1;
 	if (fmt == RS_JSON) {
 		jsonw_init(&s->own, f);
 		jsonw_array_begin(&s->own);
@@ -553,7 +574,7 @@ void rowset_stream_rows(struct rs_stream *s, const struct rowset *rs, size_t lim
 		for (size_t c = 0; c < rs->n_cols; c++) {
 			if (c)
 				fputc(',', s->f);
-			csv_field(s->f, rs->cols[c].name);
+			csv_field(s->f, rs->cols[c].name, false, s->terminal);
 		}
 		fputc('\n', s->f);
 		s->header_done = true;
@@ -563,7 +584,7 @@ void rowset_stream_rows(struct rs_stream *s, const struct rowset *rs, size_t lim
 			jsonw_break(stream_json(s), 2);
 			json_row(rs, r, stream_json(s));
 		} else {
-			csv_row(rs, r, s->f);
+			csv_row(rs, r, s->f, s->terminal);
 		}
 	}
 }

@@ -119,6 +119,7 @@ struct rs_stream {
 	struct jsonw own;     /* the document when the stream is one */
 	size_t rows;          /* printed so far */
 	bool header_done;
+	bool terminal;        /* f is a terminal: CSV fields lose their controls */
 };
 
 void rowset_stream_begin(struct rs_stream *s, enum rs_format fmt, FILE *f);

@@ -53,7 +53,7 @@ int32_t utf8_decode(const char *s, size_t *ret_len)
 	return cp;
 }
 
-static int is_control(int32_t cp)
+bool utf8_is_control(int32_t cp)
 {
 	return cp < 0x20 || (cp >= 0x7f && cp <= 0x9f);
 }
@@ -70,7 +70,7 @@ size_t utf8_sanitize(char *dst, size_t len, const char *src, unsigned flags)
 		if (cp < 0) {
 			out = UTF8_REPLACEMENT;
 			out_len = sizeof(UTF8_REPLACEMENT) - 1;
-		} else if ((flags & UTF8_CONTROLS_VISIBLE) && is_control(cp)) {
+		} else if ((flags & UTF8_CONTROLS_VISIBLE) && utf8_is_control(cp)) {
 			out = "?";
 			out_len = 1;
 		}

@@ -10,6 +10,7 @@
 #ifndef STACKD_UTF8_H
 #define STACKD_UTF8_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -24,6 +25,9 @@
  * U+10FFFF and sequences cut short (by the NUL or by another byte).
  * s must not be at its terminating NUL. */
 int32_t utf8_decode(const char *s, size_t *ret_len);
+
+/* C0, DEL or C1: a control a terminal acts on (ESC starts a sequence). */
+bool utf8_is_control(int32_t cp);
 
 /* Flags for utf8_sanitize. */
 #define UTF8_CONTROLS_VISIBLE 1u   /* C0, DEL and C1 controls become '?' (as ps does) */

@@ -121,7 +121,7 @@ void attrib_clock_sample(struct attrib_cpu *c, unsigned g, int32_t pid, uint64_t
 			 const uint64_t *values, unsigned n);
 
 /* The CPU's mode from the next enable of each group on (every group is
- * disabled when it changes: worker.c).  Leaving periodic mode, each
+ * disabled when it changes: worker_mode.c).  Leaving periodic mode, each
  * group's tail is settled at its next attrib_remainder. */
 void attrib_set_periodic(struct attrib_cpu *c, bool on);
 

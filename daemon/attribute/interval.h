@@ -1,6 +1,6 @@
 /*
- * interval.h - one flush interval, assembled by flush.c and written by
- * store.c in one transaction.  Self-contained (strings copied), so a write
+ * interval.h - one flush interval, assembled by collect/flush.c and
+ * written by store/store_write.c in one transaction.  Self-contained (strings copied), so a write
  * that fails can be retried at the next flush without the process table.
  */
 #ifndef STACKD_INTERVAL_H

@@ -9,14 +9,23 @@
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+/* Set by log_init() alone, which main() calls before any thread starts
+ * (pthread_create orders that write before every thread's reads), and
+ * only read afterwards: plain variables suffice. */
 static const char *log_prog = "stackd";
-static enum log_level log_level = LOG_LEVEL_INFO;
 static bool log_journal;
+/* Read by every thread (log_enabled) and written by the main thread at a
+ * reload (log_set_level): atomic, so that is no data race and no read is
+ * torn.  Relaxed is enough: the level guards no other data, so nothing
+ * needs ordering against it, and a thread that sees a new level a moment
+ * late only logs, or skips, a line or two more. */
+static atomic_int log_level = LOG_LEVEL_INFO;
 
 static const char *const level_names[_LOG_LEVEL_MAX] = {
 	[LOG_LEVEL_ERROR] = "error",
@@ -43,18 +52,18 @@ static bool stderr_is_journal(void)
 void log_init(const char *prog, enum log_level level)
 {
 	log_prog = prog;
-	log_level = level;
+	atomic_store_explicit(&log_level, (int)level, memory_order_relaxed);
 	log_journal = stderr_is_journal();
 }
 
 void log_set_level(enum log_level level)
 {
-	log_level = level;
+	atomic_store_explicit(&log_level, (int)level, memory_order_relaxed);
 }
 
 bool log_enabled(enum log_level level)
 {
-	return level <= log_level;
+	return (int)level <= atomic_load_explicit(&log_level, memory_order_relaxed);
 }
 
 const char *log_level_name(enum log_level level)

@@ -11,7 +11,7 @@
  * disabled) receives COMM/FORK/EXIT and owns the CPU's ring; a second one
  * writes switch records while the worker needs them; every sampler writes
  * into that ring (PERF_EVENT_IOC_SET_OUTPUT).  Groups start
- * disabled: the per-CPU worker (worker.c) enables one at a time.
+ * disabled: the per-CPU worker (worker_rotate.c) enables one at a time.
  */
 #ifndef STACKD_COLLECTOR_H
 #define STACKD_COLLECTOR_H
@@ -64,7 +64,7 @@ struct cpu_events {
 	struct cpu_group groups[PLAN_MAX_GROUPS];   /* by plan group */
 	/* switches/s counted at its worker's last rotation (atomic: every
 	 * worker reads all of them, since any CPU's switch records cost
-	 * every CPU's switches; worker.c, review_switch_records) */
+	 * every CPU's switches; worker_switch.c) */
 	uint64_t switch_rate;
 };
 
@@ -89,7 +89,7 @@ int collector_open(const struct collector_params *p, struct collector **ret,
 void collector_close(struct collector *c);   /* NULL is a no-op */
 
 /* Switch records (PERF_RECORD_SWITCH_CPU_WIDE) into cpu's ring, on its
- * own dummy event.  Opened only while a worker needs them (worker.c):
+ * own dummy event.  Opened only while a worker needs them (worker_switch.c):
  * while any such event merely exists, the kernel does the switch-record
  * work on every switch of the host (measured on the development VM: about
  * 5 % per switch with it opened but disabled).  0, or -errno (a kernel before 4.3, a simulated
@@ -97,7 +97,7 @@ void collector_close(struct collector *c);   /* NULL is a no-op */
 int collector_open_switch_records(const struct collector *c, struct cpu_events *cpu);
 void collector_close_switch_records(const struct collector *c, struct cpu_events *cpu);
 
-/* Periodic (statistical) sampling, the cost budget's fallback (worker.c,
+/* Periodic (statistical) sampling, the cost budget's fallback (worker_mode.c,
  * cost_budget.h).  Each group's cpu-clock member is a sampler too, with
  * a period so long it never fires while every switch is sampled; in
  * periodic mode it fires every period_ns of the group's run time on

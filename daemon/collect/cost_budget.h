@@ -2,7 +2,7 @@
  * cost_budget.h - the cost budget: when a CPU stops sampling every
  * context switch and samples periodically instead, and when it goes back.
  * Pure logic (no syscalls, no log): the worker feeds it its switch count
- * and the time at each review, and applies what it decides (worker.c).
+ * and the time at each review, and applies what it decides (worker_mode.c).
  *
  *   PER_SWITCH --(one window: rate x cost > budget)--> PERIODIC
  *   PERIODIC --(COST_BUDGET_CALM_WINDOWS windows in a row:

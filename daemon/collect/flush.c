@@ -10,27 +10,12 @@
 #include <string.h>
 
 /* How long the main thread waits for a worker's cut.  Workers run under
- * SCHED_OTHER (worker.c says why): a wake-up on a busy CPU comes a few
+ * SCHED_OTHER (worker_thread.c says why): a wake-up on a busy CPU comes a few
  * milliseconds late at worst (make bench), so missing this means the CPU
  * is wedged or starved; its data then arrives with the next flush. */
 #define FLUSH_WAIT_NS (500 * NS_PER_MSEC)
 /* Exited processes stay known this long for their trailing samples. */
 #define FLUSH_KEEP_EXITED_NS (10ULL * NS_PER_SEC)
-
-void interval_free(struct interval_data *iv)
-{
-	size_t i;
-
-	if (iv == NULL)
-		return;
-	for (i = 0; i < iv->n_procs; i++) {
-		free(iv->procs[i].cmdline);
-		free(iv->procs[i].unit);
-	}
-	free(iv->procs);
-	free(iv->rows);
-	free(iv);
-}
 
 int flush_init(struct flusher *f, struct collector *col, struct worker *workers,
 	       size_t n_workers, struct proctab *pt, uint64_t start_ns)

@@ -1,6 +1,6 @@
 /*
  * switch_records.h - whether a CPU's switch records should be on (pure:
- * the worker feeds it what it saw since its last review, worker.c).
+ * the worker feeds it what it saw since its last review, worker_switch.c).
  *
  * Switch records split the spans a kernel counts but does not sample (seen:
  * the idle task's switch-out on a 6.18 guest kernel).  They cost two ring

@@ -25,6 +25,9 @@
  * that rotation, between two groups' turns, every group at once:
  *   DISABLED(g) -> periods of every group set -> ENABLED(g+1 mod n)
  * so each turn of a group is in one mode.
+ *
+ * worker.c is the main thread's side of this contract, worker_thread.c the
+ * thread; worker_private.h lists the files of the thread's jobs.
  */
 #ifndef STACKD_WORKER_H
 #define STACKD_WORKER_H
@@ -179,6 +182,9 @@ void worker_end(struct worker *w);
  * a loss or a record it cannot use (exposed for tests). */
 void worker_handle_record(struct worker *w, const struct perf_event_header *h);
 
+/* A handover for cpu, its accumulator reading the workers' shared exit
+ * log; NULL when out of memory. */
+struct handover *handover_new(int cpu, struct exitlog *shared);
 void handover_free(struct handover *h);
 
 #endif

@@ -63,8 +63,6 @@ static void remove_demo(const char *dir)
 		log_warning("cannot remove %s: %s", dir, strerror(errno));
 }
 
-/* Serve until SIGTERM/SIGINT (blocked before any thread starts, so every
- * thread leaves them to sigwait). */
 /* The TCP addresses of listen ("a,unix:/p,b" -> "a,b"), or the default
  * TCP one when it has none. */
 static const char *demo_tcp_only(const char *listen, char *buf, size_t len)
@@ -85,7 +83,10 @@ static const char *demo_tcp_only(const char *listen, char *buf, size_t len)
 	return buf;
 }
 
-static int serve(const struct config *cfg, const char *path, uint64_t now_ns, struct prom *prom)
+/* Serve until SIGTERM/SIGINT (blocked before any thread starts, so every
+ * thread leaves them to sigwait). */
+static int serve(const struct demo_options *opt, const char *path, uint64_t now_ns,
+		 struct prom *prom)
 {
 	struct http_config hc;
 	struct http_server *http = NULL;
@@ -96,9 +97,9 @@ static int serve(const struct config *cfg, const char *path, uint64_t now_ns, st
 	memset(&hc, 0, sizeof(hc));
 	/* TCP only: a Unix socket in listen is the real daemon's place, where
 	 * stackctl would read constructed data as this host's */
-	hc.listen = demo_tcp_only(cfg->listen, tcp, sizeof(tcp));
-	hc.web_dir = strcmp(cfg->web_dir, "none") == 0 ? "" : cfg->web_dir;
-	hc.max_connections = cfg->http_max_connections;
+	hc.listen = demo_tcp_only(opt->listen, tcp, sizeof(tcp));
+	hc.web_dir = strcmp(opt->web_dir, "none") == 0 ? "" : opt->web_dir;
+	hc.max_connections = opt->http_max_connections;
 	hc.info.database = path;
 	hc.info.model = &model_skl;
 	hc.info.started_ns = now_ns;
@@ -131,7 +132,7 @@ static int serve(const struct config *cfg, const char *path, uint64_t now_ns, st
 	return 0;
 }
 
-int demo_run(const struct config *cfg)
+int demo_run(const struct demo_options *opt)
 {
 	const char *tmp = getenv("TMPDIR");
 	uint64_t now_ns = clock_ns(CLOCK_REALTIME);
@@ -149,10 +150,10 @@ int demo_run(const struct config *cfg)
 	if (r < 0)
 		log_error("cannot build the demo database %s: %s", path, err);
 	if (r == 0)
-		r = prom_new(&model_skl, NULL, cfg->prometheus_max_keys,
-			     cfg->prometheus_top_processes, &prom);
+		r = prom_new(&model_skl, NULL, opt->prometheus_max_keys,
+			     opt->prometheus_top_processes, &prom);
 	if (r == 0)
-		r = serve(cfg, path, now_ns, prom);
+		r = serve(opt, path, now_ns, prom);
 	prom_free(prom);
 	remove_demo(dir);
 	return r < 0 ? EXIT_FAILURE : EXIT_SUCCESS;

@@ -5,11 +5,18 @@
 #ifndef STACKD_DEMO_H
 #define STACKD_DEMO_H
 
-#include "daemon/config.h"
+/* What the demo takes from the daemon's configuration (config.h). */
+struct demo_options {
+	const char *listen;                 /* its TCP addresses are served */
+	const char *web_dir;                /* "none": no page */
+	unsigned http_max_connections;
+	unsigned prometheus_max_keys;
+	unsigned prometheus_top_processes;
+};
 
 /* Build the demo database in a new temporary directory, serve it until
  * SIGTERM/SIGINT, then remove it.  Never opens a counter or the
  * configured database.  Returns the process exit status. */
-int demo_run(const struct config *cfg);
+int demo_run(const struct demo_options *opt);
 
 #endif

@@ -49,13 +49,11 @@ static const struct profile procs[] = {
 };
 #define N_PROCS (sizeof(procs) / sizeof(procs[0]))
 
-/* The counts of group g for a process running tc ns with profile p. */
-static void counts(const struct profile *p, unsigned g, uint64_t tc, uint64_t *v)
+/* v[2..] of groups 0-5 (Top-Down level 1 and the frontend's detail) for
+ * a process of profile p over `cycles` cycles (`slots`, 4 a cycle). */
+static void counts_topdown(const struct profile *p, unsigned g, double cycles, double slots,
+			   uint64_t *v)
 {
-	double cycles = (double)tc * 3.0, slots = 4.0 * cycles;
-
-	v[0] = (uint64_t)cycles;
-	v[1] = (uint64_t)(cycles * p->ipc);
 	switch (g) {
 	case 0:   /* uops_issued retire_slots idq_not_delivered recovery_cycles */
 		v[3] = (uint64_t)(p->ret * slots);
@@ -96,6 +94,14 @@ static void counts(const struct profile *p, unsigned g, uint64_t tc, uint64_t *v
 		v[4] = (uint64_t)(0.4 * p->fe * cycles);
 		v[5] = (uint64_t)(0.1 * p->fe * cycles);
 		break;
+	}
+}
+
+/* v[2..] of groups 6-10 (FLOPs, the frontend's and the backend's finer
+ * detail), the same way. */
+static void counts_detail(const struct profile *p, unsigned g, double cycles, uint64_t *v)
+{
+	switch (g) {
 	case 6:   /* fp_scalar_dp fp_scalar_sp fp_128_dp fp_128_sp */
 		v[2] = (uint64_t)(0.1 * p->flops_per_cycle * cycles);
 		v[4] = (uint64_t)(0.05 * p->flops_per_cycle * cycles / 2.0);
@@ -132,6 +138,19 @@ static void counts(const struct profile *p, unsigned g, uint64_t tc, uint64_t *v
 		break;
 	}
 	}
+}
+
+/* The counts of group g for a process running tc ns with profile p. */
+static void counts(const struct profile *p, unsigned g, uint64_t tc, uint64_t *v)
+{
+	double cycles = (double)tc * 3.0, slots = 4.0 * cycles;
+
+	v[0] = (uint64_t)cycles;
+	v[1] = (uint64_t)(cycles * p->ipc);
+	if (g <= 5)
+		counts_topdown(p, g, cycles, slots, v);
+	else
+		counts_detail(p, g, cycles, v);
 }
 
 /* Interval i is one of the five in which one of the two CPUs sampled

@@ -12,30 +12,13 @@
 #ifndef STACKD_HTTP_SERVER_H
 #define STACKD_HTTP_SERVER_H
 
-#include "lib/api.h"
+#include "daemon/serve/http_config.h"
+#include "daemon/serve/http_listen.h"
 #include "daemon/serve/prom.h"
+#include "lib/api.h"
 
-#include <stdbool.h>
-#include <stddef.h>
-#include <sys/socket.h>
-#include <sys/types.h>
-
-#define HTTP_MAX_USERS 16
-#define HTTP_MAX_LISTENERS 4   /* addresses in listen */
-
-struct http_config {
-	const char *listen;          /* "127.0.0.1:9466,unix:/run/stackd/stackd.sock"; "" or "none": off */
-	/* the dashboard's files: a directory, "builtin" (the copy built into
-	 * stackd, web_files.h) or "" (none) */
-	const char *web_dir;
-	unsigned max_connections;
-	uid_t full_uids[HTTP_MAX_USERS];   /* see every process (root always does) */
-	size_t n_full_uids;
-	bool anonymous_full;         /* peers we cannot identify see everything */
-	struct api_info info;
-	struct prom *prom;           /* what /metrics renders */
-};
-
+/* What it is started with: struct http_config (http_config.h); its listen
+ * addresses' syntax: http_server_parse_listen (http_listen.h). */
 struct http_server;
 
 /* Bind every listen address (the part that may need root: a socket under
@@ -57,10 +40,5 @@ void http_server_data_changed(struct http_server *s);
 /* The database file was replaced by a new one at the same path: readers
  * open it anew (connections kept open would read the old file). */
 void http_server_database_replaced(struct http_server *s);
-
-/* Parse one listen address into what bind() takes; exposed for tests.
- * "127.0.0.1:PORT", "[::1]:PORT", "localhost:PORT", "unix:/PATH". */
-int http_server_parse_listen(const char *text, struct sockaddr_storage *addr, socklen_t *len,
-			     char *err, size_t errlen);
 
 #endif

@@ -9,11 +9,11 @@
 #ifndef STACKD_PEER_H
 #define STACKD_PEER_H
 
+#include "daemon/serve/peer_unknown.h"
+
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/socket.h>
-
-#define PEER_UNKNOWN (-2)   /* not local, or not found */
 
 /* The uid owning the other end of connected socket fd, or PEER_UNKNOWN.
  * proc_net is where the fallback reads tcp and tcp6: normally "/proc/net". */

@@ -3,8 +3,6 @@
  */
 #include "daemon/serve/peer_procnet.h"
 
-#include "daemon/serve/peer.h"
-
 #include <netinet/in.h>
 #include <stdio.h>
 #include <string.h>

@@ -6,6 +6,8 @@
 #ifndef STACKD_PEER_PROCNET_H
 #define STACKD_PEER_PROCNET_H
 
+#include "daemon/serve/peer_unknown.h"
+
 #include <stdint.h>
 #include <sys/socket.h>
 

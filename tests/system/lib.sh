@@ -13,10 +13,14 @@ export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 TMP=$(mktemp -d /tmp/stackd-test.XXXXXX)
 SHARED=""
 DAEMON_PID=""
+EXTRA_PIDS=""   # other processes a test started, ended with it
 cleanup() {
 	if [ -n "$DAEMON_PID" ] && kill -0 "$DAEMON_PID" 2>/dev/null; then
 		kill -KILL "$DAEMON_PID" 2>/dev/null
 	fi
+	for p in $EXTRA_PIDS; do
+		kill -KILL "$p" 2>/dev/null
+	done
 	rm -rf "$TMP"
 	[ -z "$SHARED" ] || rm -rf "$SHARED"
 }

@@ -3,8 +3,12 @@
 #include "lib/rowset.h"
 #include "test.h"
 
+#include <pty.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <termios.h>
+#include <unistd.h>
 
 static char *render(const struct rowset *rs, enum rs_format fmt, size_t limit)
 {
@@ -67,6 +71,68 @@ static void styled_table(void)
 	rowset_done(&rs);
 }
 
+/* CSV of one text column through a pseudo-terminal (what the reader's
+ * terminal receives) or a pipe (a file: the bytes as stored). */
+static void csv_through(const struct rowset *rs, bool terminal, char *got, size_t len)
+{
+	int master, slave, fds[2];
+	FILE *f;
+	ssize_t n;
+
+	if (terminal) {
+		CHECK(openpty(&master, &slave, NULL, NULL, NULL) == 0);
+		{
+			struct termios t;
+
+			CHECK(tcgetattr(slave, &t) == 0);
+			cfmakeraw(&t);   /* bytes as written, no \n -> \r\n */
+			CHECK(tcsetattr(slave, TCSANOW, &t) == 0);
+		}
+	} else {
+		CHECK(pipe(fds) == 0);
+		master = fds[0];
+		slave = fds[1];
+	}
+	f = fdopen(slave, "w");
+	CHECK(f != NULL);
+	rowset_print(rs, RS_CSV, 0, f);
+	fclose(f);
+	n = read(master, got, len - 1);
+	CHECK(n > 0);
+	got[n] = '\0';
+	close(master);
+}
+
+/* Another user's process name must not reach the reader's terminal as
+ * escape sequences, nor a spreadsheet as a formula (OWASP: CSV
+ * injection): the table already cleaned names, CSV did not. */
+static void csv_untrusted_text(void)
+{
+	struct rowset rs;
+	char got[512];
+	int comm, n;
+
+	rowset_init(&rs);
+	comm = rowset_add_column(&rs, "comm", "COMM", RS_UNIT_NONE);
+	n = rowset_add_column(&rs, "delta", "DELTA", RS_UNIT_COUNT);
+	CHECK(rowset_add_row(&rs) == 0 && rowset_add_row(&rs) == 1 && rowset_add_row(&rs) == 2);
+	CHECK(rowset_set_text(&rs, 0, comm, "esc\x1b[31mred") == 0);
+	CHECK(rowset_set_text(&rs, 1, comm, "=HYPERLINK(\"http://x\")") == 0);
+	CHECK(rowset_set_text(&rs, 2, comm, "-bash") == 0);
+	rowset_set_int(&rs, 0, n, -5);
+	rowset_set_int(&rs, 1, n, 1);
+	rowset_set_int(&rs, 2, n, 2);
+	csv_through(&rs, true, got, sizeof(got));
+	CHECK_STR(got, "comm,delta\nesc?[31mred,-5\n\"'=HYPERLINK(\"\"http://x\"\")\",1\n"
+		       "\"'-bash\",2\n");
+	/* to a file: the name's bytes kept (nothing stored is lost), still
+	 * no formula; a negative number stays a number */
+	csv_through(&rs, false, got, sizeof(got));
+	CHECK_STR(got, "comm,delta\nesc\x1b[31mred,-5\n\"'=HYPERLINK(\"\"http://x\"\")\",1\n"
+		       "\"'-bash\",2\n");
+	rowset_done(&rs);
+}
+
 int main(void)
 {
 	struct rowset rs;
@@ -74,6 +140,7 @@ int main(void)
 	char *out;
 
 	styled_table();
+	csv_untrusted_text();
 	rowset_init(&rs);
 	pid = rowset_add_column(&rs, "pid", "PID", RS_UNIT_NONE);
 	comm = rowset_add_column(&rs, "comm", "COMM", RS_UNIT_NONE);

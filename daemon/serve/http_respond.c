@@ -1,0 +1,61 @@
+/*
+ * http_respond.c - an answer queued on its connection, with the headers
+ * every answer carries.
+ */
+#include "daemon/serve/http_server_private.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* body is libmicrohttpd's to free from here on, answered or not. */
+enum MHD_Result http_respond(struct MHD_Connection *conn, int status, const char *type,
+			     char *body, size_t len, bool html)
+{
+	struct MHD_Response *r;
+	enum MHD_Result ret;
+
+	r = MHD_create_response_from_buffer(len, body, MHD_RESPMEM_MUST_FREE);
+	if (r == NULL) {
+		free(body);
+		return MHD_NO;
+	}
+	MHD_add_response_header(r, "Content-Type", type);
+	MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+	MHD_add_response_header(r, "Cache-Control", "no-store");
+	if (html)
+		MHD_add_response_header(r, "Content-Security-Policy",
+					"default-src 'self'; img-src 'self' data:");
+	if (status == 405)
+		MHD_add_response_header(r, "Allow", "GET, HEAD");
+	ret = MHD_queue_response(conn, (unsigned)status, r);
+	MHD_destroy_response(r);
+	return ret;
+}
+
+enum MHD_Result http_send_text(struct MHD_Connection *conn, int status, const char *json)
+{
+	char *b = strdup(json);
+
+	return b == NULL ? MHD_NO :
+		http_respond(conn, status, "application/json", b, strlen(b), false);
+}
+
+/* 429: this peer's share of the server's work is in use. */
+enum MHD_Result http_send_busy(struct MHD_Connection *conn)
+{
+	static const char body[] = "{\"error\": \"busy: your earlier requests are still being "
+				   "answered; retry in a second\"}\n";
+	struct MHD_Response *r;
+	enum MHD_Result ret;
+
+	r = MHD_create_response_from_buffer(sizeof(body) - 1, (void *)(uintptr_t)body,
+					    MHD_RESPMEM_PERSISTENT);
+	if (r == NULL)
+		return MHD_NO;
+	MHD_add_response_header(r, "Content-Type", "application/json");
+	MHD_add_response_header(r, "Retry-After", "1");
+	ret = MHD_queue_response(conn, 429, r);
+	MHD_destroy_response(r);
+	return ret;
+}
