@@ -1,6 +1,6 @@
 /*
  * mkfixture.c - writes the golden tests' databases: DB, the constructed
- * Skylake host of daemon/demo_data.c (the data `stackd --demo` serves), and
+ * Skylake host of daemon/demo/demo_data.c (the data `stackd --demo` serves), and
  * beside it fixture-zen3.db and fixture-zen4.db, the AMD hosts of
  * fixture_zen.c, each at a fixed time and with the fixture's own meta.
  * Deterministic: same files, same outputs.

@@ -4,7 +4,7 @@
 # (packaging/prometheus/tests) pass, each recording rule giving the model's
 # value for constructed counters and each alert firing after its duration
 # and not before; every series, group, event and model the rules name is
-# one stackd exports (daemon/prom.c, lib/health_fields.h, lib/model); the
+# one stackd exports (daemon/serve/prom.c, lib/health_fields.h, lib/model); the
 # dashboard is well-formed and queries only those series and the rules'.
 # As root, a real Prometheus loads the rules over a live stackd scrape and
 # records the software model's rates; make install installs the files.
@@ -24,14 +24,14 @@ for t in "$PROM_DIR"/tests/*.yml; do
 done
 note "promtool: rules check and $(ls "$PROM_DIR"/tests/*.yml | wc -l) unit test files pass"
 
-# exported NAME: daemon/prom.c writes the series NAME, as a literal, as one
+# exported NAME: daemon/serve/prom.c writes the series NAME, as a literal, as one
 # of its per-kind families (stackd_%s_events_total) or through metric(), or
 # lib/health_fields.h names it.
 exported() {
 	fam=$(echo "$1" | sed -E 's/^stackd_(comm|unit|process)_/stackd_%s_/')
 	short=${1#stackd_}
-	grep -qF -e "$1" -e "$fam" "$ROOT/daemon/prom.c" ||
-		grep -qF "\"$short\"" "$ROOT/daemon/prom.c" "$ROOT/lib/health_fields.h"
+	grep -qF -e "$1" -e "$fam" "$ROOT/daemon/serve/prom.c" ||
+		grep -qF "\"$short\"" "$ROOT/daemon/serve/prom.c" "$ROOT/lib/health_fields.h"
 }
 # values of LABEL's matchers (=, =~ split on |, !=) in the rule files
 label_values() {
@@ -43,7 +43,7 @@ label_values() {
 cat "$RULES" "$ALERTS" "$DASH" | grep -oE 'stackd_[a-z_]+' | sort -u >"$TMP/raw"
 [ -s "$TMP/raw" ] || fail "no raw series found in the rules"
 while read -r n; do
-	exported "$n" || fail "$n is not a series daemon/prom.c exports"
+	exported "$n" || fail "$n is not a series daemon/serve/prom.c exports"
 done <"$TMP/raw"
 for e in $(label_values event); do
 	grep -qE "\"[^\"]*\", \"$e\"," "$ROOT"/lib/model/model_*.[ch] || fail "no model has an event column $e"

@@ -1,4 +1,4 @@
-/* The start's sampling-cost calibration (daemon/calibrate.h): the cost per
+/* The start's sampling-cost calibration (daemon/collect/calibrate.h): the cost per
  * sampled switch from two ping-pong rates, the cases it cannot measure,
  * and a real ping-pong on this machine's CPU 0 (no sampler: just that the
  * threads bounce and the caller's affinity comes back). */

@@ -3,7 +3,7 @@
  * PMU (LIBPFM_FORCE_PMU), the raw codes equal Linux perf's pmu-events JSON,
  * every group stays within the stored columns, and the Intel perf-metrics
  * pseudo events resolve from sysfs to the kernel's codes.  (Whether a
- * family fits the host's counters is the planner's question, daemon/plan.c;
+ * family fits the host's counters is the planner's question, daemon/plan/plan.c;
  * test_model_rules checks the facts it plans from.)
  *
  * Golden codes (config = EventCode | UMask << 8 | Edge << 18 | AnyThread <<

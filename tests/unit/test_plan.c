@@ -1,5 +1,5 @@
 /*
- * test_plan.c - the planner (daemon/plan.c) on every model and host state
+ * test_plan.c - the planner (daemon/plan/plan.c) on every model and host state
  * the issue names: every planned group fits its budget, a family is only
  * split along its ratio sets, every counted event of a collected family is
  * in some part with the family's base, and what cannot fit is left out

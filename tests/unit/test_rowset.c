@@ -97,9 +97,16 @@ static void csv_through(const struct rowset *rs, bool terminal, char *got, size_
 	CHECK(f != NULL);
 	rowset_print(rs, RS_CSV, 0, f);
 	fclose(f);
-	n = read(master, got, len - 1);
-	CHECK(n > 0);
-	got[n] = '\0';
+	/* all of it: a terminal hands it over in pieces, then EIO once the
+	 * writer's side is closed */
+	for (size_t used = 0;; used += (size_t)n) {
+		n = read(master, got + used, len - 1 - used);
+		if (n <= 0) {
+			got[used] = '\0';
+			break;
+		}
+	}
+	CHECK(got[0] != '\0');
 	close(master);
 }
 

@@ -42,7 +42,7 @@ static struct simpmu *sim_new(const char *pmu, bool smt_on, bool watchdog, uint6
 	return sim;
 }
 
-/* The attr the collector gives every event (daemon/collector.c, base_attr). */
+/* The attr the collector gives every event (daemon/collect/collector.c, base_attr). */
 static void base_attr(struct perf_event_attr *a)
 {
 	memset(a, 0, sizeof(*a));

@@ -1,4 +1,4 @@
-/* When a CPU's switch records are on (daemon/switch_records.h): needed now
+/* When a CPU's switch records are on (daemon/collect/switch_records.h): needed now
  * wins whatever they cost; a CPU that needed them once keeps them while
  * every CPU is cheap - judged by the busiest CPU, so an idle CPU's records
  * close when another CPU is busy (they cost its switches too) and come
