@@ -44,7 +44,7 @@ struct daemon {
 	uint64_t warned_lost, warned_rate, warned_late, warned_straddle, warned_signal;
 	uint64_t started_ns;
 	int sfd, tfd;
-	int instance_fd;              /* the host's stackd name (instance.h), or -1 */
+	int instance_fds[2];          /* the host's guard: lock file, name (instance.h) */
 	struct exclusions excl;
 	struct prom *prom;
 	struct http_server *http;

@@ -5,9 +5,8 @@
  * only root or the service user can write: no other user can create it,
  * open it or take its lock, so nobody can squat the guard, and a file lock
  * holds across network namespaces (a container on the host's /run sees
- * the host's stackd).  flock(2) locks vanish with their process (no stale
- * lock after SIGKILL); the holder writes its pid into the file, so a
- * second start names it.
+ * the host's stackd).  The lock names its holder (pid_lock.h), so a
+ * second start names it, and it vanishes with its process.
  *
  * Where the directory cannot be used (stackd run by hand as a user with
  * CAP_PERFMON has no /run/stackd), an abstract Unix socket "@stackd"
@@ -18,6 +17,7 @@
  * cannot be told, is a squatter: logged and ignored.
  */
 #include "daemon/instance.h"
+#include "daemon/base/pid_lock.h"
 #include "lib/paths.h"
 
 #include <errno.h>
@@ -25,7 +25,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -37,18 +36,6 @@
 static bool trusted_uid(uid_t uid, uid_t service_uid)
 {
 	return uid == 0 || uid == geteuid() || uid == service_uid;
-}
-
-/* The pid written in the lock file by its holder, 0 when unreadable. */
-static pid_t lock_holder(int fd)
-{
-	char buf[32];
-	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
-
-	if (n <= 0)
-		return 0;
-	buf[n] = '\0';
-	return (pid_t)strtol(buf, NULL, 10);
 }
 
 /* The lock file, opened: its fd, -ENOENT when the directory cannot be
@@ -94,8 +81,9 @@ static int busy(pid_t holder, bool allow_second, char *err, size_t errlen)
 int instance_claim_lock(const char *dir, bool allow_second, uid_t service_uid, int *ret_fd,
 			pid_t *holder, char *err, size_t errlen)
 {
-	char path[512], pid[32];
-	int fd, n;
+	const char *failed;
+	char path[512];
+	int fd, r;
 
 	*ret_fd = -1;
 	*holder = 0;
@@ -106,22 +94,13 @@ int instance_claim_lock(const char *dir, bool allow_second, uid_t service_uid, i
 			snprintf(err, errlen, "cannot open %s: %s", path, strerror(-fd));
 		return fd;
 	}
-	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
-		int r = errno == EWOULDBLOCK ? -EBUSY : -errno;
-
-		*holder = lock_holder(fd);
+	r = pid_lock_take(fd, holder, &failed);
+	if (r < 0) {
 		close(fd);
-		if (r != -EBUSY) {
-			snprintf(err, errlen, "cannot lock %s: %s", path, strerror(-r));
-			return r;
-		}
-		return busy(*holder, allow_second, err, errlen);
-	}
-	n = snprintf(pid, sizeof(pid), "%d\n", (int)getpid());
-	if (ftruncate(fd, 0) < 0 || pwrite(fd, pid, (size_t)n, 0) != n) {
-		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
-		close(fd);
-		return -EIO;
+		if (r == -EBUSY)
+			return busy(*holder, allow_second, err, errlen);
+		snprintf(err, errlen, "cannot %s %s: %s", failed, path, strerror(-r));
+		return r;
 	}
 	*ret_fd = fd;
 	return 0;
@@ -196,13 +175,25 @@ int instance_claim_name(bool allow_second, uid_t service_uid, int *ret_fd, pid_t
 	return busy(*holder, allow_second, err, errlen);
 }
 
-int instance_claim(bool allow_second, uid_t service_uid, int *ret_fd, pid_t *holder, char *err,
-		   size_t errlen)
+int instance_claim(bool allow_second, uid_t service_uid, int ret_fd[2], pid_t *holder,
+		   char *err, size_t errlen)
 {
-	int r = instance_claim_lock(STACKD_RUNTIME_DIR, allow_second, service_uid, ret_fd, holder,
-				    err, errlen);
+	int r = instance_claim_lock(STACKD_RUNTIME_DIR, allow_second, service_uid, &ret_fd[0],
+				    holder, err, errlen);
 
-	if (r != -ENOENT)
-		return r;
-	return instance_claim_name(allow_second, service_uid, ret_fd, holder, err, errlen);
+	ret_fd[1] = -1;
+	if (r != -ENOENT && (r < 0 || ret_fd[0] < 0))
+		return r;   /* refused, or beside a holder (--allow-second) */
+	if (r == -ENOENT)
+		ret_fd[0] = -1;
+	/* The name too, lock or no lock: a stackd that cannot open the lock
+	 * file (one run by hand as another user) looks there and must find
+	 * us; one of that kind already holding it is collecting.  A squatter
+	 * there is said in err (the caller logs it) and ignored. */
+	r = instance_claim_name(allow_second, service_uid, &ret_fd[1], holder, err, errlen);
+	if (r < 0 && ret_fd[0] >= 0) {
+		close(ret_fd[0]);
+		ret_fd[0] = -1;
+	}
+	return r;
 }

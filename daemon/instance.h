@@ -13,16 +13,17 @@
 #include <sys/types.h>
 
 /* Claim the host: the lock file /run/stackd/instance.lock (instance.c says
- * why a file), else, where that directory cannot be had, the abstract
- * Unix name "@stackd".  Returns 0 with *ret_fd to keep open while running;
- * -EBUSY when another stackd holds the guard, with *holder its pid (0
- * when it cannot be told) and err one line; another -errno when the guard
- * cannot be taken at all.  allow_second beside a holder, or a squatter on
- * the abstract name (a process of another uid than root, ours or
- * service_uid, or one that does not answer: *holder -1): 0 with *ret_fd
- * -1, *holder set and err saying so. */
-int instance_claim(bool allow_second, uid_t service_uid, int *ret_fd, pid_t *holder, char *err,
-		   size_t errlen);
+ * why a file) and, beside it or where that directory cannot be had, the
+ * abstract Unix name "@stackd".  Returns 0 with ret_fd[] (the lock's, the
+ * name's; -1 where not held) to keep open while running; -EBUSY when
+ * another stackd holds the guard, with *holder its pid (0 when it cannot
+ * be told) and err one line; another -errno when the guard cannot be taken
+ * at all.  0 with err set (the caller logs it): beside a holder with
+ * allow_second, or a squatter on the abstract name ignored (a process of
+ * another uid than root, ours or service_uid, or one that does not answer:
+ * *holder -1). */
+int instance_claim(bool allow_second, uid_t service_uid, int ret_fd[2], pid_t *holder,
+		   char *err, size_t errlen);
 
 /* The lock file part alone, in dir (tests use a directory of their own):
  * as instance_claim, and -ENOENT when dir cannot be used here (missing and

@@ -283,15 +283,15 @@ static void announce(struct daemon *d, int drop)
 static int claim_host(struct daemon *d)
 {
 	const struct passwd *pw = getpwnam(d->cfg.user);
-	char err[512];
+	char err[512] = "";
 	pid_t holder;
 	int r;
 
 	r = instance_claim(d->cfg.allow_second, pw != NULL ? pw->pw_uid : (uid_t)-1,
-			   &d->instance_fd, &holder, err, sizeof(err));
+			   d->instance_fds, &holder, err, sizeof(err));
 	if (r < 0)
 		log_error("%s", err);
-	else if (holder != 0 || d->instance_fd < 0)
+	else if (err[0] != '\0')
 		log_warning("%s", err);
 	return r;
 }
@@ -329,7 +329,7 @@ int startup_open(struct daemon *d, const struct config *cfg, config_reload_fn re
 	memset(d, 0, sizeof(*d));
 	d->cfg = *cfg;
 	d->reload = reload_fn;
-	d->sfd = d->tfd = d->instance_fd = -1;
+	d->sfd = d->tfd = d->instance_fds[0] = d->instance_fds[1] = -1;
 	config_writer_options(&d->cfg, &wo);   /* d->cfg: its path outlives the writer */
 	writer_init(&d->w, &wo, reopened, d);
 	r = notify_init(&d->notify);
@@ -386,8 +386,9 @@ int startup_open(struct daemon *d, const struct config *cfg, config_reload_fn re
 void startup_close(struct daemon *d)
 {
 	http_server_stop(d->http);   /* its threads read the store: first */
-	if (d->instance_fd >= 0)
-		close(d->instance_fd);
+	for (int i = 0; i < 2; i++)
+		if (d->instance_fds[i] >= 0)
+			close(d->instance_fds[i]);
 	if (d->fl_ready)
 		flush_done(&d->fl);
 	counting_stop_workers(d);

@@ -27,7 +27,9 @@ sleep 0.5
 kill -0 "$SQUAT" 2>/dev/null || fail "the squatter could not bind @stackd"
 start_daemon "$TMP/a.db"
 first=$DAEMON_PID
-note "started beside nobody's squat on @stackd (pid $SQUAT)"
+grep -q "the stackd name @stackd is bound by a process that does not answer (not a stackd); going on without it" \
+	"$TMP/stackd.log" || { cat "$TMP/stackd.log"; fail "the squatter was not logged"; }
+note "started beside nobody's squat on @stackd (pid $SQUAT), and said so"
 
 # --- the lock file: root's, 0600, naming its holder ----------------------------
 [ -f "$LOCK" ] || fail "no $LOCK while stackd runs"
