@@ -32,10 +32,33 @@
 
 #define INSTANCE_NAME "stackd"
 
-/* The uids whose files and sockets are a stackd of ours. */
+/* The owner of dir when root made it for someone (a root-owned parent
+ * only root can write, dir itself writable by its owner alone): the
+ * service user systemd's RuntimeDirectory= hands /run/stackd to, whatever
+ * name this start was given.  (uid_t)-1 otherwise. */
+static uid_t dir_owner(const char *dir)
+{
+	char parent[512];
+	struct stat st, pst;
+	char *slash;
+
+	snprintf(parent, sizeof(parent), "%s", dir);
+	slash = strrchr(parent, '/');
+	if (slash == NULL)
+		return (uid_t)-1;
+	*(slash == parent ? slash + 1 : slash) = '\0';
+	if (lstat(dir, &st) < 0 || !S_ISDIR(st.st_mode) || (st.st_mode & (S_IWGRP | S_IWOTH)) ||
+	    lstat(parent, &pst) < 0 || pst.st_uid != 0 || (pst.st_mode & (S_IWGRP | S_IWOTH)))
+		return (uid_t)-1;
+	return st.st_uid;
+}
+
+/* The uids whose files and sockets are a stackd of ours: root, us, the
+ * configured service user, and the owner root gave the runtime directory. */
 static bool trusted_uid(uid_t uid, uid_t service_uid)
 {
-	return uid == 0 || uid == geteuid() || uid == service_uid;
+	return uid == 0 || uid == geteuid() || uid == service_uid ||
+	       (uid != (uid_t)-1 && uid == dir_owner(STACKD_RUNTIME_DIR));
 }
 
 /* The lock file, opened: its fd, -ENOENT when the directory cannot be
@@ -47,13 +70,17 @@ static int open_lock(const char *dir, const char *path, uid_t service_uid)
 
 	if (mkdir(dir, 0755) < 0 && errno != EEXIST)
 		return -ENOENT;
-	if (lstat(dir, &st) < 0 || !S_ISDIR(st.st_mode) || !trusted_uid(st.st_uid, service_uid) ||
+	if (lstat(dir, &st) < 0 || !S_ISDIR(st.st_mode) ||
+	    (!trusted_uid(st.st_uid, service_uid) && st.st_uid != dir_owner(dir)) ||
 	    (st.st_mode & (S_IWGRP | S_IWOTH)) != 0)
 		return -ENOENT;   /* a directory others may write is no guard */
 	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (fd < 0)
 		return errno == EACCES || errno == EROFS || errno == EPERM ? -ENOENT : -errno;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || !trusted_uid(st.st_uid, service_uid) ||
+	/* one link (root must not truncate a file linked in by another
+	 * account), the owner one of ours, and nobody else able to open it */
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_nlink != 1 ||
+	    (!trusted_uid(st.st_uid, service_uid) && st.st_uid != dir_owner(dir)) ||
 	    (st.st_mode & 077) != 0) {
 		close(fd);
 		return -ENOENT;
@@ -115,7 +142,9 @@ static socklen_t instance_addr(struct sockaddr_un *sun)
 	return (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + sizeof(INSTANCE_NAME) - 1);
 }
 
-/* Who listens on the name: pid (0 when it cannot be told) and uid. */
+/* Who listens on the name: pid (0 when it cannot be told) and uid.  A
+ * stackd accepts and closes every connection (instance_answer), so its
+ * queue never fills; one that does not answer is not a stackd. */
 static pid_t holder_of(uid_t *uid)
 {
 	struct sockaddr_un sun;
@@ -147,7 +176,8 @@ int instance_claim_name(bool allow_second, uid_t service_uid, int *ret_fd, pid_t
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return -errno;
-	if (bind(fd, (struct sockaddr *)&sun, len) == 0 && listen(fd, 4) == 0) {
+	if (bind(fd, (struct sockaddr *)&sun, len) == 0 && listen(fd, 16) == 0 &&
+	    fcntl(fd, F_SETFL, O_NONBLOCK) == 0) {
 		*ret_fd = fd;
 		return 0;
 	}
@@ -196,4 +226,14 @@ int instance_claim(bool allow_second, uid_t service_uid, int ret_fd[2], pid_t *h
 		ret_fd[0] = -1;
 	}
 	return r;
+}
+
+void instance_answer(int name_fd)
+{
+	int c;
+
+	/* Each connection only asked who holds the name (SO_PEERCRED has
+	 * told it): closed at once, so probes never fill the queue. */
+	while ((c = accept4(name_fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK)) >= 0)
+		close(c);
 }

@@ -25,6 +25,10 @@
 int instance_claim(bool allow_second, uid_t service_uid, int ret_fd[2], pid_t *holder,
 		   char *err, size_t errlen);
 
+/* Answer the probes on the name (ret_fd[1]) that arrived: the running
+ * daemon's loop calls it when the descriptor is readable. */
+void instance_answer(int name_fd);
+
 /* The lock file part alone, in dir (tests use a directory of their own):
  * as instance_claim, and -ENOENT when dir cannot be used here (missing and
  * not creatable, or writable by others than root, us and service_uid). */

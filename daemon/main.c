@@ -11,6 +11,7 @@
 #include "daemon/plan_cli.h"
 #include "daemon/preflight.h"
 #include "daemon/run.h"
+#include "daemon/signals.h"
 #include "lib/db.h"
 #include "lib/model/model.h"
 #include "lib/version.h"
@@ -353,6 +354,10 @@ int main(int argc, char **argv)
 	bool check = false;
 	int r;
 
+	/* Before anything slow (the store's check, the calibration) and in
+	 * --demo too: these would end the process; the running daemon reads
+	 * them from its signalfd and says it ignores them (signals.h). */
+	signals_hold_ignored();
 	r = parse_args(argc, argv, &check);
 	if (r >= 0)
 		return r;

@@ -16,6 +16,7 @@
  */
 #include "daemon/run.h"
 #include "daemon/daemon_state.h"
+#include "daemon/instance.h"
 #include "daemon/interval_flush.h"
 #include "daemon/reload.h"
 #include "daemon/signals.h"
@@ -33,11 +34,13 @@
 
 static int loop(struct daemon *d)
 {
-	struct pollfd pfd[2] = { { d->sfd, POLLIN, 0 }, { d->tfd, POLLIN, 0 } };
+	/* the third: probes of the host's guard name (poll skips fd -1) */
+	struct pollfd pfd[3] = { { d->sfd, POLLIN, 0 }, { d->tfd, POLLIN, 0 },
+				 { d->instance_fds[1], POLLIN, 0 } };
 
 	for (;;) {
 		/* The watchdog hears from this loop, so a stuck loop stops the pings. */
-		int n = poll(pfd, 2, notify_poll_timeout_ms(&d->notify, monotonic_ns()));
+		int n = poll(pfd, 3, notify_poll_timeout_ms(&d->notify, monotonic_ns()));
 
 		notify_watchdog(&d->notify, monotonic_ns());
 		if (n < 0) {
@@ -45,6 +48,8 @@ static int loop(struct daemon *d)
 				continue;
 			return log_error_r(-errno, "poll");
 		}
+		if (pfd[2].revents & POLLIN)
+			instance_answer(d->instance_fds[1]);
 		if (pfd[1].revents & POLLIN) {
 			uint64_t expirations;
 

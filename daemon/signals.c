@@ -53,3 +53,14 @@ bool signals_ignored(int signo)
 {
 	return signo == SIGUSR1 || signo == SIGUSR2 || signo == SIGALRM;
 }
+
+void signals_hold_ignored(void)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR1);
+	sigaddset(&set, SIGUSR2);
+	sigaddset(&set, SIGALRM);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
+}

@@ -15,5 +15,9 @@ int signals_setup(struct daemon *d);
 /* SIGUSR1, SIGUSR2 and SIGALRM: read from d->sfd like the others, and
  * ignored (their default action would end the daemon). */
 bool signals_ignored(int signo);
+/* Block those three from the start of main(): pending, not fatal, until
+ * signals_setup's signalfd reads them (threads started later inherit the
+ * mask). */
+void signals_hold_ignored(void);
 
 #endif

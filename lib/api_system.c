@@ -99,7 +99,7 @@ static void print_exclusions(struct jsonw *j, struct db *db)
 }
 
 /* The counter groups the daemon planned for its host's PMU (meta "plan",
- * JSON it wrote itself: daemon/plan_print.c): the budget, each group, and
+ * JSON it wrote itself: daemon/plan/plan_print.c): the budget, each group, and
  * each family split or left out with the reason.  null from a daemon
  * older than the planner. */
 static void print_plan(struct jsonw *j, struct db *db)

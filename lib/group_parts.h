@@ -1,7 +1,7 @@
 /*
  * group_parts.h - stored counter groups back into the model's families.
  *
- * The daemon stores each group it opened (daemon/plan.h): a whole family,
+ * The daemon stores each group it opened (daemon/plan/plan.h): a whole family,
  * with exactly the model's columns, or a part of one, with a subset of
  * them (always with the family's base, cycles).  A reader adds a whole
  * group's counts straight into the family's sums; a part's counts go to

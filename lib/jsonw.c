@@ -110,8 +110,13 @@ static bool plain(const char *p, size_t *len)
 {
 	unsigned char c = (unsigned char)*p;
 
-	if (c >= 0x80)
-		return utf8_decode(p, len) >= 0;
+	if (c >= 0x80) {
+		int32_t cp = utf8_decode(p, len);
+
+		/* C1 controls (U+0080..009F) escaped like C0: some terminals act
+		 * on them (U+009B is CSI), and names come from other users */
+		return cp >= 0 && !utf8_is_control(cp);
+	}
 	*len = 1;
 	return c >= 0x20 && c != 0x7f && c != '"' && c != '\\';
 }
@@ -156,7 +161,12 @@ static void put_string(FILE *f, const char *s)
 		if (*s == '\0')
 			break;
 		if ((unsigned char)*s >= 0x80) {
-			fputs(UTF8_REPLACEMENT, f);   /* plain() measured the invalid part */
+			int32_t cp = utf8_decode(s, &len);
+
+			if (cp >= 0)
+				fprintf(f, "\\u%04x", (unsigned)cp);   /* a C1 control */
+			else
+				fputs(UTF8_REPLACEMENT, f);   /* the invalid part */
 			s += len;
 		} else {
 			put_escaped(f, (unsigned char)*s);

@@ -24,7 +24,7 @@
 #define PID_UNATTRIBUTED_COMM "[unattributed]"
 
 /* The processes an administrator excluded (exclude_comm, exclude_unit,
- * exclude_user), summed into one row per group (daemon/exclude.h). */
+ * exclude_user), summed into one row per group (daemon/attribute/exclude.h). */
 #define PID_EXCLUDED          (-2)
 #define PID_EXCLUDED_COMM     "[excluded]"
 

@@ -1,7 +1,7 @@
 /*
  * sampling_cost.h - what sampling every context switch costs a CPU.
  *
- * The daemon measures it at start (daemon/calibrate.h) and records it in
+ * The daemon measures it at start (daemon/collect/calibrate.h) and records it in
  * meta ("sampling_cost_ns", "sampling_cost_method"); SWITCH_SAMPLE_COST_NS,
  * measured by `make bench` on the 2-vCPU development VM (1.2 us extra per
  * switch; perf record -c 1 costs 1.1 us there), stands in only where no
@@ -28,7 +28,7 @@ static inline double sampling_cost_fraction(uint64_t switches_per_s, double cost
 }
 
 /* stackd's own clock sample costs more than the bare cpu-clock sample the
- * start times (daemon/calibrate.h): it reads the whole group, goes through
+ * start times (daemon/collect/calibrate.h): it reads the whole group, goes through
  * the CPU's ring and is read by the worker.  Taken as twice: on the
  * development VM, periodic mode at its automatic rate against 100 Hz (make
  * bench, budget part) cost two ping-pongs 1.9 % more for 256 more samples

@@ -56,7 +56,7 @@ struct model_group {
 	bool model_leads;
 };
 
-/* How the planner (daemon/plan.c) may split a group ("family") that needs
+/* How the planner (daemon/plan/plan.c) may split a group ("family") that needs
  * more counters than the host has.  A family's events are compared with
  * its base (cycles, or task-clock when it has none) in every part; events
  * whose formulas also take ratios or differences among themselves name
@@ -138,7 +138,7 @@ struct model_context {
 	bool smt_on;       /* the measured host ran two threads per core */
 	/* Regression CPI stack weights (generic model): base CPI, then one
 	 * cycles-per-event weight per regressor, fitted over interval records
-	 * (cpi_regress.h); NULL when not fitted. */
+	 * (daemon/store/cpi_fitter.h); NULL when not fitted. */
 	const double *cpi_weights;
 };
 

@@ -1,5 +1,5 @@
 /*
- * libFuzzer harness for the API's query-string parser (daemon/http_query.c):
+ * libFuzzer harness for the API's query-string parser (lib/http_query.c):
  * any bytes in, never a crash, overflow or undefined behaviour (built with
  * ASan and UBSan); on success every value is a C string without control
  * bytes, and the typed readers accept or refuse it cleanly.

@@ -79,9 +79,12 @@ static const struct {
 	{ "\xe2\x82x", "[\"" FFFD "x\"]\n" },   /* one U+FFFD for a cut sequence */
 	{ "x\xe2\x82", "[\"x" FFFD "\"]\n" },
 	{ "\xf0\x9f\x98", "[\"" FFFD "\"]\n" },
-	/* valid: kept byte for byte, the extremes of each length included */
-	{ "\xf0\x9f\x98\x80 \xe2\x82\xac \xc2\x80 \xef\xbf\xbf \xf4\x8f\xbf\xbf \xed\x9f\xbf",
-	  "[\"\xf0\x9f\x98\x80 \xe2\x82\xac \xc2\x80 \xef\xbf\xbf \xf4\x8f\xbf\xbf \xed\x9f\xbf\"]\n" },
+	/* valid: kept byte for byte, the extremes of each length included
+	 * (U+00A0, the first after the C1 controls) */
+	{ "\xf0\x9f\x98\x80 \xe2\x82\xac \xc2\xa0 \xef\xbf\xbf \xf4\x8f\xbf\xbf \xed\x9f\xbf",
+	  "[\"\xf0\x9f\x98\x80 \xe2\x82\xac \xc2\xa0 \xef\xbf\xbf \xf4\x8f\xbf\xbf \xed\x9f\xbf\"]\n" },
+	/* C1 controls escaped like C0 ones: U+009B is CSI to some terminals */
+	{ "\xc2\x80 \xc2\x9b[31m \xc2\x9f", "[\"\\u0080 \\u009b[31m \\u009f\"]\n" },
 	{ "\"q\" \\b", "[\"\\\"q\\\" \\\\b\"]\n" },
 	{ "\x1b]0;PWNED\x07", "[\"\\u001b]0;PWNED\\u0007\"]\n" },
 	{ "a\nb\tc\rd\x7f", "[\"a\\nb\\tc\\rd\\u007f\"]\n" },
