@@ -5,6 +5,7 @@
 #include "daemon/attribute/exclude.h"
 #include "daemon/plan/families.h"
 #include "daemon/attribute/users.h"
+#include "daemon/serve/http_host.h"
 #include "daemon/serve/http_server.h"
 #include "lib/db.h"
 #include "lib/duration.h"
@@ -75,6 +76,13 @@ static int check_anonymous(const char *value, char *err, size_t errlen)
 		return 0;
 	snprintf(err, errlen, "invalid value '%s' (expected none or all)", value);
 	return -EINVAL;
+}
+
+static int check_hosts(const char *value, char *err, size_t errlen)
+{
+	struct http_hosts h;
+
+	return http_hosts_parse(value, &h, err, errlen);
 }
 
 static int check_web_dir(const char *value, char *err, size_t errlen)
@@ -218,7 +226,15 @@ static const struct config_key keys[] = {
 	  "what peers stackd cannot identify (a non-loopback address) see: none or all",
 	  sizeof(((struct config *)0)->http_anonymous), check_anonymous },
 	{ "http_max_connections", KEY_UINT, offsetof(struct config, http_max_connections), 4, 4096,
-	  false, "HTTP connections at once (4..4096)", 0, NULL },
+	  false, "HTTP connections at once (4..4096; fewer if the open-file limit allows fewer)",
+	  0, NULL },
+	{ "http_allowed_hosts", TEXT(http_allowed_hosts),
+	  "names a request's Host header may carry beside localhost and the addresses listened "
+	  "on, comma-separated (any other Host is refused: DNS rebinding)",
+	  sizeof(((struct config *)0)->http_allowed_hosts), check_hosts },
+	{ "http_query_cpu_limit", KEY_DURATION, offsetof(struct config, http_query_cpu_ns),
+	  10 * NS_PER_MSEC, 3600 * NS_PER_SEC, false,
+	  "CPU time one uncached API answer may take before it is given up (10ms..1h)", 0, NULL },
 	{ "prometheus_max_keys", KEY_UINT, offsetof(struct config, prometheus_max_keys), 1, 10000,
 	  false, "command names and units each in /metrics before the rest add up as [other]",
 	  0, NULL },
@@ -260,6 +276,8 @@ void config_defaults(struct config *c)
 		.http_full_access = "",
 		.http_anonymous = "none",
 		.http_max_connections = 64,
+		.http_allowed_hosts = "",
+		.http_query_cpu_ns = HTTP_QUERY_CPU_DEFAULT_NS,
 		.prometheus_max_keys = 100,
 		.prometheus_top_processes = 10,
 	};

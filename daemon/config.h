@@ -55,6 +55,8 @@ struct config {
 	char http_full_access[1024];     /* users (names or uids) who see every process */
 	char http_anonymous[8];          /* "none" or "all": peers that cannot be identified */
 	unsigned http_max_connections;
+	char http_allowed_hosts[1024];   /* Host names besides localhost and our addresses */
+	uint64_t http_query_cpu_ns;      /* CPU time one uncached answer may take */
 	unsigned prometheus_max_keys;    /* command names and units each, before "[other]" */
 	unsigned prometheus_top_processes;
 };

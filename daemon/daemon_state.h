@@ -18,6 +18,7 @@
 #include "daemon/collect/worker.h"
 #include "daemon/store/writer.h"
 #include "daemon/collect/calibrate.h"
+#include "daemon/collect/cpustat.h"
 #include "lib/sampling_cost.h"
 
 #include <stdbool.h>
@@ -51,6 +52,8 @@ struct daemon {
 	struct notifier notify;
 	struct calibration calib;     /* the per-switch sampling cost, as last measured */
 	struct calibrate_trigger cost_trigger;   /* when to measure it again */
+	struct cpustat calib_stat;    /* the calibration CPU's /proc/stat at the last interval ... */
+	bool calib_stat_read;         /* ... when read (recheck.c) */
 };
 
 /* The per-switch sampling cost measured at start, else the development

@@ -83,7 +83,14 @@ static int open_lock(const char *dir, const char *path, uid_t service_uid)
 	    (!trusted_uid(st.st_uid, service_uid) && st.st_uid != dir_owner(dir)) ||
 	    (st.st_mode & 077) != 0) {
 		close(fd);
-		return -ENOENT;
+		/* Not ours (left by a start under another user, or planted):
+		 * root replaces it; whoever holds its lock is no stackd of
+		 * ours and is ignored, as a squatter on the name is. */
+		if (geteuid() != 0 || unlink(path) < 0)
+			return -ENOENT;
+		fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+		if (fd < 0)
+			return -ENOENT;
 	}
 	return fd;
 }

@@ -92,6 +92,8 @@ static int open_http(struct daemon *d)
 	hc.listen = d->cfg.listen;
 	hc.web_dir = strcmp(d->cfg.web_dir, "none") == 0 ? "" : d->cfg.web_dir;
 	hc.max_connections = d->cfg.http_max_connections;
+	hc.allowed_hosts = d->cfg.http_allowed_hosts;
+	hc.query_cpu_ns = d->cfg.http_query_cpu_ns;
 	hc.anonymous_full = strcmp(d->cfg.http_anonymous, "all") == 0;
 	r = config_full_access_uids(&d->cfg, hc.full_uids, HTTP_MAX_USERS, &hc.n_full_uids, err,
 				    sizeof(err));
@@ -170,6 +172,25 @@ static int open_proctab(struct daemon *d)
 	return r;
 }
 
+/* The start's runs with sampling, on the calibration's CPU: its worker's
+ * time reading the samples counts as theirs (calibrate.h). */
+static void calibrate_with_sampling(struct daemon *d)
+{
+	struct worker *w = worker_of_cpu(d->workers, d->n_workers, d->calib.cpu);
+	clockid_t worker_clock;
+	bool beside = worker_cpu_clock(w, &worker_clock) == 0;
+
+	d->calib.on_per_s = calibrate_pingpong(d->calib.cpu, beside ? &worker_clock : NULL,
+					       &d->calib.on_runs);
+	calibrate_finish(&d->calib);
+	if (d->calib.cost_ns >= 0 && !d->calib.credible)
+		log_warning("the start's sampling-cost calibration ran under load: %.0f ns per "
+			    "switch is an estimate (%s)", d->calib.cost_ns, d->calib.method);
+	if (d->calib.clock_sample_ns >= 0 && !d->calib.periodic_credible)
+		log_warning("the start's timing of periodic mode ran under load: its costs are "
+			    "estimates (%s)", d->calib.clock_method);
+}
+
 /* The workers, with what sampling a switch costs here measured around
  * their start: without sampling before (calibrate_before_counters), with
  * it once they run (calibrate.h; 0.2 s of one CPU here, 0.7 s in all).
@@ -184,20 +205,19 @@ static int start_workers_calibrated(struct daemon *d)
 	 * since (hot-unplug) is measured again, here */
 	if (d->calib.cpu != d->col->cpus[d->col->n_cpus - 1].cpu || d->calib.off_per_s <= 0) {
 		d->calib.cpu = d->col->cpus[d->col->n_cpus - 1].cpu;
-		d->calib.off_per_s = calibrate_pingpong(d->calib.cpu);
+		d->calib.off_per_s = calibrate_pingpong(d->calib.cpu, NULL, &d->calib.off_runs);
 	}
 	r = counting_start_workers(d);
 	if (r < 0)
 		return log_error_r(r, "cannot start the CPU workers");
 	counting_hold_reviews(d, true);
 	nanosleep(&settle, NULL);
-	d->calib.on_per_s = calibrate_pingpong(d->calib.cpu);
-	calibrate_finish(&d->calib);
+	calibrate_with_sampling(d);
 	counting_set_budget(d);
 	counting_hold_reviews(d, false);
 	if (d->calib.cost_ns >= 0) {
 		d->calib.at_ns = clock_ns(CLOCK_REALTIME);
-		calibrate_trigger_init(&d->cost_trigger, d->calib.at_ns);
+		calibrate_trigger_init(&d->cost_trigger, d->calib.at_ns, d->calib.credible);
 	}
 	prom_set_sampling_cost(d->prom, daemon_sampling_cost_ns(d), d->calib.cost_ns >= 0);
 	return 0;

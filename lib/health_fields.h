@@ -85,7 +85,8 @@
 	  "samples of an unknown event id")						\
 	X(foreign_id_samples, sum, "foreign_id_samples_total",				\
 	  "Samples carrying another reader's event id (a second sampler of context "	\
-	  "switches), attributed to the group enabled at their time.",			\
+	  "switches), attributed to the group that was enabled where they lie in the "	\
+	  "ring (their time may be the other reader's).",				\
 	  "samples with another reader's id")						\
 	X(bad_samples, sum, "bad_samples_total",					\
 	  "Ring records that could not be parsed (truncated or malformed), dropped.",	\
@@ -94,7 +95,12 @@
 	  "CPU time (summed over CPUs) measured in periodic mode: a clock sampler "	\
 	  "charging each delta to the task it interrupts (statistical), because "	\
 	  "sampling every switch would have cost more than max_sampling_cost.",		\
-	  "CPU-ns measured in periodic (statistical) mode")
+	  "CPU-ns measured in periodic (statistical) mode")				\
+	X(replan_gap_ns, sum, "replan_gap_cpu_seconds_total",				\
+	  "CPU time (summed over CPUs) in which no counter group was open: a "		\
+	  "re-plan's switch between two sets of groups (SIGHUP). Its busy part "	\
+	  "(from /proc/stat) is charged to [unattributed], its idle part to [idle].",	\
+	  "CPU-ns with no group open (re-plans)")
 
 /* The attributed share (busy CPU time charged to a process, switches
  * sampled) below which every surface warns: status, top, the API, the

@@ -22,6 +22,11 @@ struct db;
  * -EBADMSG (not a stackd database); err says which, in one line. */
 int db_open(const char *path, struct db **ret, char *err, size_t errlen);
 void db_close(struct db *db);   /* NULL is a no-op */
+/* Call stop(ctx) every few thousand steps of any statement on db; when it
+ * returns nonzero the statement fails (SQLITE_INTERRUPT) and so does the
+ * query.  stop NULL: never stopped (the default).  The daemon's API bounds
+ * the CPU time of one answer with it (daemon/serve/http_request.c). */
+void db_set_stop(struct db *db, int (*stop)(void *ctx), void *ctx);
 
 struct window_proc {
 	int32_t pid;                 /* > 0, or a pseudo pid (pids.h) */

@@ -84,6 +84,12 @@ void db_close(struct db *db)
 	free(db);
 }
 
+void db_set_stop(struct db *db, int (*stop)(void *ctx), void *ctx)
+{
+	/* 10,000 virtual machine steps: some microseconds between checks */
+	sqlite3_progress_handler(db->db, stop != NULL ? 10000 : 0, stop, ctx);
+}
+
 int query_meta(struct db *db, const char *key, char *buf, size_t len)
 {
 	sqlite3_stmt *st;

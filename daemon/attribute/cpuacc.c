@@ -69,6 +69,17 @@ static struct acc_entry *new_entry(struct cpuacc *a, int32_t pid, unsigned group
 	return e;
 }
 
+/* Whether pid's leader is known to have exited at a time in [from, to):
+ * on this CPU (its mark) or on another (the shared log). */
+static bool exit_between(struct cpuacc *a, int32_t pid, uint64_t from, uint64_t to)
+{
+	int64_t mark = u64map_get(&a->exits, (uint64_t)(uint32_t)pid);
+
+	if (mark >= 0 && from <= a->exit_ns[mark] && a->exit_ns[mark] < to)
+		return true;
+	return a->shared != NULL && exitlog_between(a->shared, pid, from, to);
+}
+
 int cpuacc_add(struct cpuacc *a, int32_t pid, unsigned group, uint64_t t, uint64_t time_ns,
 	       bool periodic, const uint64_t *d, unsigned n)
 {
@@ -78,15 +89,13 @@ int cpuacc_add(struct cpuacc *a, int32_t pid, unsigned group, uint64_t t, uint64
 
 	idx = u64map_get(&a->index, entry_key(pid, group));
 	if (idx >= 0) {
-		int64_t mark = u64map_get(&a->exits, (uint64_t)(uint32_t)pid);
+		uint64_t from;
 
 		e = &a->entries[idx];
-		/* The exit came after this entry began and before this delta:
-		 * whatever is charged now is not the exited task's. */
-		if (mark >= 0 && e->first_ns <= a->exit_ns[mark] && t > a->exit_ns[mark])
-			e = NULL;
-		/* The same, the exit seen by another CPU's worker. */
-		else if (a->shared != NULL && exitlog_between(a->shared, pid, e->first_ns, t))
+		/* The cut at an exit (cpuacc.h): an exit after this entry
+		 * began and before this delta, or one shortly before it began. */
+		from = e->first_ns > CPUACC_EXIT_TAIL_NS ? e->first_ns - CPUACC_EXIT_TAIL_NS : 0;
+		if (exit_between(a, pid, from, t))
 			e = NULL;
 	}
 	if (e == NULL) {

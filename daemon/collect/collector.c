@@ -143,16 +143,23 @@ static int member_attr(const struct collector *c, const struct member_spec *m, b
 	return 0;
 }
 
-static void close_cpu(const struct collector *c, struct cpu_events *ce)
+static void close_groups(const struct collector *c, struct cpu_events *ce)
 {
 	unsigned g, i;
 
 	for (g = 0; g < c->n_groups; g++)
 		for (i = 0; i < ce->groups[g].n_fds; i++)
-			if (ce->groups[g].fds[i] >= 0)
+			if (ce->groups[g].fds[i] >= 0) {
 				c->kops->close(c->kops->ctx, ce->groups[g].fds[i]);
-	ring_unmap(&ce->ring);
+				ce->groups[g].fds[i] = -1;
+			}
 	collector_close_switch_records(c, ce);
+}
+
+static void close_cpu(const struct collector *c, struct cpu_events *ce)
+{
+	close_groups(c, ce);
+	ring_unmap(&ce->ring);
 	if (ce->side_fd >= 0)
 		c->kops->close(c->kops->ctx, ce->side_fd);
 	ce->side_fd = -1;
@@ -441,6 +448,14 @@ void collector_close(struct collector *c)
 		close_cpu(c, &c->cpus[i]);
 	free(c->cpus);
 	free(c);
+}
+
+void collector_close_groups(struct collector *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->n_cpus; i++)
+		close_groups(c, &c->cpus[i]);
 }
 
 int collector_read_group(const struct collector *c, const struct cpu_events *cpu, unsigned g,

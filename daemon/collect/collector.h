@@ -87,6 +87,11 @@ struct collector {
 int collector_open(const struct collector_params *p, struct collector **ret,
 		   char *err, size_t errlen);
 void collector_close(struct collector *c);   /* NULL is a no-op */
+/* Close every counter group and switch-record event, keeping the side-band
+ * events and their rings: a re-plan's old collector goes on recording the
+ * processes started, renamed and ended until the new one runs (replan.c),
+ * and frees the PMU's counters for it meanwhile. */
+void collector_close_groups(struct collector *c);
 
 /* Switch records (PERF_RECORD_SWITCH_CPU_WIDE) into cpu's ring, on its
  * own dummy event.  Opened only while a worker needs them (worker_switch.c):

@@ -6,6 +6,7 @@
 #include "lib/pids.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,6 +42,12 @@ int flush_init(struct flusher *f, struct collector *col, struct worker *workers,
 
 void flush_done(struct flusher *f)
 {
+	while (f->extra != NULL) {
+		struct handover *h = f->extra;
+
+		f->extra = h->next;
+		handover_free(h);
+	}
 	u64map_done(&f->row_index);
 	u64map_done(&f->proc_index);
 	free(f->gens);
@@ -256,6 +263,41 @@ int flush_finish(struct flusher *f, struct interval_data *iv)
 	return 0;
 }
 
+void flush_add_extra(struct flusher *f, struct handover *h)
+{
+	struct handover **tail = &f->extra;
+
+	while (*tail != NULL)
+		tail = &(*tail)->next;
+	h->next = NULL;
+	*tail = h;
+}
+
+/* The processes an extra handover (the side-band of a re-plan's switch)
+ * saw start, rename or end, stored whether or not anything charged them:
+ * one that ran only while no group counted has no counts, but existed. */
+static int add_seen(struct flusher *f, struct interval_data *iv, const struct handover *h)
+{
+	uint32_t proc;
+	size_t j;
+	int r;
+
+	for (j = 0; j < h->n_life; j++) {
+		const struct life_rec *lr = &h->life[j];
+		struct proc_gen *g;
+
+		g = proctab_newest(f->pt, lr->pid);
+		while (g != NULL && g->start_mono > lr->time)
+			g = g->older;
+		if (g == NULL)
+			continue;
+		r = proc_of(f, iv, g, &proc);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
 /* Processes stored before that exited in this interval without being
  * charged in it still need their exit time written. */
 static int add_exited(struct flusher *f, struct interval_data *iv, struct handover *const *hs,
@@ -321,15 +363,45 @@ int flush_request(struct flusher *f, bool final, struct interval_data **ret)
 	return 0;
 }
 
-int flush_collect(struct flusher *f, struct interval_data *iv, struct interval_data **ret)
+/* The handovers of one flush, and whose each is: a worker's index, or
+ * NO_WORKER for an extra one (flush_add_extra). */
+#define NO_WORKER SIZE_MAX
+struct taken {
+	struct handover **hs;
+	size_t *owner_of;
+	size_t n, cap;
+};
+
+static int take_one(struct taken *t, struct handover *h, size_t owner)
 {
-	struct handover **hs = NULL;
-	size_t *owner_of = NULL;   /* worker index of each handover */
-	size_t n = 0, cap = 0, i;
-	uint64_t deadline;
+	if (t->n == t->cap) {
+		size_t ncap = t->cap ? t->cap * 2 : 16;
+		struct handover **more = realloc(t->hs, ncap * sizeof(*more));
+		size_t *more_owner;
+
+		if (more == NULL)
+			return -ENOMEM;
+		t->hs = more;
+		more_owner = realloc(t->owner_of, ncap * sizeof(*more_owner));
+		if (more_owner == NULL)
+			return -ENOMEM;
+		t->owner_of = more_owner;
+		t->cap = ncap;
+	}
+	h->next = NULL;
+	t->hs[t->n] = h;
+	t->owner_of[t->n++] = owner;
+	return 0;
+}
+
+/* Every worker's cut (waiting for each until the deadline; a late one
+ * counted), then the extra handovers. */
+static int take_all(struct flusher *f, struct interval_data *iv, struct taken *t)
+{
+	uint64_t deadline = monotonic_ns() + FLUSH_WAIT_NS;
+	size_t i;
 	int r = 0;
 
-	deadline = monotonic_ns() + FLUSH_WAIT_NS;
 	for (i = 0; i < f->n_workers; i++) {
 		bool late = false;
 		struct handover *h = worker_collect(&f->workers[i], f->seq, deadline, &late);
@@ -339,42 +411,51 @@ int flush_collect(struct flusher *f, struct interval_data *iv, struct interval_d
 		while (h != NULL) {
 			struct handover *next = h->next;
 
-			if (n == cap) {
-				size_t ncap = cap ? cap * 2 : 16;
-				struct handover **more = realloc(hs, ncap * sizeof(*more));
-				size_t *more_owner = realloc(owner_of, ncap * sizeof(*more_owner));
-
-				if (more != NULL)
-					hs = more;
-				if (more_owner != NULL)
-					owner_of = more_owner;
-				if (more == NULL || more_owner == NULL) {
-					r = -ENOMEM;
-					handover_free(h);
-					h = next;
-					continue;
-				}
-				cap = ncap;
+			if (take_one(t, h, i) < 0) {
+				r = -ENOMEM;
+				handover_free(h);
 			}
-			h->next = NULL;
-			hs[n] = h;
-			owner_of[n] = i;
-			n++;
 			h = next;
 		}
 	}
+	while (f->extra != NULL) {
+		struct handover *h = f->extra;
+
+		f->extra = h->next;
+		if (take_one(t, h, NO_WORKER) < 0) {
+			r = -ENOMEM;
+			handover_free(h);
+		}
+	}
+	return r;
+}
+
+int flush_collect(struct flusher *f, struct interval_data *iv, struct interval_data **ret)
+{
+	struct taken t = { NULL, NULL, 0, 0 };
+	size_t i;
+	int r;
+
+	r = take_all(f, iv, &t);
 	if (r == 0)
-		r = flush_apply_life(f, hs, n);
-	for (i = 0; i < n && r == 0; i++)
-		r = flush_add_handover(f, iv, hs[i]);
+		r = flush_apply_life(f, t.hs, t.n);
+	for (i = 0; i < t.n && r == 0; i++)
+		r = flush_add_handover(f, iv, t.hs[i]);
+	for (i = 0; i < t.n && r == 0; i++)
+		if (t.owner_of[i] == NO_WORKER)
+			r = add_seen(f, iv, t.hs[i]);
 	if (r == 0)
-		r = add_exited(f, iv, hs, n);
+		r = add_exited(f, iv, t.hs, t.n);
 	if (r == 0)
 		r = flush_finish(f, iv);
-	for (i = 0; i < n; i++)
-		worker_recycle(&f->workers[owner_of[i]], hs[i]);
-	free(hs);
-	free(owner_of);
+	for (i = 0; i < t.n; i++) {
+		if (t.owner_of[i] == NO_WORKER)
+			handover_free(t.hs[i]);
+		else
+			worker_recycle(&f->workers[t.owner_of[i]], t.hs[i]);
+	}
+	free(t.hs);
+	free(t.owner_of);
 	{
 		uint64_t now = monotonic_ns();
 

@@ -28,6 +28,7 @@ struct flusher {
 	struct u64map proc_index;       /* generation -> proc index */
 	struct proc_gen **gens;         /* proc index -> generation, this interval */
 	size_t cap_gens;
+	struct handover *extra;         /* flush_add_extra, for the next interval */
 };
 
 int flush_init(struct flusher *f, struct collector *col, struct worker *workers,
@@ -48,6 +49,13 @@ int flush_run(struct flusher *f, bool final, struct interval_data **ret);
  * they handed over. */
 int flush_request(struct flusher *f, bool final, struct interval_data **ret);
 int flush_collect(struct flusher *f, struct interval_data *iv, struct interval_data **ret);
+
+/* h, from no running worker - a re-plan's old side-band records since
+ * their last cut (worker_take_rest), the switch's gap (replan.c) - goes
+ * into the next interval, and every process it saw start, rename or end
+ * is stored, charged or not (one that ran only while no group counted has
+ * no counts, but existed).  The flusher owns h from here. */
+void flush_add_extra(struct flusher *f, struct handover *h);
 
 /* Charge a handover to iv (exposed for tests, which build handovers by hand). */
 int flush_add_handover(struct flusher *f, struct interval_data *iv, const struct handover *h);

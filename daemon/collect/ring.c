@@ -96,6 +96,14 @@ const struct perf_event_header *ring_peek(struct ring *r)
 	return h;
 }
 
+uint64_t ring_head(struct ring *r)
+{
+	struct perf_event_mmap_page *pg = r->map;
+
+	r->head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
+	return r->head;
+}
+
 void ring_consume(struct ring *r, const struct perf_event_header *h)
 {
 	r->tail += h->size;

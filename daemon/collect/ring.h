@@ -37,6 +37,10 @@ void ring_unmap(struct ring *r);
  * the kernel's head).  The pointer is valid until ring_consume(). */
 const struct perf_event_header *ring_peek(struct ring *r);
 
+/* Where the kernel will write the next record: every record it wrote
+ * before this call lies before it (ring positions only grow). */
+uint64_t ring_head(struct ring *r);
+
 /* Step past the record ring_peek() returned. */
 void ring_consume(struct ring *r, const struct perf_event_header *h);
 

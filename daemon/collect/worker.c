@@ -175,6 +175,23 @@ bool worker_periodic(const struct worker *w)
 	return __atomic_load_n(&w->periodic_now, __ATOMIC_RELAXED) != 0;
 }
 
+struct worker *worker_of_cpu(struct worker *ws, size_t n, int cpu)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (ws[i].ev != NULL && ws[i].ev->cpu == cpu)
+			return &ws[i];
+	return NULL;
+}
+
+int worker_cpu_clock(const struct worker *w, clockid_t *ret)
+{
+	if (w == NULL || !w->started)
+		return -ESRCH;
+	return -pthread_getcpuclockid(w->thread, ret);
+}
+
 void worker_stop(struct worker *w)
 {
 	__atomic_store_n(&w->stop, 1, __ATOMIC_RELEASE);

@@ -39,7 +39,9 @@
 
 #include <pthread.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 enum life_type { LIFE_FORK, LIFE_EXIT, LIFE_COMM };
 
@@ -98,7 +100,11 @@ struct worker {
 	unsigned active;
 	bool running;              /* active is enabled (false: every group was benched) */
 	unsigned prev_active;      /* the group enabled before active ... */
-	uint64_t prev_until;       /* ... until this time (0: none since the last drain) */
+	uint64_t prev_end;         /* ... wrote nothing at or past this ring
+				    * position (its disable returned before the
+				    * position was read, active's enable after;
+				    * 0: no rotation since the last drain) */
+	uint64_t rec_pos;          /* ring position of the record being taken */
 	uint64_t next_rotate_ns;
 	uint64_t last_cut_ns;
 	uint64_t switches_at_cut;   /* at.switches_counted at the last cut */
@@ -155,6 +161,12 @@ void worker_set_periodic(struct worker *w, uint64_t period_ns, double clock_samp
 			 double switch_count_ns);
 /* Whether w's CPU samples periodically now (any thread). */
 bool worker_periodic(const struct worker *w);
+/* The worker of cpu among ws[n], or NULL. */
+struct worker *worker_of_cpu(struct worker *ws, size_t n, int cpu);
+/* The CPU-time clock of w's thread (its time reading the ring counts in
+ * the calibration's runs with sampling: calibrate.h).  0, or -ESRCH when
+ * it does not run, -errno. */
+int worker_cpu_clock(const struct worker *w, clockid_t *ret);
 /* Hold the switch-record review (on) or let it go on (off) from now. */
 void worker_hold_review(struct worker *w, bool on);
 /* Stop sampling on w's CPU (on) or start again (off), and wait until the
@@ -165,6 +177,13 @@ bool worker_pause(struct worker *w, bool on, uint64_t deadline_ns);
 /* Stop the thread: it makes a last cut (collect it afterwards with
  * worker_collect) and disables its groups. */
 void worker_stop(struct worker *w);
+/* After worker_stop and that last cut collected, with its groups closed
+ * and its side-band event still open (a re-plan: collector_close_groups):
+ * the side-band records its ring took since - the CPU's processes started,
+ * renamed and ended - as a handover of those alone (no counts: its group
+ * indices are the old plan's), the caller's to free.  NULL when nothing
+ * came or out of memory. */
+struct handover *worker_take_rest(struct worker *w);
 void worker_done(struct worker *w);
 
 /* The thread's life, exposed so tests can drive a worker on a simulated

@@ -55,12 +55,15 @@ static struct handover *take_spare(struct worker *w)
 
 void worker_cut(struct worker *w, uint64_t seq)
 {
+	/* Every record written before now, found by its place in the ring
+	 * (read first), not by its time, which may be another reader's. */
+	uint64_t end = ring_head(&w->ev->ring);
 	uint64_t now = worker_now_ns(w);
 	struct handover *h = w->cur;
 	struct handover *next;
 	unsigned g;
 
-	worker_drain(w, now);
+	worker_drain(w, end);
 	if (w->running) {
 		uint64_t values[ACC_MAX_MEMBERS];
 		unsigned failed = w->active;
@@ -115,4 +118,34 @@ void worker_cut(struct worker *w, uint64_t seq)
 	w->cur = next;
 	w->at.acc = &next->acc;
 	post(w, h, seq);
+}
+
+struct handover *worker_take_rest(struct worker *w)
+{
+	struct handover *h, *rest = NULL, *next;
+
+	w->running = false;     /* its groups are closed: nothing to read */
+	w->dark_since = 0;      /* nor time to charge: the caller counts the gap */
+	worker_cut(w, w->done_seq + 1);
+	pthread_mutex_lock(&w->lock);
+	h = w->ready;
+	w->ready = NULL;
+	pthread_mutex_unlock(&w->lock);
+	/* the newest only (its last cut was collected before); its records */
+	for (; h != NULL; h = next) {
+		next = h->next;
+		if (next == NULL && h->n_life > 0) {
+			rest = h;
+			break;
+		}
+		handover_free(h);
+	}
+	if (rest == NULL)
+		return NULL;
+	cpuacc_reset(&rest->acc);
+	rest->acc.shared = NULL;   /* the old collector's log goes with it */
+	memset(&rest->st, 0, sizeof(rest->st));
+	memset(rest->enabled_ns, 0, sizeof(rest->enabled_ns));
+	memset(rest->unschedulable, 0, sizeof(rest->unschedulable));
+	return rest;
 }

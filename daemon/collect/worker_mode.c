@@ -59,7 +59,7 @@ void worker_review_mode(struct worker *w, uint64_t now)
 
 	if (w->periodic_failed)
 		return;
-	worker_drain(w, UINT64_MAX);   /* the switches counted up to now */
+	worker_drain(w, WORKER_DRAIN_ALL);   /* the switches counted up to now */
 	if (cost_budget_review(&w->mode, &b, now, w->at.switches_counted))
 		w->mode_change = true;
 }

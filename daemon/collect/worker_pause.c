@@ -19,10 +19,9 @@ static void pause_groups(struct worker *w)
 
 		worker_group_ioctl(w, w->active, PERF_EVENT_IOC_DISABLE);
 		w->enabled_acc[w->active] += t - w->enabled_since;
-		w->prev_active = w->active;
-		w->prev_until = worker_now_ns(w);
-		worker_drain(w, UINT64_MAX);
-		w->prev_until = 0;
+		/* nothing is enabled after it: whatever the ring holds is
+		 * the active group's or older */
+		worker_drain(w, WORKER_DRAIN_ALL);
 		nv = collector_read_group(w->col, w->ev, w->active, values, ACC_MAX_MEMBERS);
 		if (nv > 0)
 			attrib_remainder(&w->at, w->active, t, values, (unsigned)nv);

@@ -38,8 +38,24 @@ static inline void worker_group_ioctl(struct worker *w, unsigned g, unsigned lon
 }
 
 /* worker_record.c */
-/* Attribute every record up to limit (CLOCK_MONOTONIC; UINT64_MAX: all). */
-void worker_drain(struct worker *w, uint64_t limit);
+/* Attribute every record written before ring position end (WORKER_DRAIN_ALL:
+ * every record there is; ring_head() read at a time t: those written up
+ * to t).  By position, not by the records' times: a sample's time may be
+ * another reader's, on its clock (worker_record.c). */
+#define WORKER_DRAIN_ALL UINT64_MAX
+void worker_drain(struct worker *w, uint64_t end);
+
+/* Group g's disable just returned and no other group is enabled yet: the
+ * ring's records before its head now are g's (or older), those after it
+ * the next group's (group_of_foreign).  One such boundary at a time: an
+ * older one still in the ring is drained first. */
+static inline void worker_mark_disabled(struct worker *w, unsigned g)
+{
+	if (w->prev_end != 0)
+		worker_drain(w, WORKER_DRAIN_ALL);
+	w->prev_active = g;
+	w->prev_end = ring_head(&w->ev->ring);
+}
 
 /* worker_switch.c */
 /* Open (false when that failed) or close this CPU's switch records. */

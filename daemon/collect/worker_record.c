@@ -47,16 +47,21 @@ static int group_of_id(const struct worker *w, uint64_t id, bool *clock)
 /* A sample in this CPU's ring whose id is not one of ours.  When another
  * reader samples context switches too (a second stackd, a profiler), the
  * kernel fills one sample record's data for every software event of a
- * switch and skips fields already filled, so our sample can carry the
- * other reader's id (seen on 6.x kernels; tests/system/240-coexist.sh).
- * The rest is ours: this ring holds only our events, the group read in it
- * is ours, and one group of ours is enabled at a time - the one enabled at
- * the sample's time.  The ring is drained at every rotation, so it holds
- * samples of at most the previous group (up to prev_until) and the active
- * one.  -1 when the read does not fit that group. */
+ * switch and skips fields already filled (perf_prepare_sample's
+ * sample_flags, 6.x kernels; tests/system/240-coexist.sh), so our sample
+ * can carry the other reader's id - and its time, on its clock, which
+ * may run ahead of ours or behind it by any amount (perf record's clock
+ * is perf_clock, not CLOCK_MONOTONIC).  The rest is ours: this ring holds
+ * only our events, the group read in it is ours, and one group of ours is
+ * enabled at a time.  So the group is found by where the sample lies in
+ * the ring, never by its time: a rotation reads the ring's head after its
+ * disable returned and before the next enable (prev_end), and the ring is
+ * drained at every rotation, so a sample before that position is the
+ * previous group's, one after it the active group's.  -1 when the read
+ * does not fit that group. */
 static int group_of_foreign(struct worker *w, const struct rec_sample *s)
 {
-	unsigned g = w->prev_until != 0 && s->time <= w->prev_until ? w->prev_active : w->active;
+	unsigned g = w->prev_end != 0 && w->rec_pos < w->prev_end ? w->prev_active : w->active;
 
 	if (s->nr != w->ev->groups[g].n_fds)
 		return -1;
@@ -194,18 +199,19 @@ void worker_handle_record(struct worker *w, const struct perf_event_header *h)
 	}
 }
 
-void worker_drain(struct worker *w, uint64_t limit)
+void worker_drain(struct worker *w, uint64_t end)
 {
 	struct ring *r = &w->ev->ring;
 	const struct perf_event_header *h;
 	uint64_t skipped = r->skipped_bytes;
 
-	while ((h = ring_peek(r)) != NULL) {
-		if (limit != UINT64_MAX && perf_record_time(h) > limit)
-			break;
+	while (r->tail < end && (h = ring_peek(r)) != NULL) {
+		w->rec_pos = r->tail;
 		worker_handle_record(w, h);
 		ring_consume(r, h);
 	}
+	if (w->prev_end != 0 && r->tail >= w->prev_end)
+		w->prev_end = 0;   /* the previous group's records are all taken */
 	/* A record header that made no sense: the rest of the ring went. */
 	if (r->skipped_bytes != skipped)
 		w->at.st.bad_samples++;

@@ -110,6 +110,7 @@ bool worker_active_failed(struct worker *w, uint64_t t, uint64_t *values, int *n
 	if (*nv != -EIO)
 		return false;
 	worker_group_ioctl(w, w->active, PERF_EVENT_IOC_DISABLE);
+	worker_mark_disabled(w, w->active);
 	attrib_failed(&w->at, w->active, t);
 	bench(w, w->active, t);
 	w->enabled_since = t;
@@ -126,7 +127,7 @@ void worker_rotate(struct worker *w)
 	int nv;
 
 	if (!w->running) {   /* everything was unschedulable: try again */
-		worker_drain(w, UINT64_MAX);
+		worker_drain(w, WORKER_DRAIN_ALL);
 		if (w->mode_change)
 			worker_change_mode(w, worker_now_ns(w), w->col->n_groups);
 		worker_enable_next(w, from);
@@ -134,7 +135,7 @@ void worker_rotate(struct worker *w)
 	}
 	t = worker_now_ns(w);
 	if (!w->mode_change && !others_ready(w, from, t)) {   /* one group on, the rest benched */
-		worker_drain(w, UINT64_MAX);
+		worker_drain(w, WORKER_DRAIN_ALL);
 		return;
 	}
 	/* Disable before enabling: two groups must never compete for counters.
@@ -143,17 +144,15 @@ void worker_rotate(struct worker *w)
 	worker_group_ioctl(w, from, PERF_EVENT_IOC_DISABLE);
 	span = t - w->enabled_since;
 	w->enabled_acc[from] += span;
-	w->prev_active = from;
 	/* after the disable returned: nothing of from's can be later */
-	w->prev_until = worker_now_ns(w);
+	worker_mark_disabled(w, from);
 	if (w->mode_change)
 		worker_change_mode(w, t, from);
 	moved = enable_other(w, from);
 	w->at.st.rotations++;
 	/* The old group's last samples are in the ring now; take them before
 	 * its final read so the remainder is exactly what came after them. */
-	worker_drain(w, UINT64_MAX);
-	w->prev_until = 0;
+	worker_drain(w, WORKER_DRAIN_ALL);
 	nv = collector_read_group(w->col, w->ev, from, values, ACC_MAX_MEMBERS);
 	if (nv > 0) {
 		attrib_remainder(&w->at, from, t, values, (unsigned)nv);

@@ -66,7 +66,7 @@ bool worker_tick(struct worker *w)
 		/* The last cut: the tails periodic turns left for their next
 		 * clock sample have none to wait for (attrib.h's sums hold). */
 		if (stopping && w->mode.periodic) {
-			worker_drain(w, UINT64_MAX);
+			worker_drain(w, WORKER_DRAIN_ALL);
 			worker_settle_tails(w, worker_now_ns(w), w->col->n_groups);
 		}
 		worker_cut(w, seq);
@@ -107,7 +107,7 @@ bool worker_tick(struct worker *w)
 		if (w->next_rotate_ns <= now)
 			w->next_rotate_ns = now + rotate_ns;
 	} else {
-		worker_drain(w, UINT64_MAX);
+		worker_drain(w, WORKER_DRAIN_ALL);
 	}
 	return true;
 }

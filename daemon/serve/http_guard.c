@@ -1,10 +1,12 @@
 /*
  * http_guard.c - see http_guard.h.
  *
- * Shares, from http_max_connections = N: every peer without full access
- * holds at most max(2, N/8) connections, and all of them together at most
- * N - max(2, N/4), so the rest is always there for root, the daemon's own
- * user and http_full_access.  Nobody holds more than N.
+ * Shares, from the connection budget N (http_max_connections, or fewer
+ * when the open-file limit allows fewer: http_budget.h): every peer
+ * without full access holds at most max(2, N/8) connections, and all of
+ * them together at most N - max(2, N/4), so the rest is always there for
+ * root, the daemon's own user and http_full_access; a peer with full
+ * access holds at most max(2, N/2).  Nobody holds more than N.
  */
 #include "daemon/serve/http_guard.h"
 #include "lib/clock.h"
@@ -22,8 +24,9 @@ struct http_guard {
 	pthread_cond_t stop_cond;
 	pthread_t reaper;
 	bool reaper_running, stopping;
-	unsigned max_total, max_per_peer, max_limited;
-	unsigned total, limited, limited_work;
+	pthread_cond_t work_cond;      /* a work place freed */
+	unsigned max_total, max_per_peer, max_per_full, max_limited, max_work;
+	unsigned total, limited, limited_work, work;
 	struct http_conn *conns;       /* admitted, in a list for the reaper */
 	struct http_guard_stats stats;
 };
@@ -53,26 +56,26 @@ static void *reaper_main(void *arg)
 	return NULL;
 }
 
-int http_guard_new(unsigned max_connections, struct http_guard **ret)
+int http_guard_new(unsigned max_connections, unsigned max_work, struct http_guard **ret)
 {
 	struct http_guard *g = calloc(1, sizeof(*g));
+	pthread_condattr_t attr;
 
 	if (g == NULL)
 		return -ENOMEM;
 	g->max_total = at_least(max_connections, 4);
 	g->max_per_peer = at_least(g->max_total / 8, 2);
+	g->max_per_full = at_least(g->max_total / 2, 2);
 	g->max_limited = g->max_total - at_least(g->max_total / 4, 2);
+	g->max_work = at_least(max_work, 1);
 	pthread_mutex_init(&g->lock, NULL);
-	{
-		/* The wait runs on the monotonic clock: a wall clock stepped
-		 * back must not put the deadline to sleep. */
-		pthread_condattr_t attr;
-
-		pthread_condattr_init(&attr);
-		pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
-		pthread_cond_init(&g->stop_cond, &attr);
-		pthread_condattr_destroy(&attr);
-	}
+	/* The waits run on the monotonic clock: a wall clock stepped back
+	 * must not put the deadline to sleep. */
+	pthread_condattr_init(&attr);
+	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+	pthread_cond_init(&g->stop_cond, &attr);
+	pthread_cond_init(&g->work_cond, &attr);
+	pthread_condattr_destroy(&attr);
 	if (pthread_create(&g->reaper, NULL, reaper_main, g) != 0) {
 		http_guard_free(g);
 		return -EAGAIN;
@@ -94,6 +97,7 @@ void http_guard_free(struct http_guard *g)
 		pthread_join(g->reaper, NULL);
 	}
 	pthread_cond_destroy(&g->stop_cond);
+	pthread_cond_destroy(&g->work_cond);
 	pthread_mutex_destroy(&g->lock);
 	free(g);
 }
@@ -109,20 +113,21 @@ static unsigned held_by(const struct http_guard *g, const char *peer)
 	return n;
 }
 
-bool http_guard_admit(struct http_guard *g, struct http_conn *c)
+int http_guard_admit(struct http_guard *g, struct http_conn *c)
 {
-	bool ok;
+	int r = 0;
 
 	pthread_mutex_lock(&g->lock);
-	ok = g->total < g->max_total;
-	if (ok && !c->full)
-		ok = g->limited < g->max_limited && held_by(g, c->peer) < g->max_per_peer;
-	if (ok) {
+	if (g->total >= g->max_total || (!c->full && g->limited >= g->max_limited))
+		r = -EAGAIN;
+	else if (held_by(g, c->peer) >= (c->full ? g->max_per_full : g->max_per_peer))
+		r = -EBUSY;
+	if (r == 0) {
 		g->total++;
 		g->limited += !c->full;
 		c->admitted = true;
-		c->waiting = true;
-		c->waiting_since_ns = monotonic_ns();
+		c->reading = true;
+		c->reading_since_ns = monotonic_ns();
 		c->prev = NULL;
 		c->next = g->conns;
 		if (g->conns != NULL)
@@ -132,7 +137,7 @@ bool http_guard_admit(struct http_guard *g, struct http_conn *c)
 		g->stats.refused++;
 	}
 	pthread_mutex_unlock(&g->lock);
-	return ok;
+	return r;
 }
 
 void http_guard_closed(struct http_guard *g, struct http_conn *c)
@@ -155,36 +160,66 @@ void http_guard_closed(struct http_guard *g, struct http_conn *c)
 void http_guard_request_started(struct http_guard *g, struct http_conn *c)
 {
 	pthread_mutex_lock(&g->lock);
-	c->waiting = false;
+	c->reading = false;
 	pthread_mutex_unlock(&g->lock);
 }
 
 void http_guard_request_done(struct http_guard *g, struct http_conn *c)
 {
 	pthread_mutex_lock(&g->lock);
-	c->waiting = true;
-	c->waiting_since_ns = monotonic_ns();
+	c->reading = true;
+	c->reading_since_ns = monotonic_ns();
 	pthread_mutex_unlock(&g->lock);
+}
+
+/* Uncached answers this peer has being computed now. */
+static unsigned work_of(const struct http_guard *g, const char *peer)
+{
+	const struct http_conn *o;
+	unsigned n = 0;
+
+	for (o = g->conns; o != NULL; o = o->next)
+		if (strcmp(o->peer, peer) == 0)
+			n += o->work;
+	return n;
+}
+
+/* A peer with full access waits (a dashboard asks for a few series at
+ * once); one without gets its answer at once: 429 is its cue to slow
+ * down, and a waiting request would hold a connection of its share. */
+static bool wait_for_work(struct http_guard *g, uint64_t deadline_ns)
+{
+	struct timespec ts = { (time_t)(deadline_ns / NS_PER_SEC),
+			       (long)(deadline_ns % NS_PER_SEC) };
+
+	while (g->work >= g->max_work)
+		if (pthread_cond_timedwait(&g->work_cond, &g->lock, &ts) != 0)
+			return g->work < g->max_work;
+	return true;
 }
 
 int http_guard_work_begin(struct http_guard *g, struct http_conn *c)
 {
-	const struct http_conn *o;
-	unsigned peer_work = 0;
 	int r = 0;
 
-	if (c->full)
-		return 0;
 	pthread_mutex_lock(&g->lock);
-	for (o = g->conns; o != NULL; o = o->next)
-		if (strcmp(o->peer, c->peer) == 0)
-			peer_work += o->work;
-	if (peer_work >= HTTP_WORK_PER_PEER || g->limited_work >= HTTP_WORK_LIMITED_TOTAL) {
-		g->stats.throttled++;
+	if (c->full) {
+		if (!wait_for_work(g, monotonic_ns() + HTTP_WORK_WAIT_NS))
+			r = -EAGAIN;
+	} else if (work_of(g, c->peer) >= HTTP_WORK_PER_PEER ||
+		   g->limited_work >= HTTP_WORK_LIMITED_TOTAL) {
 		r = -EBUSY;
-	} else {
+	} else if (g->work >= g->max_work) {
+		r = -EAGAIN;
+	}
+	if (r == 0) {
 		c->work++;
-		g->limited_work++;
+		g->work++;
+		g->limited_work += !c->full;
+	} else if (r == -EBUSY) {
+		g->stats.throttled++;
+	} else {
+		g->stats.busy++;
 	}
 	pthread_mutex_unlock(&g->lock);
 	return r;
@@ -192,11 +227,11 @@ int http_guard_work_begin(struct http_guard *g, struct http_conn *c)
 
 void http_guard_work_done(struct http_guard *g, struct http_conn *c)
 {
-	if (c->full)
-		return;
 	pthread_mutex_lock(&g->lock);
 	c->work--;
-	g->limited_work--;
+	g->work--;
+	g->limited_work -= !c->full;
+	pthread_cond_signal(&g->work_cond);
 	pthread_mutex_unlock(&g->lock);
 }
 
@@ -212,11 +247,11 @@ unsigned http_guard_reap(struct http_guard *g, uint64_t now_ns)
 	pthread_mutex_lock(&g->lock);
 	for (c = g->conns; c != NULL; c = c->next)
 		/* (now_ns was read before the lock: a connection that started
-		 * waiting since is not past anything) */
-		if (c->waiting && now_ns > c->waiting_since_ns &&
-		    now_ns - c->waiting_since_ns > HTTP_REQUEST_DEADLINE_NS) {
+		 * reading since is not past anything) */
+		if (c->reading && now_ns > c->reading_since_ns &&
+		    now_ns - c->reading_since_ns > HTTP_REQUEST_DEADLINE_NS) {
 			(void)shutdown(c->fd, SHUT_RDWR);
-			c->waiting = false;   /* once */
+			c->reading = false;   /* once */
 			n++;
 		}
 	g->stats.reaped += n;

@@ -41,21 +41,25 @@ enum MHD_Result http_send_text(struct MHD_Connection *conn, int status, const ch
 		http_respond(conn, status, "application/json", b, strlen(b), false);
 }
 
-/* 429: this peer's share of the server's work is in use. */
-enum MHD_Result http_send_busy(struct MHD_Connection *conn)
+/* 429: this peer's share of the server's work is in use; 503: every
+ * place is.  Either is worth asking again in a second. */
+enum MHD_Result http_send_busy(struct MHD_Connection *conn, bool peer)
 {
-	static const char body[] = "{\"error\": \"busy: your earlier requests are still being "
+	static const char mine[] = "{\"error\": \"busy: your earlier requests are still being "
 				   "answered; retry in a second\"}\n";
+	static const char all[] = "{\"error\": \"busy: stackd is computing as many answers as "
+				  "it allows at once; retry in a second\"}\n";
 	struct MHD_Response *r;
 	enum MHD_Result ret;
 
-	r = MHD_create_response_from_buffer(sizeof(body) - 1, (void *)(uintptr_t)body,
+	r = MHD_create_response_from_buffer(peer ? sizeof(mine) - 1 : sizeof(all) - 1,
+					    (void *)(uintptr_t)(peer ? mine : all),
 					    MHD_RESPMEM_PERSISTENT);
 	if (r == NULL)
 		return MHD_NO;
 	MHD_add_response_header(r, "Content-Type", "application/json");
 	MHD_add_response_header(r, "Retry-After", "1");
-	ret = MHD_queue_response(conn, 429, r);
+	ret = MHD_queue_response(conn, peer ? 429 : 503, r);
 	MHD_destroy_response(r);
 	return ret;
 }

@@ -6,10 +6,12 @@
  */
 #include "daemon/serve/http_server.h"
 #include "daemon/serve/http_server_private.h"
+#include "daemon/serve/http_budget.h"
 #include "daemon/base/log.h"
 #include "lib/query.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,13 +48,18 @@ int http_server_open(const struct http_config *cfg, struct http_server **ret, ch
 	if (s == NULL)
 		return -ENOMEM;
 	s->cfg = *cfg;
+	s->wake_fd = -1;
 	snprintf(s->listen_copy, sizeof(s->listen_copy), "%s", cfg->listen);
 	snprintf(s->web_dir, sizeof(s->web_dir), "%s", cfg->web_dir ? cfg->web_dir : "");
 	snprintf(s->database, sizeof(s->database), "%s", cfg->info.database);
 	s->cfg.info.database = s->database;
 	pthread_mutex_init(&s->lock, NULL);
-	for (item = strtok_r(s->listen_copy, ",", &save); item != NULL;
+	r = http_hosts_parse(cfg->allowed_hosts != NULL ? cfg->allowed_hosts : "", &s->hosts, err,
+			     errlen);
+	for (item = strtok_r(s->listen_copy, ",", &save); item != NULL && r == 0;
 	     item = strtok_r(NULL, ",", &save)) {
+		struct sockaddr_storage addr;
+		socklen_t len;
 		int fd;
 
 		while (*item == ' ')
@@ -71,6 +78,8 @@ int http_server_open(const struct http_config *cfg, struct http_server **ret, ch
 		s->listen_fd[s->n_listen] = fd;
 		s->listen_text[s->n_listen] = item;
 		s->n_listen++;
+		if (http_server_parse_listen(item, &addr, &len, err, errlen) == 0)
+			http_hosts_add_addr(&s->hosts, (struct sockaddr *)&addr);
 	}
 	if (r < 0) {
 		http_server_stop(s);
@@ -80,43 +89,59 @@ int http_server_open(const struct http_config *cfg, struct http_server **ret, ch
 	return 0;
 }
 
+/* What the open-file limit leaves the HTTP side, now that the counters
+ * and the store are open (http_budget.h). */
+static void size_to_fds(struct http_server *s, struct http_budget *b)
+{
+	http_budget_measure(s->cfg.max_connections, b);
+	s->max_idle_db = b->work < IDLE_DB_CONNECTIONS ? b->work : IDLE_DB_CONNECTIONS;
+	if (b->fd_bound)
+		log_warning("http: the open-file limit (%llu, %llu open) leaves room for %u "
+			    "connections at once and %u uncached answers, not "
+			    "http_max_connections = %u; more are told 503 (raise LimitNOFILE= "
+			    "or ulimit -n)", b->fd_limit, b->fds_open, b->connections, b->work,
+			    s->cfg.max_connections);
+}
+
 int http_server_serve(struct http_server *s, char *err, size_t errlen)
 {
+	struct http_budget b;
+	unsigned i;
 	int r;
 
 	if (s == NULL)
 		return 0;
-	r = http_guard_new(s->cfg.max_connections, &s->guard);
+	size_to_fds(s, &b);
+	r = http_guard_new(b.connections, b.work, &s->guard);
 	if (r < 0) {
 		snprintf(err, errlen, "cannot start the HTTP guard: %s", strerror(-r));
 		return r;
 	}
-	for (; s->n_mhd < s->n_listen; s->n_mhd++) {
-		unsigned i = s->n_mhd;
-
-		s->mhd[i] = MHD_start_daemon(
-			/* A thread per connection: a slow answer holds up only
-			 * its own client (the guard bounds how many). */
-			MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION |
-			MHD_USE_POLL | MHD_USE_ERROR_LOG,
-			0, NULL, NULL, http_handle, s,
-			MHD_OPTION_LISTEN_SOCKET, s->listen_fd[i],
-			MHD_OPTION_CONNECTION_LIMIT, s->cfg.max_connections,
-			MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)CONNECTION_TIMEOUT_S,
-			MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)CONNECTION_MEMORY,
-			MHD_OPTION_URI_LOG_CALLBACK, http_uri_seen, s,
-			MHD_OPTION_NOTIFY_COMPLETED, http_request_done, s,
-			MHD_OPTION_NOTIFY_CONNECTION, http_connection_event, s,
-			MHD_OPTION_EXTERNAL_LOGGER, mhd_log, s,
-			MHD_OPTION_END);
-		if (s->mhd[i] == NULL) {
-			snprintf(err, errlen, "listen '%s': libmicrohttpd could not start",
-				 s->listen_text[i]);
-			return -EIO;
-		}
-		s->listen_fd[i] = -1;   /* libmicrohttpd's now: it closes it */
+	s->mhd = MHD_start_daemon(
+		/* A thread per connection: a slow answer holds up only its own
+		 * client (the guard bounds how many). */
+		MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION |
+		MHD_USE_POLL | MHD_USE_NO_LISTEN_SOCKET | MHD_USE_ITC | MHD_USE_ERROR_LOG,
+		0, NULL, NULL, http_handle, s,
+		MHD_OPTION_EXTERNAL_LOGGER, mhd_log, s,
+		/* The guard admits b.connections; closed ones take a moment
+		 * to leave libmicrohttpd's count. */
+		MHD_OPTION_CONNECTION_LIMIT, b.connections + HTTP_FD_REFUSALS,
+		MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)CONNECTION_TIMEOUT_S,
+		MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)CONNECTION_MEMORY,
+		MHD_OPTION_URI_LOG_CALLBACK, http_uri_seen, s,
+		MHD_OPTION_NOTIFY_COMPLETED, http_request_done, s,
+		MHD_OPTION_NOTIFY_CONNECTION, http_connection_event, s,
+		MHD_OPTION_END);
+	if (s->mhd == NULL) {
+		snprintf(err, errlen, "listen '%s': libmicrohttpd could not start", s->cfg.listen);
+		return -EIO;
 	}
-	return 0;
+	/* accept() must not block the loop: a client gone between poll()
+	 * and accept() would hold every listener up. */
+	for (i = 0; i < s->n_listen; i++)
+		(void)fcntl(s->listen_fd[i], F_SETFL, fcntl(s->listen_fd[i], F_GETFL) | O_NONBLOCK);
+	return http_accept_start(s, err, errlen);
 }
 
 void http_server_stop(struct http_server *s)
@@ -125,9 +150,12 @@ void http_server_stop(struct http_server *s)
 
 	if (s == NULL)
 		return;
+	http_accept_stop(s);   /* no new connection from here on */
+	if (s->mhd != NULL)
+		MHD_stop_daemon(s->mhd);   /* every connection closed, and told so */
+	if (s->guard != NULL)
+		http_conn_drop_all(s);
 	for (i = 0; i < s->n_listen; i++) {
-		if (i < s->n_mhd)
-			MHD_stop_daemon(s->mhd[i]);   /* closes the listening socket too */
 		if (s->listen_fd[i] >= 0)
 			close(s->listen_fd[i]);
 		if (s->unix_paths[i][0] != '\0')

@@ -5,6 +5,7 @@
  *
  * The files, each calling only those listed below it (no loops):
  *   http_server.c    start and stop: listeners, libmicrohttpd, state
+ *   http_accept.c    the listeners' accept loop: admitted, or told why not
  *   http_request.c   a request: routed, answered from the cache or computed
  *   http_conn.c      a connection: who the peer is, admitted or not
  *   http_files.c     the dashboard's files
@@ -18,6 +19,7 @@
 
 #include "daemon/serve/http_config.h"
 #include "daemon/serve/http_guard.h"
+#include "daemon/serve/http_host.h"
 #include "lib/api.h"
 
 #include <microhttpd.h>
@@ -27,7 +29,7 @@
 #include <stdint.h>
 #include <sys/un.h>
 
-#define IDLE_DB_CONNECTIONS 8    /* kept open between requests */
+#define IDLE_DB_CONNECTIONS 8    /* kept open between requests, at most */
 #define MAX_URL 2048
 #define CACHE_ENTRIES 32
 
@@ -48,9 +50,13 @@ struct http_server {
 	int listen_fd[HTTP_MAX_LISTENERS];
 	const char *listen_text[HTTP_MAX_LISTENERS];   /* into listen_copy */
 	unsigned n_listen;
-	struct MHD_Daemon *mhd[HTTP_MAX_LISTENERS];
 	char unix_paths[HTTP_MAX_LISTENERS][sizeof(((struct sockaddr_un *)0)->sun_path)];
-	unsigned n_mhd;
+	/* One libmicrohttpd daemon for every listener: it accepts nothing
+	 * itself, http_accept.c's thread hands it each admitted connection. */
+	struct MHD_Daemon *mhd;
+	pthread_t acceptor;
+	bool acceptor_running;
+	int wake_fd;                   /* stops the accept thread */
 	atomic_uint_fast64_t generation;
 	pthread_mutex_t lock;          /* cache and idle connections */
 	struct cached cache[CACHE_ENTRIES];
@@ -63,7 +69,16 @@ struct http_server {
 	 * before read the old file, and are closed instead of kept. */
 	uint64_t db_epoch;
 	struct http_guard *guard;
+	struct http_hosts hosts;       /* what Host may name (http_host.h) */
+	unsigned max_idle_db;          /* IDLE_DB_CONNECTIONS, or fewer (http_budget.h) */
+	/* Admitted connections libmicrohttpd has not started yet (under lock). */
+	struct http_conn *pending;
 };
+
+/* http_accept.c: the accept thread, started once libmicrohttpd runs and
+ * stopped before it is (the listeners stay open: http_server_stop's). */
+int http_accept_start(struct http_server *s, char *err, size_t errlen);
+void http_accept_stop(struct http_server *s);
 
 /* http_request.c: libmicrohttpd's callbacks for a request */
 /* The request's URL, seen first, before libmicrohttpd decodes it. */
@@ -80,6 +95,19 @@ void http_request_done(void *cls, struct MHD_Connection *conn, void **req_cls,
 struct api_access http_access_of(const struct http_server *s, const struct http_conn *conn);
 /* The guard's record of a connection (its socket context), or NULL. */
 struct http_conn *http_conn_of(struct MHD_Connection *conn);
+/* A connection accepted on fd from peer: identified and put to the guard.
+ * 0: admitted, for libmicrohttpd to start (its record waits, found by fd
+ * when it does); -EBUSY (its peer's share is full) or -EAGAIN (the
+ * server is, or no memory or descriptor is left): the caller answers it
+ * (http_conn_refusal) and closes fd. */
+int http_conn_accepted(struct http_server *s, int fd, const struct sockaddr_storage *peer);
+/* libmicrohttpd did not take fd after all: its record goes. */
+void http_conn_dropped(struct http_server *s, int fd);
+/* Every record still waiting goes (the server stops). */
+void http_conn_drop_all(struct http_server *s);
+/* The whole answer to a connection refused with why (-EBUSY: 429, else
+ * 503; Retry-After: 1) into buf; its length. */
+size_t http_conn_refusal(int why, char *buf, size_t len);
 /* libmicrohttpd's callback for a connection's start and end. */
 void http_connection_event(void *cls, struct MHD_Connection *conn, void **socket_context,
 			   enum MHD_ConnectionNotificationCode code);
@@ -112,7 +140,8 @@ enum MHD_Result http_respond(struct MHD_Connection *conn, int status, const char
 			     char *body, size_t len, bool html);
 /* Queue a copy of the JSON text json as the answer. */
 enum MHD_Result http_send_text(struct MHD_Connection *conn, int status, const char *json);
-/* 429: this peer's share of the server's work is in use. */
-enum MHD_Result http_send_busy(struct MHD_Connection *conn);
+/* 429: this peer's share of the server's work is in use (peer true), or
+ * 503: every place is (false); with Retry-After: 1 both. */
+enum MHD_Result http_send_busy(struct MHD_Connection *conn, bool peer);
 
 #endif

@@ -33,6 +33,11 @@ int store_register(struct store *s, const struct model *m, const struct plan *pl
 int store_write_intervals(struct store *s, const struct interval_data *iv,
 			  char *err, size_t errlen);
 
+/* Whether a raw interval of boot boot_id spanning exactly start_ns ..
+ * end_ns is stored: 1 or 0, or -errno. */
+int store_has_interval(struct store *s, const char *boot_id, uint64_t start_ns,
+		       uint64_t end_ns);
+
 /* How long a write waits for a lock held by someone else before failing
  * with -EBUSY (default 200 ms: the caller keeps what it could not write
  * and tries again later, its loop never stalls). */
@@ -43,9 +48,17 @@ void store_set_busy_timeout(struct store *s, int ms);
  * file nobody will read: close s and open path anew. */
 bool store_file_replaced(const struct store *s, const char *path, char *why, size_t len);
 
-/* Copy the WAL into the database and truncate it: hands the WAL's space
- * back to the filesystem (it is reused, not shrunk, otherwise). */
-int store_checkpoint(struct store *s, char *err, size_t errlen);
+/* Copy the WAL into the database, so the next transaction writes the WAL
+ * from its start again (reusing its space) and pages freed by retention
+ * leave the file; truncate: the WAL's space goes back to the filesystem
+ * too. */
+int store_checkpoint(struct store *s, bool truncate, char *err, size_t errlen);
+
+/* Keep the WAL near bytes: checkpointed once it holds that much (SQLite's
+ * default is 1000 pages, 4 MiB) and cut back to it after each checkpoint,
+ * so that a transaction seldom has to grow it on a filesystem that has
+ * no room to spare. */
+void store_set_wal_limit(struct store *s, uint64_t bytes);
 
 /* Remove path's -wal and -shm files: after the database file was deleted
  * or replaced under a closed store, they belong to the old file, and a new
@@ -60,6 +73,12 @@ void store_remove_journal(const char *path);
 int store_rollup(struct store *s, unsigned max_buckets, uint64_t max_ns, bool *more,
 		 char *err, size_t errlen);
 
+/* What one store_rollup call may write, about (0, the default: no limit).
+ * On a small filesystem a minute of a process storm rolls up into about
+ * as much as it holds; a bucket that does not fit waits (not marked done)
+ * while retention over the cap deletes its oldest rows. */
+void store_set_rollup_room(struct store *s, uint64_t bytes);
+
 /* The levels retention knows: raw intervals, minute and hour rollups. */
 #define STORE_LEVELS 3
 
@@ -67,16 +86,19 @@ struct store_retention {
 	uint64_t now_ns;                  /* CLOCK_REALTIME */
 	uint64_t keep_ns[STORE_LEVELS];   /* how long each level is kept */
 	uint64_t max_bytes;               /* size cap of the stored data; 0: none */
+	uint64_t other_bytes;             /* counted with the data against it: the WAL */
 	unsigned max_intervals;           /* rows of one level deleted per call, about */
+	uint64_t max_delete_bytes;        /* and past the rules, about this much; 0: no limit */
 };
 
 /* Retention, one bounded step (a flush calls it; the collector's workers
  * never wait on it): delete each level's rows older than its keep time, in
  * whole buckets already rolled up (see store_prune.c), and, while the
- * stored data outgrows max_bytes, the oldest rows whatever their age, raw
- * intervals first; with them the processes no row names any more; then
- * hand freed pages back to the filesystem.  Returns the number of rows
- * deleted, or -errno with err. */
+ * stored data and other_bytes outgrow max_bytes, the oldest rows whatever
+ * their age, raw intervals first, and past the rules if need be (down to
+ * each level's newest row); with them the processes no row names any
+ * more; then hand freed pages back to the filesystem.  Returns the number
+ * of rows deleted, or -errno with err. */
 int store_prune(struct store *s, const struct store_retention *r, char *err, size_t errlen);
 
 /* Whether pruned space goes back to the filesystem (incremental
@@ -86,6 +108,23 @@ bool store_reclaims_space(const struct store *s);
 /* Set when store_open found the file damaged and moved it aside: what was
  * wrong and where it went (for the log), else NULL. */
 const char *store_moved_aside(const struct store *s);
+
+/* Set when store_open checked only what opening needs (the file is too
+ * large to check whole before the start is done): the rest is for
+ * store_check_start, after the start. */
+bool store_check_deferred(const struct store *s);
+
+/* A check of the whole database file at path, on a read-only connection
+ * of its own, in a thread at the lowest CPU priority (store_check.c): the
+ * writer goes on meanwhile. */
+struct store_check;
+int store_check_start(const char *path, struct store_check **ret);
+/* 1 while it runs; 0 whole; -EBADMSG damaged (why says how); another
+ * -errno when it could not check (why). */
+int store_check_result(struct store_check *c, char *why, size_t len);
+/* Stop it (a check still running is interrupted) and free it; NULL is a
+ * no-op. */
+void store_check_free(struct store_check *c);
 
 /* Bytes the stored data takes (pages in use, not free ones). */
 int store_used_bytes(struct store *s, uint64_t *ret);

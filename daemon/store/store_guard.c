@@ -4,13 +4,15 @@
  *   - no symbolic link is followed (the database, its -wal and -shm files,
  *     a state directory that someone else controls);
  *   - another program's SQLite file is never touched (application_id);
- *   - a damaged stackd database is found at start (quick_check), not by
- *     every later write failing;
+ *   - a damaged stackd database is found at start (quick_check: of the
+ *     whole file when small, else of what opening needs, the rest checked
+ *     after the start by store_check.c), not by every later write failing;
  *   - one daemon writes a database at a time (a lock file naming its pid).
  * Does not log: fills err and returns -errno, like store.c.  Calls nothing
  * of the store but its SQLite helpers (store_sql.c): store.c calls it.
  */
 #include "daemon/store/store_guard.h"
+#include "daemon/base/pid_lock.h"
 #include "daemon/store/store_sql.h"
 
 #include <errno.h>
@@ -125,20 +127,11 @@ int store_guard_path(const char *path, bool *existed, char *err, size_t errlen)
 
 /* ---- one writer per database ------------------------------------------- */
 
-static pid_t holder_pid(int fd)
-{
-	char buf[32];
-	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
-
-	if (n <= 0)
-		return 0;
-	buf[n] = '\0';
-	return (pid_t)strtol(buf, NULL, 10);
-}
-
 int store_guard_lock(const char *path, int *ret_fd, char *err, size_t errlen)
 {
-	char file[PATH_MAX], pid[32];
+	const char *failed;
+	char file[PATH_MAX];
+	pid_t holder;
 	int fd, r;
 
 	if ((size_t)snprintf(file, sizeof(file), "%s%s", path, STORE_LOCK_SUFFIX) >= sizeof(file))
@@ -149,30 +142,22 @@ int store_guard_lock(const char *path, int *ret_fd, char *err, size_t errlen)
 		snprintf(err, errlen, "cannot open the lock file '%s': %s", file, strerror(-r));
 		return r;
 	}
-	/* flock, not fcntl: SQLite's own POSIX locks on the database are
-	 * separate, and closing any of its descriptors cannot drop ours. */
-	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
-		r = errno == EWOULDBLOCK ? -EBUSY : -errno;
-		if (r == -EBUSY) {
-			pid_t holder = holder_pid(fd);
-
-			if (holder > 0)
-				snprintf(err, errlen, "database '%s' is in use by another stackd "
-					 "(pid %d, lock '%s'); use another --db", path,
-					 (int)holder, file);
-			else
-				snprintf(err, errlen, "database '%s' is in use by another stackd "
-					 "(lock '%s'); use another --db", path, file);
-		} else {
-			snprintf(err, errlen, "cannot lock '%s': %s", file, strerror(-r));
-		}
-		close(fd);
-		return r;
+	/* flock, not fcntl (pid_lock.h): SQLite's own POSIX locks on the
+	 * database are separate, and closing any of its descriptors cannot
+	 * drop ours. */
+	r = pid_lock_take(fd, &holder, &failed);
+	if (r == -EBUSY) {
+		if (holder > 0)
+			snprintf(err, errlen, "database '%s' is in use by another stackd "
+				 "(pid %d, lock '%s'); use another --db", path, (int)holder, file);
+		else
+			snprintf(err, errlen, "database '%s' is in use by another stackd "
+				 "(lock '%s'); use another --db", path, file);
+	} else if (r < 0) {
+		snprintf(err, errlen, strcmp(failed, "lock") == 0 ? "cannot lock '%s': %s" :
+			 "cannot write the lock file '%s': %s", file, strerror(-r));
 	}
-	snprintf(pid, sizeof(pid), "%d\n", (int)getpid());
-	if (ftruncate(fd, 0) < 0 || pwrite(fd, pid, strlen(pid), 0) < 0) {
-		r = -errno;
-		snprintf(err, errlen, "cannot write the lock file '%s': %s", file, strerror(-r));
+	if (r < 0) {
 		close(fd);
 		return r;
 	}
@@ -215,12 +200,14 @@ static void one_line(char *s)
 			*s = ' ';
 }
 
-int store_guard_integrity(sqlite3 *db, const char *path, char *err, size_t errlen)
+/* The first row of sql (a quick_check): 0 for "ok", -EBADMSG with it in
+ * err when damaged, another -errno when it could not be checked. */
+static int check_one(sqlite3 *db, const char *sql, const char *path, char *err, size_t errlen)
 {
 	sqlite3_stmt *st = NULL;
 	int rc;
 
-	rc = sqlite3_prepare_v2(db, "PRAGMA quick_check(1)", -1, &st, NULL);
+	rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
 	if (rc == SQLITE_OK)
 		rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
@@ -246,6 +233,30 @@ int store_guard_integrity(sqlite3 *db, const char *path, char *err, size_t errle
 	}
 	sqlite3_finalize(st);
 	return -EBADMSG;
+}
+
+int store_guard_integrity(sqlite3 *db, const char *path, const char *const *tables, char *err,
+			  size_t errlen)
+{
+	char sql[128];
+	int r = 0;
+
+	if (tables == NULL)
+		return check_one(db, "PRAGMA quick_check(1)", path, err, errlen);
+	for (; r == 0 && *tables != NULL; tables++) {
+		int64_t exists = 0;
+
+		/* (a table a newer schema step makes may not be there yet) */
+		snprintf(sql, sizeof(sql), "SELECT count(*) FROM sqlite_schema WHERE type = 'table'"
+			 " AND name = '%s'", *tables);
+		r = store_query_int64(db, sql, &exists);
+		if (r < 0)
+			return check_one(db, "PRAGMA quick_check(1)", path, err, errlen);
+		snprintf(sql, sizeof(sql), "PRAGMA quick_check('%s')", *tables);
+		if (exists > 0)
+			r = check_one(db, sql, path, err, errlen);
+	}
+	return r;
 }
 
 int store_guard_move_aside(const char *path, char *moved, size_t movedlen)

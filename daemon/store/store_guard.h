@@ -30,9 +30,12 @@ int store_guard_lock(const char *path, int *ret_fd, char *err, size_t errlen);
  * SQLite file, -EBADMSG for a file that is not SQLite.  Reads only. */
 int store_guard_identity(sqlite3 *db, const char *path, char *err, size_t errlen);
 
-/* PRAGMA quick_check: 0 when whole, -EBADMSG with the first problem when
- * damaged, another -errno when it could not be checked (busy, I/O). */
-int store_guard_integrity(sqlite3 *db, const char *path, char *err, size_t errlen);
+/* PRAGMA quick_check of the whole file (tables NULL) or of the tables
+ * named (a NULL-terminated list) and their indexes: 0 when whole, -EBADMSG
+ * with the first problem when damaged, another -errno when it could not be
+ * checked (busy, I/O). */
+int store_guard_integrity(sqlite3 *db, const char *path, const char *const *tables, char *err,
+			  size_t errlen);
 
 /* Rename a damaged database (and its -wal, -shm) to
  * path.damaged-YYYYmmddTHHMMSSZ, named in moved. */

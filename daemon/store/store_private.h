@@ -25,6 +25,8 @@ struct store {
 	struct plan plan;
 	const struct model *model;
 	bool reclaims_space;   /* incremental auto-vacuum is on */
+	bool check_deferred;   /* too large to check whole at open (store_check.c) */
+	uint64_t rollup_room;  /* bytes a rollup call may write, about; 0: no limit */
 	int lock_fd;           /* the one-writer lock (store_guard_lock) */
 	dev_t dev;             /* the file opened, as stat() named it then */
 	ino_t ino;

@@ -9,7 +9,9 @@
  * never past the oldest raw hour, hour rollups never past the oldest
  * minute.  Over the size cap the oldest raw data goes first (the newest
  * minute stays), then minute rollups (the newest hour stays), then hours
- * (the newest day stays).
+ * (the newest day stays); and when that is still too much (a small cap, a
+ * storm of new processes), the oldest rows whatever their level or rollup,
+ * down to each level's newest: the cap wins over history.
  */
 #include "daemon/store/store_private.h"
 #include "lib/db.h"
@@ -95,11 +97,14 @@ static const char *const delete_steps[] = {
 };
 
 /* Delete a level's rows ending at or before cutoff, oldest first: about
- * limit of them, rounded up to a whole bucket.  In the open transaction. */
-static int delete_level(struct store *s, int level, int64_t cutoff, unsigned limit,
+ * limit of them, rounded up to a whole bucket (whole), or exactly limit.
+ * A bucket cut in two is read from the finer level meanwhile (query_tiers):
+ * what went of it is missing until the rest goes too.  In the open
+ * transaction. */
+static int delete_level(struct store *s, int level, int64_t cutoff, unsigned limit, bool whole,
 			int *deleted)
 {
-	int64_t align = align_s[level] * NS_PER_SEC;
+	int64_t align = whole ? align_s[level] * NS_PER_SEC : 1;
 	sqlite3_stmt *st;
 	size_t i;
 	int rc;
@@ -134,6 +139,51 @@ static int delete_level(struct store *s, int level, int64_t cutoff, unsigned lim
 	return rc;
 }
 
+/* Over the cap with nothing the rules above let go (at high churn a
+ * minute of raw intervals alone can outgrow a small cap): the oldest limit
+ * rows of the finest level holding more than its newest row, rolled up or
+ * not.  A moment lost so is lost from every level (a later rollup of its
+ * minute sums what is left), never counted twice.  In the open
+ * transaction. */
+static int delete_oldest(struct store *s, unsigned limit, int *deleted)
+{
+	int64_t n = 0;
+	sqlite3_stmt *st;
+	size_t i;
+	int level, rc;
+
+	for (level = 0; level < STORE_LEVELS; level++) {
+		rc = sqlite3_prepare_v2(s->db, "CREATE TEMP TABLE doomed AS SELECT id FROM interval"
+					" WHERE rollup_s = ?1 AND end_ns < (SELECT max(end_ns) FROM"
+					" interval WHERE rollup_s = ?1) ORDER BY end_ns LIMIT ?2", -1,
+					&st, NULL);
+		if (rc != SQLITE_OK)
+			return rc;
+		sqlite3_bind_int64(st, 1, level_s[level]);
+		sqlite3_bind_int(st, 2, (int)limit);
+		rc = sqlite3_step(st);
+		sqlite3_finalize(st);
+		if (rc != SQLITE_DONE)
+			return rc;
+		if (store_query_int64(s->db, "SELECT count(*) FROM doomed", &n) < 0)
+			return SQLITE_ERROR;
+		if (n > 0)
+			break;
+		rc = sqlite3_exec(s->db, "DROP TABLE doomed", NULL, NULL, NULL);
+		if (rc != SQLITE_OK)
+			return rc;
+	}
+	if (n == 0)
+		return SQLITE_OK;   /* nothing but each level's newest row */
+	rc = SQLITE_OK;
+	for (i = 0; rc == SQLITE_OK && i < sizeof(delete_steps) / sizeof(delete_steps[0]); i++) {
+		rc = sqlite3_exec(s->db, delete_steps[i], NULL, NULL, NULL);
+		if (i == 3 && rc == SQLITE_OK)
+			*deleted += sqlite3_changes(s->db);
+	}
+	return rc;
+}
+
 static bool any_due(struct store *s, int level, int64_t cutoff)
 {
 	sqlite3_stmt *st;
@@ -149,10 +199,55 @@ static bool any_due(struct store *s, int level, int64_t cutoff)
 	return any;
 }
 
+/* Rows of about bytes (at least 1, at most limit), from the mean size of
+ * a stored row: what one step past the rules deletes, so that its
+ * transaction fits in the WAL's allowance. */
+static unsigned rows_for_bytes(struct store *s, uint64_t bytes, unsigned limit)
+{
+	int64_t rows = 0;
+	uint64_t used = 0, n;
+
+	if (bytes == 0 || store_used_bytes(s, &used) < 0 ||
+	    store_query_int64(s->db, "SELECT count(*) FROM interval", &rows) < 0 || rows <= 0)
+		return limit;
+	n = bytes / (used / (uint64_t)rows + 1);
+	return n < 1 ? 1 : n > limit ? limit : (unsigned)n;
+}
+
+/* One step in a transaction of its own: delete_level (cutoff > 0; whole
+ * buckets unless a byte limit applies) or, cutoff 0, delete_oldest.  On
+ * failure rolled back, err set. */
+static int prune_in_transaction(struct store *s, int level, int64_t cutoff, unsigned limit,
+				bool whole, int *deleted, char *err, size_t errlen)
+{
+	int ret, rc;
+
+	ret = store_exec(s->db, "BEGIN IMMEDIATE", "cannot start pruning", err, errlen);
+	if (ret < 0)
+		return ret;
+	rc = cutoff > 0 ? delete_level(s, level, cutoff, limit, whole, deleted) :
+			  delete_oldest(s, limit, deleted);
+	if (rc != SQLITE_OK) {
+		ret = store_fail(s->db, rc, "cannot delete old data", err, errlen);
+		(void)sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+		(void)sqlite3_exec(s->db, "DROP TABLE IF EXISTS doomed", NULL, NULL, NULL);
+		(void)sqlite3_exec(s->db, "DROP TABLE IF EXISTS doomed_procs", NULL, NULL, NULL);
+		return ret;
+	}
+	return store_exec(s->db, "COMMIT", "cannot commit pruning", err, errlen);
+}
+
 int store_prune(struct store *s, const struct store_retention *r, char *err, size_t errlen)
 {
 	uint64_t used = 0;
-	bool over_cap = r->max_bytes > 0 && store_used_bytes(s, &used) == 0 && used > r->max_bytes;
+	bool over_cap = r->max_bytes > 0 && store_used_bytes(s, &used) == 0 &&
+			used + r->other_bytes > r->max_bytes;
+	/* Over the cap, a step's transaction stays within the byte limit
+	 * (a minute of a process storm can be more than a small filesystem
+	 * has to spare); else whole buckets. */
+	bool whole = !over_cap || r->max_delete_bytes == 0;
+	unsigned limit = whole ? r->max_intervals :
+			 rows_for_bytes(s, r->max_delete_bytes, r->max_intervals);
 	int deleted = 0, level, ret;
 
 	for (level = 0; level < STORE_LEVELS; level++) {
@@ -166,24 +261,18 @@ int store_prune(struct store *s, const struct store_retention *r, char *err, siz
 		/* Most calls find nothing due: an index probe, no transaction. */
 		if (cutoff <= 0 || !any_due(s, level, cutoff))
 			continue;
-		ret = store_exec(s->db, "BEGIN IMMEDIATE", "cannot start pruning", err, errlen);
-		if (ret < 0)
-			return ret;
-		rc = delete_level(s, level, cutoff, r->max_intervals, &deleted);
-		if (rc != SQLITE_OK) {
-			ret = store_fail(s->db, rc, "cannot delete old data", err, errlen);
-			(void)sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
-			(void)sqlite3_exec(s->db, "DROP TABLE IF EXISTS doomed", NULL, NULL, NULL);
-			(void)sqlite3_exec(s->db, "DROP TABLE IF EXISTS doomed_procs", NULL, NULL,
-					   NULL);
-			return ret;
-		}
-		ret = store_exec(s->db, "COMMIT", "cannot commit pruning", err, errlen);
+		ret = prune_in_transaction(s, level, cutoff, limit, whole, &deleted, err, errlen);
 		if (ret < 0)
 			return ret;
 		/* Over the cap the finest level goes first: measure again next call. */
 		if (over_cap)
 			break;
+	}
+	/* The cap holds whatever the churn: past the rules, the oldest rows. */
+	if (over_cap && deleted == 0) {
+		ret = prune_in_transaction(s, 0, 0, limit, whole, &deleted, err, errlen);
+		if (ret < 0)
+			return ret;
 	}
 	/* A no-op on a database without incremental auto-vacuum: there the
 	 * freed pages are reused by new intervals instead. */

@@ -68,12 +68,18 @@ int store_rollup_done(struct store *s, int64_t size_s, int64_t *ret)
 	return query_int64(s, "SELECT done_ns FROM rollup_state WHERE rollup_s = ?1", size_s, ret);
 }
 
-/* The statements that roll one bucket (?1, ?2] of level ?3 from level ?4. */
+/* The statements that roll one bucket (?1, ?2] of level ?3 from level ?4;
+ * bytes: what the call wrote, about (counted under a rollup_room only). */
 struct roll_stmts {
-	sqlite3_stmt *next_end, *interval, *groups, *samples, *state;
+	sqlite3_stmt *next_end, *interval, *groups, *samples, *state, *rows;
+	uint64_t bytes;
 };
 
-/* next_end, interval, groups, state (samples: samples_sql) */
+/* What a rollup's sample row takes, with its share of the indexes and
+ * pages, about: to keep a call within rollup_room. */
+#define ROLLUP_ROW_BYTES 128
+
+/* next_end, interval, groups, state, rows (samples: samples_sql) */
 static const char *const roll_sql[] = {
 	/* the end of the first source row after ?1: finds the next non-empty bucket */
 	"SELECT min(end_ns) FROM interval WHERE rollup_s = ?2 AND end_ns > ?1",
@@ -93,6 +99,9 @@ static const char *const roll_sql[] = {
 	" FROM interval AS i CROSS JOIN interval_group AS g ON g.interval_id = i.id"
 	" WHERE i.rollup_s = ?4 AND i.end_ns > ?1 AND i.end_ns <= ?2 GROUP BY g.group_id",
 	"INSERT OR REPLACE INTO rollup_state (rollup_s, done_ns) VALUES (?1, ?2)",
+	/* the source rows of a bucket: what rolling it writes, at most */
+	"SELECT count(*) FROM interval AS i CROSS JOIN sample AS s ON s.interval_id = i.id"
+	" WHERE i.rollup_s = ?3 AND i.end_ns > ?1 AND i.end_ns <= ?2",
 };
 
 static void finalize_all(struct roll_stmts *r)
@@ -102,6 +111,7 @@ static void finalize_all(struct roll_stmts *r)
 	sqlite3_finalize(r->groups);
 	sqlite3_finalize(r->samples);
 	sqlite3_finalize(r->state);
+	sqlite3_finalize(r->rows);
 }
 
 /* The samples of one bucket summed per (process, group), the value
@@ -127,7 +137,7 @@ static int samples_sql(char *sql, size_t len)
 
 static int prepare_all(struct store *s, struct roll_stmts *r)
 {
-	sqlite3_stmt **slots[] = { &r->next_end, &r->interval, &r->groups, &r->state };
+	sqlite3_stmt **slots[] = { &r->next_end, &r->interval, &r->groups, &r->state, &r->rows };
 	char samples[4096];
 	size_t i;
 
@@ -183,6 +193,26 @@ static int level_limit(struct store *s, const struct level *lv, int64_t *limit)
 	return rc;
 }
 
+/* Whether rolling bucket (b, b + size] of lv keeps the call within
+ * s->rollup_room (always, without one).  A bucket too big for it waits:
+ * retention over the cap deletes its oldest rows until it fits. */
+static bool bucket_fits(struct store *s, struct roll_stmts *r, const struct level *lv, int64_t b)
+{
+	int64_t rows = 0;
+
+	if (s->rollup_room == 0)
+		return true;
+	sqlite3_bind_int64(r->rows, 1, b);
+	sqlite3_bind_int64(r->rows, 2, b + lv->size_s * NS_PER_SEC);
+	sqlite3_bind_int64(r->rows, 3, lv->source_s);
+	if (step_int64(r->rows, &rows) != SQLITE_OK || rows < 0)
+		return false;
+	if (r->bytes + (uint64_t)rows * ROLLUP_ROW_BYTES > s->rollup_room)
+		return false;
+	r->bytes += (uint64_t)rows * ROLLUP_ROW_BYTES;
+	return true;
+}
+
 /* One bucket (b, b + size] of level lv: its row, group times and samples. */
 static int roll_bucket(struct store *s, struct roll_stmts *r, const struct level *lv, int64_t b)
 {
@@ -230,6 +260,10 @@ static int roll_level(struct store *s, struct roll_stmts *r, const struct level 
 		if (end < 0 || store_floor(end - 1, size_ns) + size_ns > limit)
 			break;
 		b = store_floor(end - 1, size_ns);
+		if (!bucket_fits(s, r, lv, b)) {
+			*budget = 0;   /* (not done: tried again at the next call) */
+			break;
+		}
 		rc = roll_bucket(s, r, lv, b);
 		if (rc != SQLITE_OK)
 			return rc;
@@ -248,7 +282,7 @@ static int roll_level(struct store *s, struct roll_stmts *r, const struct level 
 int store_rollup(struct store *s, unsigned max_buckets, uint64_t max_ns, bool *more,
 		 char *err, size_t errlen)
 {
-	struct roll_stmts r = { NULL, NULL, NULL, NULL, NULL };
+	struct roll_stmts r = { NULL, NULL, NULL, NULL, NULL, NULL, 0 };
 	unsigned made = 0, budget = max_buckets;
 	uint64_t deadline = monotonic_ns() + max_ns;
 	size_t i;

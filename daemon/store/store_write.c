@@ -396,6 +396,25 @@ int store_write_intervals(struct store *s, const struct interval_data *iv,
 	return r;
 }
 
+int store_has_interval(struct store *s, const char *boot_id, uint64_t start_ns,
+		       uint64_t end_ns)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	rc = sqlite3_prepare_v2(s->db, "SELECT 1 FROM interval JOIN boot ON boot.id = interval.boot"
+				" WHERE boot.boot_id = ?1 AND rollup_s = 0 AND start_ns = ?2"
+				" AND end_ns = ?3", -1, &st, NULL);
+	if (rc != SQLITE_OK)
+		return store_errno(rc);
+	sqlite3_bind_text(st, 1, boot_id, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, (sqlite3_int64)start_ns);
+	sqlite3_bind_int64(st, 3, (sqlite3_int64)end_ns);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : store_errno(rc);
+}
+
 int store_set_meta(struct store *s, const char *const *kv, size_t n_pairs,
 		   char *err, size_t errlen)
 {

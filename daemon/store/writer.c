@@ -2,11 +2,15 @@
  * writer.c - the daemon's database writer.  See writer.h.
  *
  * Intervals that cannot be written wait in memory (up to retry_buffer of
- * them) and go out with the next write that succeeds; a full filesystem
- * makes retention free room at once; a database file deleted or replaced
- * under us is opened anew.
+ * them) and go out with the next write that succeeds; a store over its cap
+ * on a full filesystem makes room at once, a full filesystem someone else
+ * filled is waited out (writer_space.c); a database file deleted or
+ * replaced under us is opened anew.
  */
 #include "daemon/store/writer.h"
+#include "daemon/store/spill.h"
+#include "daemon/store/store_guard.h"
+#include "daemon/store/writer_space.h"
 #include "daemon/base/log.h"
 #include "lib/clock.h"
 #include "lib/db.h"
@@ -19,7 +23,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/statvfs.h>
 
 static int read_boot_id(char *buf, size_t len)
 {
@@ -107,6 +110,8 @@ static int reopen_store(struct writer *w, char *err, size_t errlen)
 		return r;
 	}
 	w->register_due = false;
+	w->check_due = store_check_deferred(w->store);
+	writer_space_open(w);
 	if (store_moved_aside(w->store) != NULL)
 		log_warning("%s", store_moved_aside(w->store));
 	w->reopened(w->reopened_ctx);
@@ -140,123 +145,39 @@ static void check_database_file(struct writer *w)
 	store_remove_journal(w->database);
 }
 
-static uint64_t file_bytes(const char *path, const char *suffix)
-{
-	char file[PATH_MAX + 8];
-	struct stat st;
-
-	snprintf(file, sizeof(file), "%s%s", path, suffix);
-	return stat(file, &st) == 0 ? (uint64_t)st.st_size : 0;
-}
-
-/* SQLite checkpoints the WAL at 1000 pages (4 MiB of 4 KiB pages): it grows
- * to about that before its space is reused.  On a filesystem too small for
- * max_database_mb the WAL is truncated after every write instead
- * (keep_wal_small), so it needs room for about one flush. */
-#define WAL_ROOM_BYTES (4ULL << 20)
-#define WAL_ROOM_TIGHT_BYTES (1ULL << 20)
-
-/* What the stored data can grow to on its filesystem: everything the store
- * holds or could take (the database file with its free pages, the WAL and
- * the filesystem's free space), less room for the WAL at its largest, less
- * an eighth to spare.  A database that fills its filesystem cannot even
- * delete (that writes the WAL) nor checkpoint (that may grow the file
- * while the WAL still holds its space), so the cap must hold before, not
- * after.  0: cannot tell. */
-static uint64_t space_fit(const struct writer *w)
-{
-	uint64_t wal = file_bytes(w->database, "-wal"), fit;
-	uint64_t room = w->ws.space_cap_bytes != 0 ? WAL_ROOM_TIGHT_BYTES : WAL_ROOM_BYTES;
-	char *copy = strdup(w->database);
-	struct statvfs vfs;
-	int r;
-
-	if (copy == NULL)
-		return 0;
-	r = statvfs(dirname(copy), &vfs);
-	free(copy);
-	if (r < 0)
-		return 0;
-	fit = file_bytes(w->database, "") + wal + (uint64_t)vfs.f_bavail * vfs.f_frsize;
-	fit = fit > room ? fit - room : 0;
-	fit -= fit / 8;
-	return fit > 0 ? fit : 1;
-}
-
-/* The size cap retention keeps: max_database_mb, or less when that does
- * not fit on the filesystem. */
-static uint64_t size_cap(const struct writer *w)
-{
-	uint64_t cap = (uint64_t)w->max_database_mb << 20, fit = space_fit(w);
-
-	return fit != 0 && (cap == 0 || fit < cap) ? fit : cap;
-}
-
-/* Over the size cap now: retention is due at once, not in a minute.  The
- * first time the filesystem is what caps, say so (and status shows it). */
-static bool over_cap(struct writer *w)
-{
-	uint64_t used = 0, cap = size_cap(w);
-
-	if (cap == 0)
-		return false;
-	/* What the store uses (its pages less the free ones, the WAL's newer
-	 * copies counted once) is never more than its files hold: under the
-	 * cap, no need for the three queries (each a read transaction) at
-	 * every flush. */
-	if (file_bytes(w->database, "") + file_bytes(w->database, "-wal") <= cap)
-		return false;
-	if (store_used_bytes(w->store, &used) < 0 || used <= cap)
-		return false;
-	if (cap < (uint64_t)w->max_database_mb << 20 || w->max_database_mb == 0) {
-		if (log_throttle(&w->warned_full, monotonic_ns()))
-			log_warning("max_database_mb = %u does not fit on the filesystem of %s: "
-				    "keeping the database under %.1f MiB", w->max_database_mb,
-				    w->database, (double)cap / 1048576.0);
-		w->ws.space_cap_bytes = cap;
-	}
-	return true;
-}
-
 #define PRUNE_EVERY_NS (60ULL * NS_PER_SEC)
 #define PRUNE_BATCH_INTERVALS 60
 #define ROLLUP_BATCH_BUCKETS 30
 /* A flush is due every interval: roll up for at most this long per call. */
 #define ROLLUP_BUDGET_NS (100ULL * NS_PER_MSEC)
-/* Making room on a full filesystem: prune for at most this long per flush. */
-#define MAKE_ROOM_BUDGET_NS (300ULL * NS_PER_MSEC)
 
-/* One bounded retention step (store_prune): rows deleted or -errno. */
-static int prune_step(struct writer *w, char *err, size_t errlen)
+/* What a stop saved in the spill file (spill.c), written before anything
+ * newer: 0 when done (or nothing to do); -errno with err when the store
+ * cannot take it now (try again at the next write).  A damaged file is
+ * kept aside, logged, and not tried again. */
+static int replay_spill(struct writer *w, char *err, size_t errlen)
 {
-	struct store_retention ret;
+	char why[1024];
+	size_t n = 0;
+	int r;
 
-	memset(&ret, 0, sizeof(ret));
-	ret.now_ns = clock_ns(CLOCK_REALTIME);
-	memcpy(ret.keep_ns, w->retention_ns, sizeof(ret.keep_ns));
-	ret.max_bytes = size_cap(w);
-	ret.max_intervals = PRUNE_BATCH_INTERVALS;
-	return store_prune(w->store, &ret, err, errlen);
-}
-
-/* The filesystem is full (a write failed with ENOSPC; something else
- * filled it, or it filled faster than retention ran): the WAL's space goes
- * back to the filesystem if it can, retention makes room at once (oldest
- * raw data first, down to what fits), and the WAL is truncated again. */
-static void make_room(struct writer *w)
-{
-	uint64_t used = 0, start = monotonic_ns();
-	char err[1024];
-	int n = 0;
-
-	(void)store_checkpoint(w->store, err, sizeof(err));
-	do {
-		n = prune_step(w, err, sizeof(err));
-	} while (n > 0 && monotonic_ns() - start < MAKE_ROOM_BUDGET_NS &&
-		 store_used_bytes(w->store, &used) == 0 && used > size_cap(w));
-	(void)store_checkpoint(w->store, err, sizeof(err));
-	/* What is left over the cap goes at the next flushes. */
-	w->next_prune_ns = 0;
+	if (!w->spill_due)
+		return 0;
+	r = spill_replay(w->store, w->database, &n, why, sizeof(why));
+	/* Back to our own plan, whatever the file's batches registered. */
+	w->register_due = true;
+	if (r == -EBADMSG) {
+		log_error("intervals saved at a stop cannot be written: %s", why);
+	} else if (r < 0) {
+		snprintf(err, errlen, "%s", why);
+		return r;
+	}
+	if (n > 0)
+		log_info("wrote %zu interval(s) a stop had saved in %s%s", n, w->database,
+			 SPILL_SUFFIX);
+	w->written += n;
+	w->spill_due = false;
+	return 0;
 }
 
 static int try_write(struct writer *w, char *err, size_t errlen)
@@ -268,25 +189,15 @@ static int try_write(struct writer *w, char *err, size_t errlen)
 		if (r < 0)
 			return r;
 	}
+	r = replay_spill(w, err, errlen);
+	if (r < 0)
+		return r;
 	if (w->register_due) {
 		r = writer_replan(w, err, errlen);
 		if (r < 0)
 			return r;
 	}
-	return store_write_intervals(w->store, w->pending, err, errlen);
-}
-
-/* On a filesystem that caps the database (space_cap_bytes set by
- * over_cap), the WAL goes back to the filesystem after every write: left
- * to grow to SQLite's 4 MiB checkpoint size it could take the space a
- * checkpoint or a delete needs. */
-static void keep_wal_small(struct writer *w)
-{
-	if (w->ws.space_cap_bytes != 0) {
-		char err[1024];
-
-		(void)store_checkpoint(w->store, err, sizeof(err));
-	}
+	return w->pending != NULL ? store_write_intervals(w->store, w->pending, err, errlen) : 0;
 }
 
 static void write_done(struct writer *w)
@@ -308,7 +219,6 @@ static void write_done(struct writer *w)
 	w->ws.last_write_ns = clock_ns(CLOCK_REALTIME);
 	w->ws.failing_since_ns = 0;
 	w->ws.last_error[0] = '\0';
-	keep_wal_small(w);
 }
 
 static void write_failed(struct writer *w, const char *err)
@@ -336,10 +246,8 @@ static void write_pending(struct writer *w)
 		return;
 	r = try_write(w, err, sizeof(err));
 	/* (not when the store itself could not be reopened: nothing to prune) */
-	if (r == -ENOSPC && w->store != NULL) {
-		make_room(w);
+	if (r == -ENOSPC && w->store != NULL && writer_space_full(w, err, sizeof(err)))
 		r = try_write(w, err, sizeof(err));
-	}
 	if (r == 0)
 		write_done(w);
 	else
@@ -355,13 +263,25 @@ static void roll_and_prune(struct writer *w)
 {
 	uint64_t now = monotonic_ns();
 	char err[1024];
-	bool more = false;
-	int made, n;
+	bool more = false, over;
+	int made = 0, n;
 
-	if (w->store == NULL || (now < w->next_prune_ns && !over_cap(w)))
+	/* (nor before a stop's saved intervals are in: rollups would pass them) */
+	if (w->store == NULL || w->spill_due)
 		return;
-	made = store_rollup(w->store, ROLLUP_BATCH_BUCKETS, ROLLUP_BUDGET_NS, &more, err,
-			    sizeof(err));
+	if (w->reserve_missing)
+		writer_space_restore(w);
+	over = writer_space_over_cap(w);
+	if (now < w->next_prune_ns && !over)
+		return;
+	/* Over the cap deleting goes first and rollups wait: in a storm of
+	 * new processes a minute's rollup writes about as much as the minute
+	 * holds, more than a small filesystem has to spare. */
+	if (!over) {
+		store_set_rollup_room(w->store, writer_space_rollup_room(w));
+		made = store_rollup(w->store, ROLLUP_BATCH_BUCKETS, ROLLUP_BUDGET_NS, &more, err,
+				    sizeof(err));
+	}
 	/* Over the cap retention runs at every flush: say a failure once a
 	 * minute, not every time. */
 	if (made < 0) {
@@ -369,7 +289,7 @@ static void roll_and_prune(struct writer *w)
 			log_warning("rollups: %s; trying again (said once a minute)", err);
 		made = 0;
 	}
-	n = prune_step(w, err, sizeof(err));
+	n = writer_space_prune(w, err, sizeof(err));
 	if (n < 0) {
 		if (log_throttle(&w->warned_prune, now))
 			log_warning("retention: %s; trying again (said once a minute)", err);
@@ -377,7 +297,47 @@ static void roll_and_prune(struct writer *w)
 	} else if (n > 0 || made > 0) {
 		log_debug("retention: %d rollups made, %d old rows deleted", made, n);
 	}
-	w->next_prune_ns = n >= PRUNE_BATCH_INTERVALS || more ? now : now + PRUNE_EVERY_NS;
+	w->next_prune_ns = n >= PRUNE_BATCH_INTERVALS || more || over ? now :
+			   now + PRUNE_EVERY_NS;
+}
+
+/* A database too large to check whole at start (store_check_deferred) is
+ * checked after it, in the background; found damaged, it goes aside as
+ * at a start (named in the log, with what was written to it since), and
+ * the next flush opens a new one. */
+static void check_store(struct writer *w)
+{
+	char why[1024], moved[4096];
+	int r;
+
+	if (!w->check_due || w->store == NULL)
+		return;
+	if (w->check == NULL && store_check_start(w->database, &w->check) < 0) {
+		w->check_due = false;
+		return;
+	}
+	r = store_check_result(w->check, why, sizeof(why));
+	if (r == 1)
+		return;
+	store_check_free(w->check);
+	w->check = NULL;
+	w->check_due = false;
+	if (r == 0) {
+		log_info("%s checked whole after the start: no damage", w->database);
+		return;
+	}
+	if (r != -EBADMSG) {
+		log_warning("%s; not checked whole this time", why);
+		return;
+	}
+	tell_database_replaced(w);
+	store_close(w->store);
+	w->store = NULL;
+	r = store_guard_move_aside(w->database, moved, sizeof(moved));
+	log_error("%s (found after the start): %s '%s' with the %" PRIu64 " interval(s) written "
+		  "since; a new database from the next interval on", why,
+		  r == 0 ? "moved to" : "cannot move it aside, leaving it at", r == 0 ? moved :
+		  w->database, w->written);
 }
 
 /* The regression CPI stack's fit (store_cpifit): the first two minutes
@@ -444,19 +404,56 @@ void writer_flush(struct writer *w)
 
 void writer_maintain(struct writer *w)
 {
+	check_store(w);
 	roll_and_prune(w);
 	fit_cpi(w);
+}
+
+/* At the stop, what could not be written: one more try, waiting for a lock
+ * up to STOP_WAIT_MS, then saved in the spill file for the next start. */
+#define STOP_WAIT_MS 1000
+
+static bool spill_pending(struct writer *w)
+{
+	struct spill_context ctx = {
+		.model = w->model, .plan = w->plan, .boot_id = w->boot_id,
+		.booted_ns = w->booted_ns,
+	};
+	struct plan whole;
+	char err[1024];
+
+	if (w->store != NULL && !w->spill_due) {
+		store_set_busy_timeout(w->store, STOP_WAIT_MS);
+		write_pending(w);
+		if (w->n_pending == 0)
+			return true;
+	}
+	if (w->model == NULL)
+		return false;   /* never opened: nothing was registered */
+	if (w->plan == NULL) {   /* as store_register takes it */
+		plan_whole(w->model, &whole);
+		ctx.plan = &whole;
+	}
+	if (spill_save(w->database, &ctx, w->pending, err, sizeof(err)) < 0) {
+		log_error("%s", err);
+		return false;
+	}
+	log_warning("%zu interval(s) could not be written to %s (%s): saved in %s%s, written "
+		    "there at the next start", w->n_pending, w->database, w->ws.last_error,
+		    w->database, SPILL_SUFFIX);
+	return true;
 }
 
 bool writer_final_report(struct writer *w)
 {
 	report_drops(w, true);
-	if (w->n_pending > 0)
+	if (w->n_pending > 0 && !spill_pending(w)) {
 		log_error("%zu interval(s) could not be written to %s and are lost (%s)",
 			  w->n_pending, w->database, w->ws.last_error);
-	else
-		log_info("stopped; %" PRIu64 " intervals written", w->written);
-	return w->n_pending == 0;
+		return false;
+	}
+	log_info("stopped; %" PRIu64 " intervals written", w->written);
+	return true;
 }
 
 void writer_configure(struct writer *w, const struct writer_options *o)
@@ -496,6 +493,8 @@ int writer_open(struct writer *w, const struct model *m, const struct plan *plan
 		log_error("%s", err);
 		return r;
 	}
+	writer_space_open(w);
+	w->check_due = store_check_deferred(w->store);
 	if (store_moved_aside(w->store) != NULL)
 		log_warning("%s", store_moved_aside(w->store));
 	if (!store_reclaims_space(w->store))
@@ -510,9 +509,17 @@ int writer_open(struct writer *w, const struct model *m, const struct plan *plan
 	w->plan = plan;
 	w->next_cpifit_ns = monotonic_ns() + CPIFIT_FIRST_NS;
 	r = store_register(w->store, m, plan, w->boot_id, w->booted_ns, err, sizeof(err));
-	if (r < 0)
+	if (r < 0) {
 		log_error("%s: %s", db, err);
-	return r;
+		return r;
+	}
+	/* Intervals a stop saved: written now, before anything newer, or with
+	 * the first write that can. */
+	w->spill_due = spill_exists(db);
+	if (w->spill_due && try_write(w, err, sizeof(err)) < 0)
+		log_warning("intervals saved at a stop in %s%s cannot be written yet: %s; trying "
+			    "again with the next write", db, SPILL_SUFFIX, err);
+	return 0;
 }
 
 int writer_replan(struct writer *w, char *err, size_t errlen)
@@ -544,6 +551,7 @@ void writer_close(struct writer *w)
 		interval_free(w->pending);
 		w->pending = next;
 	}
+	store_check_free(w->check);
 	store_close(w->store);
 	writer_status_done(&w->ws_box);
 }

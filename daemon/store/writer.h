@@ -46,6 +46,9 @@ struct writer {
 	const struct model *model;       /* registered again in a reopened file */
 	const struct plan *plan;         /* the caller's, changed in place by a re-plan */
 	bool register_due;               /* a re-planned plan is not registered yet */
+	bool spill_due;                  /* intervals a stop saved wait to be written (spill.h) */
+	bool check_due;                  /* the file is to be checked whole after the start */
+	struct store_check *check;       /* that check, while it runs */
 	char boot_id[64];
 	uint64_t booted_ns;
 	struct writer_listener listener; /* told when the file or the data change */
@@ -60,6 +63,9 @@ struct writer {
 	struct writer_status_box ws_box;
 	uint64_t warned_write, warned_drop, warned_full, warned_rollup, warned_prune;
 	uint64_t next_prune_ns;          /* CLOCK_MONOTONIC */
+	uint64_t fs_share;               /* what the filesystem lets the store have (writer_space.c) */
+	uint64_t wal_limit;              /* the WAL's allowance, and the reserve's size */
+	bool reserve_missing;            /* spent, or could not be made: made again when it can */
 	uint64_t next_cpifit_ns;         /* CLOCK_MONOTONIC: the next regression fit */
 };
 

@@ -1,16 +1,20 @@
 /*
- * slowloris - hold N HTTP connections open by sending a request's header
- * one byte every half second, for at most SECONDS; then report how many
- * the server accepted and when it closed them.  For the HTTP tests only
- * (loopback TCP or a Unix socket of the daemon under test).
+ * slowloris - hold N HTTP connections open by trickling requests, for at
+ * most SECONDS; then report how many the server accepted and when it
+ * closed them.  For the HTTP tests only (loopback TCP or a Unix socket of
+ * the daemon under test).
  *
- *   slowloris unix:/PATH | tcp:PORT  N  SECONDS
+ *   slowloris unix:/PATH | tcp:PORT  N  SECONDS  [header|body [MS]]
+ * header (the default): a GET's header, one byte every MS (500) ms;
+ * body: a POST's whole header at once, then its body (Content-Length:
+ * 100000) one byte every MS (1000) ms.
  * prints: connected C closed K first_close_s F last_close_s L
  */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,18 +64,33 @@ static int dial(const char *target)
 
 int main(int argc, char **argv)
 {
-	static const char head[] = "GET /api/v1/system HTTP/1.1\r\nHost: x\r\nX-Slow: ";
+	static const char get_head[] = "GET /api/v1/system HTTP/1.1\r\nHost: localhost\r\n"
+				       "X-Slow: ";
+	static const char post_head[] = "POST /api/v1/system HTTP/1.1\r\nHost: localhost\r\n"
+					"Content-Type: text/plain\r\nContent-Length: 100000\r\n\r\n";
 	struct pollfd pfd[MAX_CONN];
-	double start, first = -1, last = -1;
+	double start, first = -1, last = -1, every, next;
 	int n, i, connected = 0, closed = 0, open_now;
 	double seconds;
+	const char *head = get_head;
+	size_t head_len = sizeof(get_head) - 1;
 
-	if (argc != 4 || (strncmp(argv[1], "unix:", 5) != 0 && strncmp(argv[1], "tcp:", 4) != 0)) {
-		fprintf(stderr, "usage: slowloris unix:/PATH|tcp:PORT N SECONDS\n");
+	if (argc < 4 || argc > 6 ||
+	    (strncmp(argv[1], "unix:", 5) != 0 && strncmp(argv[1], "tcp:", 4) != 0) ||
+	    (argc > 4 && strcmp(argv[4], "header") != 0 && strcmp(argv[4], "body") != 0)) {
+		fprintf(stderr, "usage: slowloris unix:/PATH|tcp:PORT N SECONDS [header|body [MS]]\n");
 		return 2;
 	}
 	n = atoi(argv[2]);
 	seconds = atof(argv[3]);
+	every = 0.5;
+	if (argc > 4 && strcmp(argv[4], "body") == 0) {
+		head = post_head;
+		head_len = sizeof(post_head) - 1;
+		every = 1.0;
+	}
+	if (argc > 5)
+		every = atof(argv[5]) / 1000.0;
 	if (n < 1 || n > MAX_CONN)
 		n = MAX_CONN;
 	start = now_s();
@@ -81,7 +100,7 @@ int main(int argc, char **argv)
 		if (pfd[i].fd < 0)
 			continue;
 		connected++;
-		if (send(pfd[i].fd, head, sizeof(head) - 1, MSG_NOSIGNAL) < 0) {
+		if (send(pfd[i].fd, head, head_len, MSG_NOSIGNAL) < 0) {
 			/* the server closed it already (refused it at once): a
 			 * close like any other, not a connection left open */
 			double t = now_s() - start;
@@ -95,16 +114,24 @@ int main(int argc, char **argv)
 		}
 	}
 	open_now = connected - closed;
+	next = now_s() + every;
 	while (open_now > 0 && now_s() - start < seconds) {
-		/* a closed connection polls readable with 0 bytes */
-		(void)poll(pfd, (nfds_t)n, 500);
+		int wait_ms = (int)((next - now_s()) * 1000.0);
+		bool send_now;
+
+		/* a closed connection polls readable with 0 bytes (or an
+		 * answer, then 0 bytes) */
+		(void)poll(pfd, (nfds_t)n, wait_ms > 0 ? wait_ms : 0);
+		send_now = now_s() >= next;
+		if (send_now)
+			next += every;
 		for (i = 0; i < n; i++) {
-			char c;
+			char c[512];
 
 			if (pfd[i].fd < 0)
 				continue;
 			if ((pfd[i].revents & (POLLIN | POLLHUP | POLLERR)) &&
-			    recv(pfd[i].fd, &c, 1, MSG_DONTWAIT) <= 0) {
+			    recv(pfd[i].fd, c, sizeof(c), MSG_DONTWAIT) <= 0) {
 				double t = now_s() - start;
 
 				close(pfd[i].fd);
@@ -116,7 +143,8 @@ int main(int argc, char **argv)
 				last = t;
 				continue;
 			}
-			(void)send(pfd[i].fd, "a", 1, MSG_NOSIGNAL);
+			if (send_now)
+				(void)send(pfd[i].fd, "a", 1, MSG_NOSIGNAL);
 		}
 	}
 	for (i = 0; i < n; i++)

@@ -4,14 +4,30 @@
 #include "sim_host.h"
 #include "daemon/store/store.h"
 #include "lib/clock.h"
+#include "lib/query.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #define SIM_SLICE_NS (1 * NS_PER_MSEC)
+
+const char *sim_host_pmu_of(const struct model *m)
+{
+	switch (m->vendor) {
+	case VENDOR_INTEL:
+		return m->pmus[0];
+	case VENDOR_AMD:
+		return "amd64_fam19h_zen4";
+	case VENDOR_ARM:
+		return "arm_n1";
+	default:
+		return NULL;
+	}
+}
 
 int32_t sim_host_pid(unsigned i)
 {
@@ -311,6 +327,105 @@ void sim_host_truth(const struct sim_host *h, unsigned i, struct group_sums *sum
 				sums[g].missing |= 1u << e;
 		}
 	}
+}
+
+static bool close_enough(double got, double want)
+{
+	return fabs(got - want) <= 1e-9 * fmax(1.0, fabs(want));
+}
+
+/* Task i as stored (p) against its truth. */
+static int check_task(const struct sim_host *h, const struct window_proc *p, unsigned i,
+		      char *err, size_t errlen)
+{
+	const struct model *m = h->model;
+	struct metric_value got[MODEL_MAX_METRICS], want[MODEL_MAX_METRICS];
+	struct group_sums truth[MODEL_MAX_GROUPS];
+	struct model_context ctx = { h->plan.budget.smt_on, NULL };
+	double l1 = 0.0;
+	bool l1_valid = false;
+
+	sim_host_truth(h, i, truth);
+	if (p->task_clock_ns != truth[0].task_clock_ns) {
+		snprintf(err, errlen, "task %u: %llu ns measured, %llu true", i,
+			 (unsigned long long)p->task_clock_ns,
+			 (unsigned long long)truth[0].task_clock_ns);
+		return -1;
+	}
+	memset(got, 0, sizeof(got));
+	memset(want, 0, sizeof(want));
+	m->compute(m, p->sums, &ctx, got);
+	m->compute(m, truth, &ctx, want);
+	for (unsigned k = 0; k < m->n_metrics; k++) {
+		if (!want[k].valid)
+			continue;
+		if (!got[k].valid || !close_enough(got[k].value, want[k].value)) {
+			snprintf(err, errlen, "task %u: %s = %.12g (%s), truth %.12g", i,
+				 m->metrics[k].name, got[k].value,
+				 got[k].valid ? "valid" : "invalid", want[k].value);
+			return -1;
+		}
+		if (m->metrics[k].stack != NULL && strcmp(m->metrics[k].stack, "topdown") == 0 &&
+		    m->metrics[k].parent == NULL) {
+			l1 += got[k].value;
+			l1_valid = true;
+		}
+	}
+	if (l1_valid && fabs(l1 - 1.0) > 1e-9) {
+		snprintf(err, errlen, "task %u: Top-Down level 1 sums to %.12g", i, l1);
+		return -1;
+	}
+	return 0;
+}
+
+/* The stored window's row of task i, or NULL. */
+static const struct window_proc *stored(const struct window *w, unsigned i)
+{
+	const struct window_proc *p = NULL;
+
+	for (size_t k = 0; k < w->n_procs; k++)
+		if (w->procs[k].pid == sim_host_pid(i))
+			p = &w->procs[k];
+	return p;
+}
+
+int sim_host_verify(const struct sim_host *h, char *err, size_t errlen)
+{
+	struct window w;
+	struct db *db;
+	int r = 0;
+
+	if (db_open(h->db_path, &db, err, errlen) < 0)
+		return -1;
+	if (query_window(db, 3600 * NS_PER_SEC, &w, err, errlen) < 0) {
+		db_close(db);
+		return -1;
+	}
+	if (getenv("SIM_DEBUG") != NULL)
+		fprintf(stderr, "samples %llu backwards %llu lost %llu unattributed %llu "
+			"unknown %llu foreign %llu\n", (unsigned long long)w.samples,
+			(unsigned long long)w.backwards_reads, (unsigned long long)w.lost_records,
+			(unsigned long long)w.unattributed_spans,
+			(unsigned long long)w.unknown_id_samples,
+			(unsigned long long)w.foreign_id_samples);
+	if (w.unschedulable != 0) {
+		snprintf(err, errlen, "the plan did not fit: %llu unschedulable",
+			 (unsigned long long)w.unschedulable);
+		r = -1;
+	}
+	for (unsigned i = 0; i < SIM_HOST_TASKS && r == 0; i++) {
+		const struct window_proc *p = stored(&w, i);
+
+		if (p == NULL) {
+			snprintf(err, errlen, "task %u: not stored", i);
+			r = -1;
+		} else {
+			r = check_task(h, p, i, err, errlen);
+		}
+	}
+	window_done(&w);
+	db_close(db);
+	return r;
 }
 
 void sim_host_close(struct sim_host *h)

@@ -50,6 +50,9 @@ struct sim_host {
 	uint64_t left[SIM_HOST_CPUS];   /* ms left of each CPU's current slice */
 };
 
+/* The simulated PMU that stands for model m's hardware (NULL: none). */
+const char *sim_host_pmu_of(const struct model *m);
+
 /* The host a scenario names: model m on simpmu's pmu, SMT, the watchdog and
  * `reserved` general counters held by another user on every CPU.  Plans,
  * opens, registers.  0; -ENOSPC when nothing of m fits (the plan's err
@@ -68,6 +71,11 @@ int sim_host_run(struct sim_host *h, uint64_t ns, bool last, char *err, size_t e
  * host's SMT state counts, over the task's whole run time (events it does
  * not count are missing, as in a recording without them). */
 void sim_host_truth(const struct sim_host *h, unsigned i, struct group_sums *sums);
+/* Read what the host stored back through the query code and hold it to the
+ * truth: no group ever unschedulable, every task's CPU time exact (ns),
+ * every metric the truth defines the same to 1e-9, Top-Down level 1
+ * summing to 1.  0, or -1 with err saying what differs. */
+int sim_host_verify(const struct sim_host *h, char *err, size_t errlen);
 int32_t sim_host_pid(unsigned i);
 
 #endif

@@ -172,6 +172,28 @@ bool simpmu_reserved_held(const struct simpmu *sim, int cpu)
 	return cpu >= 0 && (unsigned)cpu < sim->p.n_cpus && sim->cpus[cpu].reserve_held;
 }
 
+int simpmu_other_reader(struct simpmu *sim, int cpu, uint64_t id, int64_t offset_ns)
+{
+	struct sim_cpu *c;
+
+	if (cpu < 0 || (unsigned)cpu >= sim->p.n_cpus)
+		return -EINVAL;
+	c = &sim->cpus[cpu];
+	c->other_reader = true;
+	c->other_id = id;
+	c->other_offset_ns = offset_ns;
+	return 0;
+}
+
+int simpmu_preempt_on_enable(struct simpmu *sim, int cpu, struct simpmu_task *t, uint64_t ns)
+{
+	if (cpu < 0 || (unsigned)cpu >= sim->p.n_cpus)
+		return -EINVAL;
+	sim->cpus[cpu].preempt_by = t;
+	sim->cpus[cpu].preempt_ns = ns;
+	return 0;
+}
+
 uint64_t simpmu_now(const struct simpmu *sim)
 {
 	return sim->now_ns;

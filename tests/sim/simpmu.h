@@ -67,6 +67,24 @@ int simpmu_reserve_mask(struct simpmu *sim, int cpu, uint32_t mask);
 /* Whether the other user of cpu holds its counters now. */
 bool simpmu_reserved_held(const struct simpmu *sim, int cpu);
 
+/* Another reader samples cpu's context switches from now on (a second
+ * stackd, perf record).  The kernel fills one sample's data for every
+ * software event of a switch and skips the fields already filled
+ * (kernel/events/core.c, perf_prepare_sample and data->sample_flags, 6.x):
+ * when the other reader's event comes first, each of our context-switch
+ * samples on cpu carries its time - on its clock, offset_ns from ours
+ * (ahead or behind) - and, when id is not 0 (its sample_type has
+ * PERF_SAMPLE_ID), its id instead of ours.  The group read stays ours.
+ * Returns 0, -EINVAL (bad cpu). */
+int simpmu_other_reader(struct simpmu *sim, int cpu, uint64_t id, int64_t offset_ns);
+
+/* From now on, every enable of a group of cpu that counts context
+ * switches is followed, before the caller does anything else, by t
+ * running there for ns: the caller was preempted right after its enable
+ * (a worker under SCHED_OTHER on a busy CPU).  t NULL: no more.  Returns
+ * 0, -EINVAL (bad cpu). */
+int simpmu_preempt_on_enable(struct simpmu *sim, int cpu, struct simpmu_task *t, uint64_t ns);
+
 /* Rule violations seen (two of our groups enabled at once on one CPU), and
  * the first one's description ("" when none). */
 unsigned simpmu_violations(const struct simpmu *sim);

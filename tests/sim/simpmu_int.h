@@ -76,6 +76,11 @@ struct sim_cpu {
 	uint32_t reserve_mask;    /* other user: these general counters exactly, or */
 	unsigned reserve_k;       /* any k of them */
 	bool reserve_held;
+	bool other_reader;        /* simpmu_other_reader: */
+	uint64_t other_id;        /* its id on our switch samples (0: ours) */
+	int64_t other_offset_ns;  /* its clock minus ours */
+	struct simpmu_task *preempt_by;   /* simpmu_preempt_on_enable */
+	uint64_t preempt_ns;
 	uint64_t td_slots;        /* Intel fixed counter 3 since its last reset */
 	uint64_t td_metric[SIMPMU_MAX_METRICS];   /* slots of each class since then */
 };

@@ -196,6 +196,32 @@ static int set_period(struct sim_event *e, uint64_t period)
 	return 0;
 }
 
+/* Whether leader's group counts context switches (one of our counting
+ * groups, not a side-band or switch-record event). */
+static bool counts_switches(const struct sim_event *leader)
+{
+	unsigned i;
+
+	for (i = 0; i < leader->n_members; i++)
+		if (leader->members[i]->key.type == PERF_TYPE_SOFTWARE &&
+		    leader->members[i]->key.config == PERF_COUNT_SW_CONTEXT_SWITCHES)
+			return true;
+	return false;
+}
+
+/* simpmu_preempt_on_enable: the caller is preempted right after its enable
+ * of leader, and then runs again. */
+static void preempt_after_enable(struct simpmu *sim, const struct sim_event *leader)
+{
+	struct sim_cpu *c = &sim->cpus[leader->cpu];
+	struct simpmu_task *back = c->cur;
+
+	if (c->preempt_by == NULL || c->preempt_by == back || !counts_switches(leader))
+		return;
+	simpmu_run(sim, leader->cpu, c->preempt_by, c->preempt_ns);
+	simpmu_run(sim, leader->cpu, back, 0);
+}
+
 static int sim_ioctl(void *ctx, int fd, unsigned long request, unsigned long arg)
 {
 	struct simpmu *sim = ctx;
@@ -209,6 +235,7 @@ static int sim_ioctl(void *ctx, int fd, unsigned long request, unsigned long arg
 			check_one_enabled(sim, e);
 			simpmu_set_state(sim, e, SIMPMU_INACTIVE);
 			simpmu_sched(sim, e->cpu);
+			preempt_after_enable(sim, e);
 		}
 		return 0;
 	case PERF_EVENT_IOC_DISABLE:

@@ -126,22 +126,32 @@ void simpmu_ring_write(struct simpmu *sim, const struct sim_event *writer, const
 void simpmu_ring_sample(struct simpmu *sim, struct sim_event *sampler,
 			const struct simpmu_task *out)
 {
+	const struct sim_cpu *c = &sim->cpus[sampler->cpu];
 	uint64_t st = sampler->attr.sample_type;
+	uint64_t id = sampler->id, time = sim->now_ns;
 	struct rec r;
 
+	/* Another reader's switch sampler filled the shared fields first
+	 * (simpmu_other_reader): its time, and its id when it has one. */
+	if (c->other_reader && sampler->key.type == PERF_TYPE_SOFTWARE &&
+	    sampler->key.config == PERF_COUNT_SW_CONTEXT_SWITCHES) {
+		time = (uint64_t)((int64_t)time + c->other_offset_ns);
+		if (c->other_id != 0)
+			id = c->other_id;
+	}
 	rec_header(&r, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_KERNEL);
 	if (st & PERF_SAMPLE_IDENTIFIER)
-		rec_u64(&r, sampler->id);
+		rec_u64(&r, id);
 	if (st & PERF_SAMPLE_IP)
 		rec_u64(&r, 0);
 	if (st & PERF_SAMPLE_TID)
 		rec_pid_tid(&r, out);
 	if (st & PERF_SAMPLE_TIME)
-		rec_u64(&r, sim->now_ns);
+		rec_u64(&r, time);
 	if (st & PERF_SAMPLE_ID)
-		rec_u64(&r, sampler->id);
+		rec_u64(&r, id);
 	if (st & PERF_SAMPLE_STREAM_ID)
-		rec_u64(&r, sampler->id);
+		rec_u64(&r, id);
 	if (st & PERF_SAMPLE_CPU)
 		rec_u64(&r, (uint64_t)sampler->cpu);
 	if (st & PERF_SAMPLE_PERIOD)

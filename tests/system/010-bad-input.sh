@@ -122,6 +122,8 @@ web_dir = $TMP
 http_full_access = 
 http_anonymous = none
 http_max_connections = 64
+http_allowed_hosts = 
+http_query_cpu_limit = 10s
 prometheus_max_keys = 100
 prometheus_top_processes = 10
 EOT

@@ -109,9 +109,9 @@ curl -s -D "$TMP/h" -o /dev/null -X DELETE "$URL/api/v1/top"
 grep -qi "^Allow: GET, HEAD" "$TMP/h" || fail "405 without Allow"
 
 # who sees what: root everything; nobody only its own processes (none)
-[ "$(curl -sf --unix-socket "$SOCK" "http://x/api/v1/top?comm=httpspin" | jq '.rows | length')" = 1 ] ||
+[ "$(curl -sf --unix-socket "$SOCK" "http://localhost/api/v1/top?comm=httpspin" | jq '.rows | length')" = 1 ] ||
 	fail "root on the Unix socket sees the spinner"
-[ "$(setpriv --reuid=nobody --regid=nogroup --clear-groups curl -sf --unix-socket "$SOCK" "http://x/api/v1/top?comm=httpspin" | jq '.rows | length')" = 0 ] ||
+[ "$(setpriv --reuid=nobody --regid=nogroup --clear-groups curl -sf --unix-socket "$SOCK" "http://localhost/api/v1/top?comm=httpspin" | jq '.rows | length')" = 0 ] ||
 	fail "nobody sees root's process on the Unix socket"
 [ "$(setpriv --reuid=nobody --regid=nogroup --clear-groups curl -sf "$URL/api/v1/top?comm=httpspin" | jq '.rows | length')" = 0 ] ||
 	fail "nobody sees root's process over loopback TCP"

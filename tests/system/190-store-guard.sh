@@ -102,7 +102,7 @@ stop_daemon
 sock="$TMP/api.sock"
 start_daemon "$TMP/a.db" --listen "unix:$sock"
 refused "$TMP/b.db" "the socket is in use by pid $DAEMON_PID" --listen "unix:$sock" --allow-second
-curl -s --max-time 5 --unix-socket "$sock" http://x/api/v1/system | grep -q '"host"' ||
+curl -s --max-time 5 --unix-socket "$sock" http://localhost/api/v1/system | grep -q '"host"' ||
 	fail "the first daemon's socket no longer answers"
 # a socket file nobody answers on (its daemon was killed) is taken over
 kill -KILL "$DAEMON_PID"
@@ -110,7 +110,7 @@ wait "$DAEMON_PID" 2>/dev/null
 DAEMON_PID=""
 [ -S "$sock" ] || fail "the killed daemon's socket file is gone"
 start_daemon "$TMP/c.db" --listen "unix:$sock"
-curl -s --max-time 5 --unix-socket "$sock" http://x/api/v1/system | grep -q '"host"' ||
+curl -s --max-time 5 --unix-socket "$sock" http://localhost/api/v1/system | grep -q '"host"' ||
 	fail "a stale socket file was not taken over"
 stop_daemon
 

@@ -74,11 +74,12 @@ wait_intervals "$FS/db" 1 20 || { cat "$TMP/stackd.log"; fail "no interval store
 
 # --- it fills up, and goes on writing ----------------------------------------
 i=0
-until grep -q "does not fit on the filesystem" "$TMP/stackd.log" || [ "$i" -ge 300 ]; do
+until grep -q "does not fit on the filesystem" "$TMP/stackd.log" || [ "$i" -ge 900 ]; do
 	sleep 0.1
 	i=$((i + 1))
 done
 df -k "$FS" | tail -1 | sed 's/^/# /'
+note "capped after $((i / 10)) s"
 grep -q "max_database_mb = 4096 does not fit on the filesystem of $FS/db: keeping the database under" \
 	"$TMP/stackd.log" || { cat "$TMP/stackd.log"; fail "the filesystem never capped the database"; }
 newest() {

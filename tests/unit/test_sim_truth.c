@@ -14,100 +14,24 @@
  */
 #include "sim_host.h"
 #include "lib/clock.h"
-#include "lib/query.h"
 #include "test.h"
 
 #include <errno.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* The simulated PMU that stands for a model's hardware. */
-static const char *sim_pmu_of(const struct model *m)
-{
-	switch (m->vendor) {
-	case VENDOR_INTEL:
-		return m->pmus[0];
-	case VENDOR_AMD:
-		return "amd64_fam19h_zen4";
-	case VENDOR_ARM:
-		return "arm_n1";
-	default:
-		return NULL;
-	}
-}
-
-static bool close_enough(double got, double want)
-{
-	return fabs(got - want) <= 1e-9 * fmax(1.0, fabs(want));
-}
-
-static void check_process(const struct sim_host *h, const struct window *w, unsigned i,
-			  const char *label)
-{
-	const struct model *m = h->model;
-	struct metric_value got[MODEL_MAX_METRICS], want[MODEL_MAX_METRICS];
-	struct group_sums truth[MODEL_MAX_GROUPS];
-	struct model_context ctx = { h->plan.budget.smt_on, NULL };
-	const struct window_proc *p = NULL;
-	double l1 = 0.0;
-	bool l1_valid = false;
-
-	for (size_t k = 0; k < w->n_procs; k++)
-		if (w->procs[k].pid == sim_host_pid(i)) {
-			if (getenv("SIM_DEBUG") != NULL)
-				fprintf(stderr, "  pid %d start %llu tc %llu comm %s\n", w->procs[k].pid,
-					(unsigned long long)w->procs[k].start_ns,
-					(unsigned long long)w->procs[k].task_clock_ns, w->procs[k].comm);
-			p = &w->procs[k];
-		}
-	CHECK(p != NULL);
-	sim_host_truth(h, i, truth);
-	if (p->task_clock_ns != truth[0].task_clock_ns) {
-		fprintf(stderr, "%s: task %u: %llu ns measured, %llu true\n", label, i,
-			(unsigned long long)p->task_clock_ns,
-			(unsigned long long)truth[0].task_clock_ns);
-		exit(1);
-	}
-	memset(got, 0, sizeof(got));
-	memset(want, 0, sizeof(want));
-	m->compute(m, p->sums, &ctx, got);
-	m->compute(m, truth, &ctx, want);
-	for (unsigned k = 0; k < m->n_metrics; k++) {
-		if (!want[k].valid)
-			continue;
-		if (!got[k].valid || !close_enough(got[k].value, want[k].value)) {
-			fprintf(stderr, "%s: task %u: %s = %.12g (%s), truth %.12g\n", label, i,
-				m->metrics[k].name, got[k].value, got[k].valid ? "valid" : "invalid",
-				want[k].value);
-			exit(1);
-		}
-		if (m->metrics[k].stack != NULL && strcmp(m->metrics[k].stack, "topdown") == 0 &&
-		    m->metrics[k].parent == NULL) {
-			l1 += got[k].value;
-			l1_valid = true;
-		}
-	}
-	if (l1_valid && fabs(l1 - 1.0) > 1e-9) {
-		fprintf(stderr, "%s: task %u: Top-Down level 1 sums to %.12g\n", label, i, l1);
-		exit(1);
-	}
-}
-
 static void scenario(const struct model *m, bool smt, bool wd, unsigned reserved,
 		     unsigned *ran, unsigned *nothing_fits)
 {
 	struct sim_host h;
-	struct window w;
-	struct db *db;
 	char err[1024], label[128];
 	int r;
 
 	snprintf(label, sizeof(label), "%s SMT %s watchdog %s %u held", m->name,
 		 smt ? "on" : "off", wd ? "on" : "off", reserved);
-	r = sim_host_open(&h, m, sim_pmu_of(m), smt, wd, reserved, err, sizeof(err));
+	r = sim_host_open(&h, m, sim_host_pmu_of(m), smt, wd, reserved, err, sizeof(err));
 	if (r == -ENOSPC) {
 		(*nothing_fits)++;
 		sim_host_close(&h);
@@ -127,22 +51,10 @@ static void scenario(const struct model *m, bool smt, bool wd, unsigned reserved
 		fprintf(stderr, "%s: %s\n", label, simpmu_violation_text(h.sim));
 		exit(1);
 	}
-	CHECK(db_open(h.db_path, &db, err, sizeof(err)) == 0);
-	CHECK(query_window(db, 3600 * NS_PER_SEC, &w, err, sizeof(err)) == 0);
-	if (w.unschedulable != 0) {
-		fprintf(stderr, "%s: the plan did not fit: %llu unschedulable\n", label,
-			(unsigned long long)w.unschedulable);
+	if (sim_host_verify(&h, err, sizeof(err)) < 0) {
+		fprintf(stderr, "%s: %s\n", label, err);
 		exit(1);
 	}
-	if (getenv("SIM_DEBUG") != NULL)
-		fprintf(stderr, "%s: samples %llu backwards %llu lost %llu unattributed %llu unknown %llu foreign %llu\n", label,
-			(unsigned long long)w.samples, (unsigned long long)w.backwards_reads,
-			(unsigned long long)w.lost_records, (unsigned long long)w.unattributed_spans,
-			(unsigned long long)w.unknown_id_samples, (unsigned long long)w.foreign_id_samples);
-	for (unsigned i = 0; i < SIM_HOST_TASKS; i++)
-		check_process(&h, &w, i, label);
-	window_done(&w);
-	db_close(db);
 	sim_host_close(&h);
 	(*ran)++;
 }
@@ -171,7 +83,7 @@ int main(void)
 		pid_t pid;
 		int status;
 
-		if (sim_pmu_of(all[i]) == NULL)
+		if (sim_host_pmu_of(all[i]) == NULL)
 			continue;
 		pid = fork();
 		CHECK(pid >= 0);

@@ -105,6 +105,13 @@ static void check_prune(const char *dir)
 	CHECK(scalar(path, "SELECT count(*) FROM process WHERE pid = 200") == 1);
 	/* nothing rolled up yet: nothing may go */
 	CHECK(prune(s, 1200, 0, 0, 1000) == 0);
+	/* no room for a minute's rollup (a small filesystem): nothing rolled,
+	 * nothing marked done, all of it tried again later */
+	store_set_rollup_room(s, 100);
+	CHECK(store_rollup(s, 100, UINT64_MAX / 2, &more, err, sizeof(err)) == 0);
+	CHECK(more);
+	CHECK(scalar(path, "SELECT count(*) FROM rollup_state") == 0);
+	store_set_rollup_room(s, 0);
 	/* minutes ending 1020, 1080, 1140 are complete (1199 is the newest end) */
 	CHECK(store_rollup(s, 100, UINT64_MAX / 2, &more, err, sizeof(err)) == 3);
 	CHECK(store_rollup(s, 100, UINT64_MAX / 2, &more, err, sizeof(err)) == 0);
@@ -133,10 +140,18 @@ static void check_prune(const char *dir)
 	CHECK_EQ_U(w.resolution_s, 60);
 	window_done(&w);
 	db_close(db);
-	/* by size: over any cap the raw minutes go first, but only rolled-up ones */
+	/* by size: over any cap the rolled-up raw minutes go first (none are
+	 * left), then, past the rules, the oldest rows of the finest level
+	 * down to its newest: the cap holds whatever the churn (issue 28) */
 	CHECK(store_used_bytes(s, &used_before) == 0 && used_before > 0);
 	pages_before = scalar(path, "PRAGMA page_count");
-	CHECK(prune(s, 1200, 1000000, 1, 1000) == 0);
+	CHECK(prune(s, 1200, 1000000, 1, 1000) == 58);
+	CHECK(scalar(path, "SELECT count(*) FROM interval WHERE rollup_s = 0") == 1);
+	CHECK(scalar(path, "SELECT max(end_ns) FROM interval WHERE rollup_s = 0") ==
+	      (int64_t)(1199 * SEC));
+	CHECK(prune(s, 1200, 1000000, 1, 1000) == 2);   /* the minutes, but the newest */
+	CHECK(prune(s, 1200, 1000000, 1, 1000) == 0);   /* each level's newest stays */
+	CHECK(scalar(path, "SELECT count(*) FROM interval") == 2);
 	CHECK(store_used_bytes(s, &used_after) == 0 && used_after <= used_before);
 	store_close(s);
 	CHECK(scalar(path, "PRAGMA page_count") <= pages_before);

@@ -1,6 +1,7 @@
 /* A worker's record handling counts what it cannot use: a sample of an
  * event id no group of ours has whose read fits no enabled group
- * (unknown_id_samples), attributes one that does (foreign_id_samples), records too short for
+ * (unknown_id_samples), attributes one that does (foreign_id_samples) to
+ * the group its place in the ring says, whatever its time, records too short for
  * their type (bad_samples), and still attributes the good samples and
  * keeps the side-band records; the thread's next wake-up.  Records are built by hand in the layout of
  * perf_record.h; no perf_event, no thread. */
@@ -48,23 +49,24 @@ static const struct perf_event_header *short_record(uint32_t type)
 	return (const struct perf_event_header *)(const void *)rec;
 }
 
-/* When pid 100 was last charged in group g (0: never). */
-static uint64_t charged_at(const struct worker *w, unsigned g)
+/* The switches charged in group g, to anyone. */
+static uint64_t switches_of(const struct worker *w, unsigned g)
 {
-	uint64_t last = 0;
+	uint64_t sum = 0;
 	size_t i;
 
 	for (i = 0; i < w->cur->acc.n; i++)
-		if (w->cur->acc.entries[i].pid == 100 && w->cur->acc.entries[i].group == g &&
-		    w->cur->acc.entries[i].last_ns > last)
-			last = w->cur->acc.entries[i].last_ns;
-	return last;
+		if (w->cur->acc.entries[i].group == g)
+			sum += w->cur->acc.entries[i].d[0];
+	return sum;
 }
 
 /* Another reader's id on our sample (a second sampler of switches): the
- * read is ours, charged to the group enabled at the sample's time - the
- * previous one up to the rotation, the active one after it - and counted;
- * a read that fits neither stays unknown. */
+ * read is ours, charged to the group that was enabled where the sample
+ * lies in the ring - the previous one before the rotation's boundary, the
+ * active one after it - whatever its time says, which is the other
+ * reader's and may run ahead of ours or behind; counted.  A read that
+ * fits neither stays unknown. */
 static void check_foreign(struct worker *w, struct cpu_events *ev)
 {
 	uint64_t known = w->at.st.unknown_id_samples;
@@ -72,20 +74,29 @@ static void check_foreign(struct worker *w, struct cpu_events *ev)
 	ev->groups[0].n_fds = ev->groups[1].n_fds = 2;
 	w->active = 1;
 	w->prev_active = 0;
-	w->prev_until = 9000;   /* group 0 was on until 9000, group 1 since */
+	w->prev_end = 4096;   /* group 0 wrote before ring position 4096, group 1 after */
 
+	w->rec_pos = 1000;
 	worker_handle_record(w, sample_at(OUR_ID, 8000, 10));       /* group 0 */
-	worker_handle_record(w, sample_at(12345, 8900, 12));        /* before the rotation */
+	/* before the boundary, its time far ahead of the rotation's */
+	w->rec_pos = 1056;
+	worker_handle_record(w, sample_at(12345, 90000, 12));
 	CHECK_EQ_U(w->at.st.foreign_id_samples, 1);
-	CHECK_EQ_U(charged_at(w, 0), 8900);
+	CHECK_EQ_U(switches_of(w, 0), 12);   /* its counter's value: every delta */
+	w->rec_pos = 4096;
 	worker_handle_record(w, sample_at(OUR_ID + 2, 9100, 20));   /* group 1 */
-	worker_handle_record(w, sample_at(12345, 9500, 21));        /* after it */
+	/* after it, its time far behind (before group 1 was even enabled) */
+	w->rec_pos = 4152;
+	worker_handle_record(w, sample_at(12345, 100, 21));
 	CHECK_EQ_U(w->at.st.foreign_id_samples, 2);
-	CHECK_EQ_U(charged_at(w, 1), 9500);
-	w->prev_until = 0;                                          /* drained */
+	CHECK_EQ_U(switches_of(w, 1), 21);
+	CHECK_EQ_U(switches_of(w, 0), 12);
+	w->prev_end = 0;                                            /* drained */
+	w->rec_pos = 4208;
 	worker_handle_record(w, sample_at(12345, 9800, 22));
 	CHECK_EQ_U(w->at.st.foreign_id_samples, 3);
-	CHECK_EQ_U(charged_at(w, 1), 9800);
+	CHECK_EQ_U(switches_of(w, 1), 22);
+	CHECK_EQ_U(w->at.st.backwards_reads, 0);
 	CHECK_EQ_U(w->at.st.unknown_id_samples, known);
 	/* a read of another size is not this group's */
 	ev->groups[1].n_fds = 3;

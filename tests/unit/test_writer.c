@@ -26,16 +26,13 @@ static struct interval_data *make_interval(uint64_t end_s)
 	return iv;
 }
 
-/* The writer's options from c, as the daemon fills them. */
+/* The writer's options from c, filled by the daemon's own mapping (a
+ * field it dropped would show here). */
 static struct writer_options options(const struct config *c)
 {
-	struct writer_options o = {
-		.database = c->database,
-		.retry_buffer = c->retry_buffer,
-		.max_database_mb = c->max_database_mb,
-	};
+	struct writer_options o;
 
-	memcpy(o.retention_ns, c->retention_ns, sizeof(o.retention_ns));
+	config_writer_options(c, &o);
 	return o;
 }
 
