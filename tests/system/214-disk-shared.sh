@@ -26,29 +26,7 @@ start_daemon "$TMP/seed.db" --interval 100ms
 "$HELPERS/spin" 0.3 seedspin >/dev/null
 wait_more_intervals "$TMP/seed.db" 10 || fail "no intervals to seed with"
 stop_daemon
-sqlite3 "$TMP/seed.db" <<'SQL' || fail "cannot seed the database"
-DELETE FROM sample WHERE interval_id IN (SELECT id FROM interval WHERE rollup_s > 0);
-DELETE FROM interval_group WHERE interval_id IN (SELECT id FROM interval WHERE rollup_s > 0);
-DELETE FROM interval WHERE rollup_s > 0;
-DELETE FROM rollup_state;
-CREATE TEMP TABLE k AS WITH RECURSIVE k(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM k WHERE n < 4000) SELECT n FROM k;
-CREATE TEMP TABLE span AS SELECT max(end_ns) - min(start_ns) AS ns, count(*) AS c FROM interval;
-CREATE TEMP TABLE iv AS SELECT interval.*, k.n AS copy FROM interval, k
-  WHERE k.n <= (1500000 / ((SELECT count(*) FROM sample) * 60 / (SELECT c FROM span) + 1)) / (SELECT c FROM span);
-UPDATE iv SET id = id + copy * 1000000,
-  start_ns = start_ns - 3600000000000 - copy * (SELECT ns FROM span),
-  end_ns = end_ns - 3600000000000 - copy * (SELECT ns FROM span);
-CREATE TEMP TABLE sm AS SELECT sample.*, iv.copy AS copy FROM sample JOIN iv ON iv.id - iv.copy * 1000000 = sample.interval_id;
-UPDATE sm SET interval_id = interval_id + copy * 1000000;
-CREATE TEMP TABLE ig AS SELECT interval_group.*, iv.copy AS copy FROM interval_group JOIN iv ON iv.id - iv.copy * 1000000 = interval_group.interval_id;
-UPDATE ig SET interval_id = interval_id + copy * 1000000;
-ALTER TABLE iv DROP COLUMN copy;
-ALTER TABLE sm DROP COLUMN copy;
-ALTER TABLE ig DROP COLUMN copy;
-INSERT INTO interval SELECT * FROM iv;
-INSERT INTO sample SELECT * FROM sm;
-INSERT INTO interval_group SELECT * FROM ig;
-SQL
+seed_hour_old "$TMP/seed.db" 1500000 || fail "cannot seed the database"
 
 mkdir "$FS"
 mount -t tmpfs -o size=8m tmpfs "$FS" || skip "cannot mount a tmpfs"
