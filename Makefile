@@ -1,5 +1,8 @@
 # stackd - one plain Makefile.  `make` builds, `make run` starts the daemon,
 # `make test` runs every test, `make bench` measures overhead.
+# `make perf-tables LINUX_SRC=/path/to/linux-source` regenerates perf's CPU
+# tables (lib/perfdb/perf_tables.c, committed; lib/perfdb/README.md): by
+# hand, never part of the build.
 #
 # Objects go to build/rel (optimised, what `make run` and `make install`
 # use) and build/asan (AddressSanitizer + UBSan, what the tests use).
@@ -33,7 +36,7 @@ Q := $(if $(V),,@)
 
 # --- what each binary is made of -----------------------------------------
 # Shared by stackd and stackctl: lib/ (leaf code, no logging, no globals).
-LIB_SRCS := $(sort $(wildcard lib/*.c lib/model/*.c))
+LIB_SRCS := $(sort $(wildcard lib/*.c lib/model/*.c lib/perfdb/*.c))
 
 # stackd: daemon/, a folder per pipeline stage (docs/design.md).
 STACKD_SRCS := $(sort $(wildcard daemon/*.c daemon/*/*.c))
@@ -73,12 +76,16 @@ HELPER_BINS := $(patsubst tests/helpers/%.c,$(BUILD)/helpers/%,$(HELPER_SRCS))
 
 .PHONY: all run demo test unit system cppcheck bench deps deps-run clean install check-deps fuzz \
 	fuzz-short \
-	golden golden-update deb package-test dist rpm docs-health torture sim-tables style
+	golden golden-update deb package-test dist rpm docs-health torture sim-tables style \
+	perf-tables
 
 # The query-string fuzzer (clang libFuzzer): briefly in `make test`, as long
 # as you like with `make fuzz FUZZ_SECONDS=600`.
 FUZZ_BIN := $(BUILD)/fuzz/fuzz_http_query
 FUZZ_SECONDS ?= 300
+# The metric expression fuzzer beside it (tests/fuzz/fuzz_metric_expr.c).
+FUZZ_EXPR_BIN := $(BUILD)/fuzz/fuzz_metric_expr
+METRIC_EXPR_SRCS := $(sort $(wildcard lib/perfdb/metric_expr_*.c))
 .SUFFIXES:
 
 all: $(BUILD)/stackd $(BUILD)/stackctl
@@ -131,6 +138,13 @@ $(BUILD)/tests/%: tests/unit/%.c $(UNIT_OBJS) $(SIM_OBJS) tests/unit/test.h test
 	$(Q)$(CC) $(ASAN_CFLAGS) -Itests/unit -Itests/sim -o $@ $< $(UNIT_OBJS) $(SIM_OBJS) $(STACKD_LIBS) \
 		$(JANSSON_LIBS)
 
+# Linux perf's event and metric tables as C facts, from a Linux source tree
+# (lib/perfdb/README.md says which one and how to get it).
+perf-tables:
+	@test -n "$(LINUX_SRC)" || { echo "usage: make perf-tables LINUX_SRC=DIR" \
+		"(the unpacked Linux source: lib/perfdb/README.md)"; exit 1; }
+	python3 tools/perfdb/gen-perf-tables.py $(LINUX_SRC)
+
 # The simulator's Intel counter masks, from Linux perf's pmu-events JSON:
 # make sim-tables PMU_EVENTS=<linux>/tools/perf/pmu-events/arch/x86
 sim-tables:
@@ -155,6 +169,13 @@ $(BUILD)/helpers/peerbench: tests/helpers/peerbench.c $(PEERBENCH_SRCS) daemon/s
 	@echo "  CC $@"
 	$(Q)$(CC) -std=gnu11 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror -I. -o $@ $< \
 		$(PEERBENCH_SRCS)
+# The metric expression driver (tests/oracle/expr_crosscheck.py) links the evaluator.
+$(BUILD)/helpers/metric_eval: tests/helpers/metric_eval.c $(METRIC_EXPR_SRCS) \
+		lib/perfdb/metric_expr.h lib/perfdb/metric_expr_int.h
+	@mkdir -p $(dir $@)
+	@echo "  CC $@"
+	$(Q)$(CC) -std=gnu11 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror -I. -o $@ $< \
+		$(METRIC_EXPR_SRCS) -lm
 $(BUILD)/helpers/%: tests/helpers/%.c
 	@mkdir -p $(dir $@)
 	@echo "  CC $@"
@@ -167,15 +188,28 @@ $(FUZZ_BIN): tests/fuzz/fuzz_http_query.c lib/http_query.c lib/duration.c lib/ht
 		-fno-sanitize-recover=all -o $@ tests/fuzz/fuzz_http_query.c lib/http_query.c \
 		lib/duration.c
 
-fuzz-short: $(FUZZ_BIN)
-	@mkdir -p $(BUILD)/fuzz/corpus
+$(FUZZ_EXPR_BIN): tests/fuzz/fuzz_metric_expr.c $(METRIC_EXPR_SRCS) lib/perfdb/metric_expr.h \
+		lib/perfdb/metric_expr_int.h
+	@mkdir -p $(dir $@)
+	@echo "  CC $@"
+	$(Q)clang -std=gnu11 -D_GNU_SOURCE -g -O1 -I. -fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=all -o $@ tests/fuzz/fuzz_metric_expr.c $(METRIC_EXPR_SRCS) -lm
+
+fuzz-short: $(FUZZ_BIN) $(FUZZ_EXPR_BIN)
+	@mkdir -p $(BUILD)/fuzz/corpus $(BUILD)/fuzz/corpus_metric_expr
 	@$(FUZZ_BIN) -max_total_time=20 -max_len=4096 -print_final_stats=1 $(BUILD)/fuzz/corpus \
 		tests/fuzz/corpus 2>$(BUILD)/fuzz/short.log || { tail -30 $(BUILD)/fuzz/short.log; exit 1; }
 	@echo "PASS fuzz/http_query: $$(grep -o 'stat::number_of_executed_units: *[0-9]*' $(BUILD)/fuzz/short.log | grep -o '[0-9]*$$') inputs in 20 s, no crash"
+	@$(FUZZ_EXPR_BIN) -max_total_time=20 -max_len=4096 -print_final_stats=1 \
+		$(BUILD)/fuzz/corpus_metric_expr tests/fuzz/corpus_metric_expr \
+		2>$(BUILD)/fuzz/short_expr.log || { tail -30 $(BUILD)/fuzz/short_expr.log; exit 1; }
+	@echo "PASS fuzz/metric_expr: $$(grep -o 'stat::number_of_executed_units: *[0-9]*' $(BUILD)/fuzz/short_expr.log | grep -o '[0-9]*$$') inputs in 20 s, no crash"
 
-fuzz: $(FUZZ_BIN)
-	@mkdir -p $(BUILD)/fuzz/corpus
+fuzz: $(FUZZ_BIN) $(FUZZ_EXPR_BIN)
+	@mkdir -p $(BUILD)/fuzz/corpus $(BUILD)/fuzz/corpus_metric_expr
 	$(FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -max_len=4096 $(BUILD)/fuzz/corpus tests/fuzz/corpus
+	$(FUZZ_EXPR_BIN) -max_total_time=$(FUZZ_SECONDS) -max_len=4096 $(BUILD)/fuzz/corpus_metric_expr \
+		tests/fuzz/corpus_metric_expr
 
 # --- the README's two commands ---------------------------------------------
 # `make run` installs what building and running takes; `make test` and

@@ -10,6 +10,11 @@
 #include "lib/model/cpi_fit_quality.h"
 #include "lib/model/perf_names.h"
 #include "cli/perfstat.h"
+#include "cli/analyze_perf.h"
+#include "cli/analyze_cpifit.h"
+#include "lib/model/model_cpu.h"
+#include "lib/model/model_hand_tables.h"
+#include "lib/model/model_perf.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -18,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_MODEL = 0x100, OPT_JSON, OPT_PERF_COMMAND, OPT_SMT };
+enum { OPT_MODEL = 0x100, OPT_JSON, OPT_PERF_COMMAND, OPT_SMT, OPT_CPUID };
 
 /* One interval's figures: the model's, and GFLOP/s per second of wall
  * time (perf's GFLOPs: duration_time, or the -I step), which no model
@@ -27,6 +32,19 @@ struct analyzed {
 	struct metric_value v[MODEL_MAX_METRICS];
 	struct metric_value gflops_wall;
 };
+
+/* perf's metrics of the recording (analyze_perf.h), beside the model's. */
+static struct analyze_perf perf_out;
+
+/* Whether perf's metric k of interval i is printed: valid, and not a
+ * metric of the model that printed it already. */
+static bool perf_shown(const struct model *m, const struct analyzed *out, size_t i, unsigned k)
+{
+	const char *name = perf_set_metric(perf_out.set, k)->name;
+	int own = model_metric_index(m, name);
+
+	return perf_out.valid[i * perf_out.n + k] && (own < 0 || !out[i].v[own].valid);
+}
 
 #define GFLOPS_WALL "gflops_wall"
 
@@ -52,6 +70,11 @@ static void help(void)
 	       "\n"
 	       "  --model NAME     the model to use (default: the one whose events the\n"
 	       "                   recording has, stated on stderr)\n"
+	       "  --cpuid ID       the recorded CPU as Linux perf's PERF_CPUID names it\n"
+	       "                   (GenuineIntel-6-AD-1, AuthenticAMD-26-2-0, an Arm MIDR\n"
+	       "                   0x00000000410fd4f0): its model, as stackd would choose\n"
+	       "                   on that host (a hybrid: the P-core's; the E-core's is\n"
+	       "                   --model TABLE_cpu_atom)\n"
 	       "  --smt on|off     the recorded host had SMT on (marks Skylake-class\n"
 	       "                   Top-Down as core-scoped; default off)\n"
 	       "  --json           one JSON object: {model, perf_names, intervals: [{time,\n"
@@ -135,92 +158,6 @@ static const struct model *guess_model(const struct ps_recording *rec, char *amb
 	return best;
 }
 
-/* How many of the n intervals the regression can use, and which miss
- * event the others lack: "; 3 of 5 usable; 2 without ic_refill_mem". */
-static void describe_cpi_rows(const struct model *m, const struct group_sums *const *iv,
-			      size_t n)
-{
-	size_t usable = 0, no_base = 0, lacks[CPI_REGRESSORS] = { 0 }, i;
-	double row[CPI_WEIGHTS], cpi, cyc, ins;
-	unsigned k;
-
-	for (i = 0; i < n; i++) {
-		int r = model_generic_cpi_row(m, iv[i], row, &cpi, &cyc, &ins);
-
-		if (r == 0)
-			usable++;
-		else if (r < 0)
-			no_base++;
-		else
-			lacks[r - 1]++;
-	}
-	fprintf(stderr, "; the recording has %zu interval%s, %zu usable", n, n == 1 ? "" : "s",
-		usable);
-	if (no_base > 0)
-		fprintf(stderr, "; %zu without cycles and instructions", no_base);
-	for (k = 0; k < CPI_REGRESSORS; k++)
-		if (lacks[k] > 0)
-			fprintf(stderr, "; %zu without %s%s", lacks[k], model_generic_regressor(m, k),
-				lacks[k] == n ? " (not in the recording: record it with -e)" : "");
-}
-
-/* Say why model_generic_cpi_fit() gave no weights (r), rather than leave the
- * CPI stack out without a word. */
-static void report_cpi_fit_failure(const struct model *m, const struct group_sums *const *iv,
-				   size_t n, int r)
-{
-	fprintf(stderr, "stackctl: analyze: no regression CPI stack (cpi_base, cpi_*): ");
-	if (r == -EINVAL) {
-		fprintf(stderr, "it needs more than %d intervals (-I) with cycles, instructions "
-			"and every miss event", CPI_WEIGHTS);
-		describe_cpi_rows(m, iv, n);
-		fputc('\n', stderr);
-	} else if (r == -EDOM)
-		fprintf(stderr, "the intervals' event rates are degenerate (not finite, or "
-			"linearly dependent)\n");
-	else if (r == -ETIMEDOUT)
-		fprintf(stderr, "the fit did not converge\n");
-	else
-		fprintf(stderr, "%s\n", strerror(-r));
-}
-
-/* The regression CPI stack's weights and quality (cpi_fit_quality.h), and
- * regressors too alike to tell apart, on stderr; weights NULL: no fit. */
-static void report_cpi_fit(const struct model *m, const struct group_sums *const *iv, size_t n,
-			   const double *weights)
-{
-	double *a = calloc(n ? n : 1, CPI_WEIGHTS * sizeof(*a)), *b = calloc(n ? n : 1, sizeof(*b));
-	struct cpi_fit_quality q;
-	int rows, r;
-	unsigned k;
-
-	if (a == NULL || b == NULL)
-		goto out;
-	rows = model_generic_cpi_rows(m, iv, n, a, b);
-	r = cpi_fit_quality(a, b, (size_t)rows, &q);
-	for (k = 0; k < q.n_collinear; k++)
-		fprintf(stderr, "stackctl: analyze: %s and %s move together (correlation above "
-			"%.3f): the regression cannot tell their penalties apart, and their split "
-			"in the CPI stack is arbitrary\n", model_generic_regressor(m, q.collinear[k][0]),
-			model_generic_regressor(m, q.collinear[k][1]), CPI_COLLINEAR_R);
-	if (weights == NULL)
-		goto out;
-	fprintf(stderr, "stackctl: analyze: regression CPI stack (an estimate) over %d intervals: "
-		"base %.3f cycles per instruction; cycles per event:", rows, weights[0]);
-	for (k = 0; k < CPI_REGRESSORS; k++)
-		fprintf(stderr, "%s %s %.2f", k ? "," : "", model_generic_regressor(m, k),
-			weights[k + 1]);
-	if (r == 0)
-		fprintf(stderr, "; R2 %.3f over %zu training intervals, held-out error %.1f%% of "
-			"CPI over %zu\n", q.r2, q.train_rows, 100.0 * q.held_error, q.held_rows);
-	else
-		fprintf(stderr, "; no held-out check (%d intervals, it needs %d)\n", rows,
-			2 * CPI_WEIGHTS);
-out:
-	free(a);
-	free(b);
-}
-
 /* "perf_names": Linux perf's names of the metrics that are the same
  * quantity (lib/model/perf_names.h), so output diffs against perf stat -M. */
 static void print_perf_names(const struct model *m)
@@ -245,6 +182,18 @@ static void print_perf_names(const struct model *m)
 		printf("%s\"%s\": [\"GFLOPs\", \"tma_info_system_gflops\"]", first ? "" : ", ",
 		       GFLOPS_WALL);
 	printf("},");
+}
+
+/* Which perf table the perf metrics come from: name, version, Linux. */
+static void print_perf_table_json(void)
+{
+	const struct perfdb_table *t;
+
+	if (perf_out.set == NULL)
+		return;
+	t = perf_set_table(perf_out.set);
+	printf(", \"perf_table\": {\"table\": \"%s\", \"version\": \"%s\", \"linux\": \"%s\"}",
+	       t->name, t->version, perfdb_source.linux_version);
 }
 
 static void print_json(const struct model *m, const struct ps_recording *rec,
@@ -273,9 +222,18 @@ static void print_json(const struct model *m, const struct ps_recording *rec,
 		if (out[i].gflops_wall.valid)
 			printf("%s\"%s\": %.9g", first ? "" : ", ", GFLOPS_WALL,
 			       out[i].gflops_wall.value);
+		for (k = 0; perf_out.set != NULL && k < perf_out.n; k++) {
+			if (!perf_shown(m, out, i, k))
+				continue;
+			printf("%s\"%s\": %.9g", first ? "" : ", ",
+			       perf_set_metric(perf_out.set, k)->name, perf_out.value[i * perf_out.n + k]);
+			first = false;
+		}
 		printf("}}");
 	}
-	printf("\n]}\n");
+	printf("\n]");
+	print_perf_table_json();
+	printf("}\n");
 }
 
 /* The table's gflops_wall row, when some interval has it. */
@@ -298,13 +256,67 @@ static void print_gflops_wall(const struct ps_recording *rec, const struct analy
 	printf("  (per second of wall time, as perf's GFLOPs)\n");
 }
 
+/* perf's metrics the model's rows did not show, in perf's own units. */
+static void print_perf_rows(const struct model *m, const struct ps_recording *rec,
+			    const struct analyzed *out)
+{
+	const struct perfdb_table *t;
+	unsigned k;
+	size_t i;
+
+	if (perf_out.set == NULL || perf_out.n_valid == 0)
+		return;
+	t = perf_set_table(perf_out.set);
+	printf("perf's metrics (Linux %s, table %s %s):\n", perfdb_source.linux_version,
+	       t->name, t->version);
+	for (k = 0; k < perf_out.n; k++) {
+		const struct perfdb_metric *pm = perf_set_metric(perf_out.set, k);
+		bool any = false, fraction;
+		const char *unit;
+
+		for (i = 0; i < rec->n; i++)
+			any = any || perf_shown(m, out, i, k);
+		if (!any)
+			continue;
+		perf_scale(pm, 1.0, &fraction, &unit);
+		printf("%-40s", pm->name);
+		for (i = 0; i < rec->n; i++) {
+			double v = perf_out.value[i * perf_out.n + k];
+
+			if (!perf_shown(m, out, i, k))
+				printf(" %10s", "-");
+			else if (fraction)
+				printf(" %9.1f%%", 100.0 * v);
+			else
+				printf(" %10.3f", v);
+		}
+		printf("%s%s\n", !fraction && unit[0] ? "  " : "", !fraction ? unit : "");
+	}
+}
+
+/* The METRIC column: 24 wide, or the longest name shown (perf's run to 40). */
+static int label_width(const struct model *m, const struct ps_recording *rec,
+		       const struct analyzed *out)
+{
+	size_t i, w = 22;
+	unsigned k;
+
+	for (k = 0; k < m->n_metrics; k++)
+		for (i = 0; i < rec->n; i++)
+			if (out[i].v[k].valid && strlen(m->metrics[k].name) > w)
+				w = strlen(m->metrics[k].name);
+	return (int)w + 2;
+}
+
 static void print_table(const struct model *m, const struct ps_recording *rec,
 			struct analyzed *out)
 {
 	size_t i;
 	unsigned k;
 
-	printf("model: %s (formula version %u)\n%-24s", m->name, m->formula_version, "METRIC");
+	int w = label_width(m, rec, out);
+
+	printf("model: %s (formula version %u)\n%-*s", m->name, m->formula_version, w, "METRIC");
 	for (i = 0; i < rec->n; i++) {
 		if (isnan(rec->iv[i].time))
 			printf(" %10s", "value");
@@ -322,7 +334,7 @@ static void print_table(const struct model *m, const struct ps_recording *rec,
 		if (!any)
 			continue;
 		snprintf(label, sizeof(label), "%s%s", mm->parent ? "  " : "", mm->name);
-		printf("%-24s", label);
+		printf("%-*s", w, label);
 		for (i = 0; i < rec->n; i++) {
 			if (!out[i].v[k].valid)
 				printf(" %10s", "-");
@@ -334,6 +346,7 @@ static void print_table(const struct model *m, const struct ps_recording *rec,
 		printf("%s\n", out[0].v[k].core_scoped ? "  (core-scoped: SMT on)" : "");
 	}
 	print_gflops_wall(rec, out);
+	print_perf_rows(m, rec, out);
 }
 
 /* What the command line asks for. */
@@ -341,6 +354,24 @@ struct analyze_args {
 	const struct model *m;   /* --model, else NULL */
 	bool json, perf_command, smt;
 };
+
+/* --cpuid ID: the model stackd would choose on that CPU. */
+static int model_of_cpuid(struct analyze_args *a, const char *id)
+{
+	const struct model *models[2];
+	const char *units[2];
+	struct host_cpu c;
+	char why[256];
+	unsigned n;
+
+	if (host_cpu_parse_cpuid(id, &c, why, sizeof(why)) < 0 ||
+	    model_for_cpu(&c, NULL, &a->m, models, units, &n, why, sizeof(why)) < 0) {
+		cli_error("analyze", "--cpuid %s: %s", id, why);
+		return -EINVAL;
+	}
+	fprintf(stderr, "stackctl: analyze: %s: model %s\n", why, a->m->name);
+	return 0;
+}
 
 /* One of analyze's options into a; 0 or -EINVAL (said). */
 static int parse_option(struct analyze_args *a, int c, const char *arg)
@@ -354,6 +385,8 @@ static int parse_option(struct analyze_args *a, int c, const char *arg)
 			return -EINVAL;
 		}
 		return 0;
+	case OPT_CPUID:
+		return model_of_cpuid(a, arg);
 	case OPT_JSON:
 		a->json = true;
 		return 0;
@@ -515,7 +548,9 @@ static int compute_all(const struct model *m, const struct ps_recording *rec, bo
 			out[i].gflops_wall.value = out[i].v[gf].value * secs[i] / wall;
 		}
 	}
-	r = 0;
+	r = analyze_perf_compute(model_perf_set(m) ? model_perf_set(m) :
+				 model_perf_table(m) ? perf_set_get(model_perf_table(m), NULL) : NULL,
+				 rec, smt, &perf_out);
 out:
 	perfstat_match_free(&mt);
 	free(sums);
@@ -531,6 +566,7 @@ int verb_analyze(int argc, char **argv)
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "perf-command", no_argument, NULL, OPT_PERF_COMMAND },
 		{ "smt", required_argument, NULL, OPT_SMT },
+		{ "cpuid", required_argument, NULL, OPT_CPUID },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct cli_getopt o = { .verb = "analyze", .options = options, .help = help };
@@ -578,6 +614,7 @@ int verb_analyze(int argc, char **argv)
 	else
 		print_table(m, &rec, out);
 	free(out);
+	analyze_perf_free(&perf_out);
 	perfstat_free(&rec);
 	return EXIT_SUCCESS;
 }

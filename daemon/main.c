@@ -82,7 +82,11 @@ static void help(void)
 	       "                           host (planned for its PMU), open nothing, and exit;\n"
 	       "                           describe another host with --smt on|off,\n"
 	       "                           --nmi-watchdog on|off, --reserved N (general\n"
-	       "                           counters another user holds), and --json\n"
+	       "                           counters another user holds), --cpuid ID (a CPU\n"
+	       "                           as Linux perf's PERF_CPUID names it:\n"
+	       "                           GenuineIntel-6-AD-1, AuthenticAMD-26-2-0, an Arm\n"
+	       "                           MIDR 0x00000000410fd4f0), --host DIR (a host's\n"
+	       "                           /proc and /sys files copied under DIR), --json\n"
 	       "      --list-models        print the models this stackd knows, with their\n"
 	       "                           families (counter groups), and exit\n"
 	       "  -h, --help               show this help and exit\n"
@@ -162,6 +166,8 @@ enum {
 	OPT_SMT,
 	OPT_NMI_WATCHDOG,
 	OPT_RESERVED,
+	OPT_CPUID,
+	OPT_HOST,
 	OPT_JSON,
 	OPT_DEMO,
 	OPT_MAX_SAMPLING_COST,
@@ -181,6 +187,12 @@ static int parse_plan_option(int c)
 		return -1;
 	case OPT_JSON:
 		arg_plan.json = true;
+		return -1;
+	case OPT_CPUID:
+		arg_plan.cpuid = optarg;
+		return -1;
+	case OPT_HOST:
+		arg_plan.host_root = optarg;
 		return -1;
 	case OPT_SMT:
 	case OPT_NMI_WATCHDOG:
@@ -295,6 +307,8 @@ static int parse_args(int argc, char **argv, bool *check)
 		{ "smt", required_argument, NULL, OPT_SMT },
 		{ "nmi-watchdog", required_argument, NULL, OPT_NMI_WATCHDOG },
 		{ "reserved", required_argument, NULL, OPT_RESERVED },
+		{ "cpuid", required_argument, NULL, OPT_CPUID },
+		{ "host", required_argument, NULL, OPT_HOST },
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -316,9 +330,10 @@ static int parse_args(int argc, char **argv, bool *check)
 		return EXIT_FAILURE;
 	}
 	if (!arg_plan.on && (arg_plan.json || arg_plan.smt >= 0 || arg_plan.watchdog >= 0 ||
-			     arg_plan.reserved_given)) {
-		fprintf(stderr, "stackd: --smt, --nmi-watchdog, --reserved and --json go with "
-			"--plan\n");
+			     arg_plan.reserved_given || arg_plan.cpuid != NULL ||
+			     arg_plan.host_root != NULL)) {
+		fprintf(stderr, "stackd: --smt, --nmi-watchdog, --reserved, --cpuid, --host and "
+			"--json go with --plan\n");
 		return EXIT_FAILURE;
 	}
 	return -1;

@@ -4,15 +4,21 @@
 #include "daemon/model_choice.h"
 #include "daemon/collect/collector.h"
 #include "daemon/collect/event_encode.h"
+#include "lib/model/model_cpu.h"
+#include "daemon/plan/host_cpu_read.h"
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 int model_choose(const char *name, const struct model **ret, char *why, size_t len)
 {
-	char hw[256];
-	const char *pmu;
+	const struct model *models[2];
+	const char *units[2];
+	struct host_cpu c;
+	char hw[256], err[256];
+	unsigned n;
 
 	if (strcmp(name, "auto") != 0) {
 		*ret = model_find(name);
@@ -23,19 +29,24 @@ int model_choose(const char *name, const struct model **ret, char *why, size_t l
 		snprintf(why, len, "model '%s' (from the configuration)", name);
 		return 0;
 	}
-	pmu = event_encode_host_pmu();
-	if (collector_probe_hardware(hw, sizeof(hw)) < 0) {
-		snprintf(why, len, "no usable hardware PMU here (%s; libpfm4 sees %s): "
-			 "using the software model", hw, pmu ? pmu : "no core PMU");
-	} else if (pmu != NULL && model_for_pmu(pmu) != NULL) {
-		*ret = model_for_pmu(pmu);
-		snprintf(why, len, "hardware PMU '%s'", pmu);
-		return 0;
-	} else {
-		snprintf(why, len, "hardware PMU '%s' has no model in this stackd: "
-			 "using the software model", pmu ? pmu : "unknown");
-	}
 	*ret = &model_software;
+	if (host_cpu_read("/", &c, err, sizeof(err)) < 0) {
+		snprintf(why, len, "cannot tell this CPU (%s): using the software model", err);
+		return 0;
+	}
+	if (!c.has_core_pmu || collector_probe_hardware(hw, sizeof(hw)) < 0) {
+		snprintf(why, len, "no usable hardware PMU here (%s): using the software model",
+			 c.has_core_pmu ? hw : "no core PMU in /sys/bus/event_source/devices");
+		return 0;
+	}
+	if (model_for_cpu(&c, event_encode_host_pmu(), ret, models, units, &n, why, len) < 0)
+		return 0;
+	if (n > 1) {
+		/* Per core type collection is not built yet: count what every
+		 * core type counts alike (generic events), and say so. */
+		*ret = model_find("generic");
+		snprintf(why + strlen(why), len - strlen(why), "; a hybrid CPU: counted with the "
+			 "generic model on every core (stackd --plan shows each core type's own)");
+	}
 	return 0;
 }
-

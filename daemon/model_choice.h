@@ -1,5 +1,14 @@
 /*
  * model_choice.h - which model the daemon counts with on this host.
+ *
+ * The CPU is named by what it says of itself (CPUID vendor, family, model
+ * and stepping on x86; MIDR_EL1 on Arm, lib/perfdb/host_cpu.h) and matched
+ * against Linux perf's own map of CPU ids to tables (perfdb_maps), as perf
+ * does; libpfm4 is not asked which CPU this is.  A CPU perf maps to a
+ * table gets that table's model, or our hand-written model of it where we
+ * have one and libpfm4 (which encodes its events) knows the CPU; a CPU with
+ * a PMU but no table gets a generic hardware model; no PMU, the software
+ * model.
  */
 #ifndef STACKD_MODEL_CHOICE_H
 #define STACKD_MODEL_CHOICE_H
@@ -8,9 +17,8 @@
 
 #include <stddef.h>
 
-/* The model name asks for ("auto": the hardware model if the PMU counts,
- * else the software model).  why says what was chosen and why.  0, or
- * -ENOENT for a name no model has. */
+/* The model name asks for ("auto": as above, for this host).  why says
+ * what was chosen and why.  0, or -ENOENT for a name no model has. */
 int model_choose(const char *name, const struct model **ret, char *why, size_t len);
 
 #endif

@@ -5,6 +5,8 @@
 #include "daemon/plan/families.h"
 #include "daemon/plan/plan_print.h"
 #include "daemon/model_choice.h"
+#include "lib/model/model_cpu.h"
+#include "daemon/plan/host_cpu_read.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -20,49 +22,114 @@ int plan_args_on_off(const char *v)
 	return -1;
 }
 
-int plan_cli_run(const struct config *cfg, const struct plan_args *a)
+/* The models to plan: cfg's, or for --cpuid the one perf's map gives that
+ * CPU (one per core type on a hybrid). */
+static int plan_models(const struct config *cfg, const struct plan_args *a,
+		       const struct model *models[2], const char *units[2], unsigned *n,
+		       char *why, size_t len)
+{
+	struct host_cpu c;
+	const struct model *m;
+	char err[256];
+
+	*n = 1;
+	units[0] = units[1] = NULL;
+	if ((a->cpuid == NULL && a->host_root == NULL) || strcmp(cfg->model, "auto") != 0)
+		return model_choose(cfg->model, &models[0], why, len);
+	if (a->host_root != NULL) {
+		if (host_cpu_read(a->host_root, &c, err, sizeof(err)) < 0) {
+			snprintf(why, len, "--host %s: %s", a->host_root, err);
+			return -EINVAL;
+		}
+		if (!c.has_core_pmu) {
+			models[0] = &model_software;
+			snprintf(why, len, "CPU %s: no core PMU under %s: the software model",
+				 c.cpuid, a->host_root);
+			return 0;
+		}
+		c.hypothetical = true;  /* another host: take libpfm4 as knowing it */
+	} else if (host_cpu_parse_cpuid(a->cpuid, &c, err, sizeof(err)) < 0) {
+		snprintf(why, len, "--cpuid %s: %s", a->cpuid, err);
+		return -EINVAL;
+	}
+	return model_for_cpu(&c, NULL, &m, models, units, n, why, len);
+}
+
+static int plan_one(const struct config *cfg, const struct plan_args *a, const struct model *m,
+		    const char *unit, bool last)
 {
 	bool off[MODEL_MAX_GROUPS];
-	const struct model *m = NULL;
 	struct plan_budget budget;
 	struct plan plan;
-	char why[512], err[1024];
+	char err[1024];
 	int r;
 
-	if (model_choose(cfg->model, &m, why, sizeof(why)) < 0) {
-		fprintf(stderr, "stackd: model: %s (see stackd --list-models)\n", why);
-		return EXIT_FAILURE;
-	}
 	if (families_parse(m, cfg->families, off, err, sizeof(err)) < 0) {
 		fprintf(stderr, "stackd: families: %s\n", err);
-		return EXIT_FAILURE;
+		return -EINVAL;
 	}
-	plan_budget_for(m, a->smt >= 0 ? a->smt == 1 : plan_host_smt_on(),
-			a->watchdog >= 0 ? a->watchdog == 1 : plan_host_watchdog_on(), a->reserved,
-			&budget);
+	const char *root = a->host_root != NULL ? a->host_root : "";
+
+	plan_budget_for(m, a->smt >= 0 ? a->smt == 1 : plan_root_smt_on(root),
+			a->watchdog >= 0 ? a->watchdog == 1 : plan_root_watchdog_on(root),
+			a->reserved, &budget);
 	/* This host's SMT state: its CPU's counter figure too, as the daemon
-	 * would plan (a hypothetical SMT state: the model's). */
-	if (a->smt < 0)
+	 * would plan (a hypothetical SMT state or CPU: the model's). */
+	if (a->smt < 0 && a->cpuid == NULL && a->host_root == NULL)
 		plan_apply_host_counters(&budget);
 	r = plan_make(m, off, &budget, &plan, err, sizeof(err));
 	if (r < 0 && r != -ENOSPC) {
 		fprintf(stderr, "stackd: %s\n", err);
-		return EXIT_FAILURE;
+		return r;
 	}
 	if (a->json) {
 		struct jsonw j;
 
 		jsonw_init(&j, stdout);
+		if (unit != NULL) {
+			jsonw_object_begin(&j);
+			jsonw_field_string(&j, "core_type", unit);
+			jsonw_key(&j, "plan");
+		}
 		plan_print_json(&j, &plan);
-		putchar('\n');
+		if (unit != NULL)
+			jsonw_object_end(&j);
+		fputs(last ? "\n" : ",\n", stdout);
 		if (jsonw_done(&j) < 0)
-			return EXIT_FAILURE;
+			return -EIO;
 	} else {
+		if (unit != NULL)
+			printf("core type %s:\n", unit);
 		plan_print_text(stdout, &plan);
 	}
-	if (r < 0) {
+	if (r < 0)
 		fprintf(stderr, "stackd: %s\n", err);
+	return r;
+}
+
+int plan_cli_run(const struct config *cfg, const struct plan_args *a)
+{
+	const struct model *models[2];
+	const char *units[2];
+	char why[512];
+	unsigned n, i;
+	int r = 0;
+
+	if (plan_models(cfg, a, models, units, &n, why, sizeof(why)) < 0) {
+		fprintf(stderr, "stackd: model: %s (see stackd --list-models)\n", why);
 		return EXIT_FAILURE;
 	}
-	return EXIT_SUCCESS;
+	if (!a->json)
+		printf("%s\n", why);
+	else if (n > 1)
+		printf("[");
+	for (i = 0; i < n; i++) {
+		int ri = plan_one(cfg, a, models[i], n > 1 ? units[i] : NULL, i + 1 == n);
+
+		if (ri < 0 && r == 0)
+			r = ri;
+	}
+	if (a->json && n > 1)
+		printf("]\n");
+	return r < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -17,6 +17,10 @@ struct plan_args {
 	unsigned reserved;   /* --reserved N: general counters another user holds */
 	bool reserved_given;
 	bool json;
+	const char *cpuid;   /* --cpuid ID: plan for that CPU (perf's PERF_CPUID), or NULL */
+	/* --host DIR: plan for the host whose /proc and /sys files are copied
+	 * under DIR (its CPU, PMUs, SMT and watchdog), or NULL */
+	const char *host_root;
 };
 
 /* Parse "on"/"off" for --smt and --nmi-watchdog; -1 when neither. */

@@ -119,11 +119,19 @@ int sysfs_event_resolve(const char *root, const char *spec, struct perf_event_at
 		snprintf(err, errlen, "%s: not a number: '%s'", path, buf);
 		return -EINVAL;
 	}
-	snprintf(path, sizeof(path), "%s/%s/events/%s", root, pmu, name);
-	r = read_small_file(path, buf, sizeof(buf));
-	if (r < 0) {
-		snprintf(err, errlen, "PMU '%s' has no event '%s' (%s)", pmu, name, path);
-		return -ENOENT;
+	/* perf's own spelling of a raw event, "cpu/event=0xc2,umask=0x2/": the
+	 * terms themselves, placed by the same format files (how events from
+	 * perf's tables are opened, lib/model/model_table.c). */
+	if (strchr(name, '=') != NULL) {
+		snprintf(buf, sizeof(buf), "%s", name);
+	} else {
+		snprintf(path, sizeof(path), "%s/%s/events/%s", root, pmu, name);
+		r = read_small_file(path, buf, sizeof(buf));
+		if (r < 0) {
+			snprintf(err, errlen, "PMU '%s' has no event '%s' (%s)", pmu, name,
+				 path);
+			return -ENOENT;
+		}
 	}
 
 	attr->type = (uint32_t)type;

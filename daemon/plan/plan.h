@@ -84,6 +84,10 @@ int plan_make(const struct model *m, const bool off[MODEL_MAX_GROUPS],
 void plan_detect_budget(const struct model *m, unsigned reserved, struct plan_budget *out);
 bool plan_host_smt_on(void);
 bool plan_host_watchdog_on(void);
+/* The same for a host whose files are copied under root (stackd --plan
+ * --host DIR): false where the file is missing. */
+bool plan_root_smt_on(const char *root);
+bool plan_root_watchdog_on(const char *root);
 /* General counters per thread as the CPU reports them (CPUID leaf 0xA, via
  * libpfm4's architectural Intel PMU; name: that PMU's); 0 when it does not
  * (AMD, Arm, no PMU, LIBPFM_FORCE_PMU). */

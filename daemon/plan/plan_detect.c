@@ -22,14 +22,32 @@ static bool file_says_on(const char *path)
 	return buf[0] == '1' || (buf[0] == 'o' && buf[1] == 'n');
 }
 
+static bool file_under_says_on(const char *root, const char *rel)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s%s", root, rel);
+	return file_says_on(path);
+}
+
+bool plan_root_smt_on(const char *root)
+{
+	return file_under_says_on(root, "/sys/devices/system/cpu/smt/active");
+}
+
+bool plan_root_watchdog_on(const char *root)
+{
+	return file_under_says_on(root, "/proc/sys/kernel/nmi_watchdog");
+}
+
 bool plan_host_smt_on(void)
 {
-	return file_says_on("/sys/devices/system/cpu/smt/active");
+	return plan_root_smt_on("");
 }
 
 bool plan_host_watchdog_on(void)
 {
-	return file_says_on("/proc/sys/kernel/nmi_watchdog");
+	return plan_root_watchdog_on("");
 }
 
 /* General counters per logical CPU as CPUID leaf 0xA reports them, through

@@ -30,7 +30,7 @@
 
 #define MODEL_MAX_EVENTS  16  /* model events per group (stored as v0..v15) */
 #define MODEL_MAX_GROUPS  16
-#define MODEL_MAX_METRICS 80
+#define MODEL_MAX_METRICS 400 /* our own, and perf's (model_perf.h) */
 
 struct model_event {
 	const char *name;    /* libpfm4 string ("perf::PAGE-FAULTS") or "cpu/slots/" */
@@ -147,6 +147,10 @@ enum model_vendor {
 	VENDOR_INTEL,
 	VENDOR_AMD,
 	VENDOR_ARM,
+	/* A generic hardware model (model_hwgeneric.c): a PMU with no table,
+	 * counted through events every PMU driver defines; the CPU's vendor
+	 * is not the model's to know. */
+	VENDOR_GENERIC,
 };
 
 struct model {
@@ -208,6 +212,7 @@ extern const struct model model_software;
 extern const struct model model_skl, model_skx, model_icl, model_icx, model_spr;
 extern const struct model model_zen4, model_zen3, model_zen2;
 extern const struct model model_arm_n1, model_arm_n2, model_arm_v1, model_arm_v2;
+extern const struct model model_hw_generic, model_hw_generic_td, model_hw_generic_stalls;
 const struct model *model_find(const char *name);          /* NULL when unknown */
 const struct model *model_for_pmu(const char *pmu);        /* by libpfm4 PMU name */
 const struct model *const *model_all(size_t *n);

@@ -50,6 +50,7 @@
 #include "lib/model/model_util.h"
 
 #include <math.h>
+#include <string.h>
 
 enum arm_metric {
 	AM_RETIRING = _GM_MAX, AM_BAD_SPECULATION, AM_FRONTEND_BOUND, AM_BACKEND_BOUND,
@@ -226,7 +227,7 @@ static const struct model_group arm_n1_groups[] = {
  * FP_SCALE_OPS_SPEC count stands for. */
 static double sve_granules(const struct model *m)
 {
-	return m == &model_arm_v1 ? 2.0 : 1.0;  /* V1: 256-bit SVE; N2, V2: 128-bit */
+	return strcmp(m->name, "arm_v1") == 0 ? 2.0 : 1.0;  /* V1: 256-bit SVE; N2, V2: 128-bit */
 }
 
 /*
@@ -319,7 +320,7 @@ static double mispredict_slots(const struct model *m, const struct group_sums *s
 {
 	struct gview st;
 
-	if (m != &model_arm_v1)
+	if (strcmp(m->name, "arm_v1") != 0)
 		return 0.0;
 	st = model_gview_get(m, sums, "stalls");
 	*coverage = model_cov2(*coverage, st.coverage);

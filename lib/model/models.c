@@ -4,8 +4,15 @@
  * single model's tables say is in model_lookup.c, below them.
  */
 #include "lib/model/model.h"
+#include "lib/model/model_hand_tables.h"
+#include "lib/model/model_perf.h"
+#include "lib/model/model_table.h"
 
+#include <pthread.h>
+#include <stdio.h>
 #include <string.h>
+
+static const struct model *table_model_named(const char *name);
 
 static const struct model *const registry[] = {
 	&model_skl, &model_skx, &model_icl, &model_icx, &model_spr,
@@ -13,19 +20,54 @@ static const struct model *const registry[] = {
 	&model_arm_n2, &model_arm_v1, &model_arm_v2, &model_arm_n1, &model_software,
 };
 
+/* The generic hardware models (model_hwgeneric.c), found by name only:
+ * the model choice names them for a CPU with no table; they are not in
+ * the registry, whose every model reads a CPU's own events. */
+static const struct model *const generic_models[] = {
+	&model_hw_generic, &model_hw_generic_td, &model_hw_generic_stalls,
+};
+
+#define N_REGISTRY (sizeof(registry) / sizeof(registry[0]))
+
+/* Each hand model with perf's metrics of its CPU added (model_perf.h), as
+ * every reader gets it; built once (the registry's only other state). */
+static const struct model *augmented[N_REGISTRY];
+static pthread_once_t augment_once = PTHREAD_ONCE_INIT;
+
+static void augment(void)
+{
+	size_t i;
+
+	for (i = 0; i < N_REGISTRY; i++) {
+		const struct perfdb_table *t = model_perf_table(registry[i]);
+		const struct perf_set *s = t != NULL ? perf_set_get(t, NULL) : NULL;
+
+		augmented[i] = s != NULL ? model_perf_attach(registry[i], s, NULL) : NULL;
+		if (augmented[i] == NULL)
+			augmented[i] = registry[i];
+	}
+}
+
+static const struct model *const *hand_models(void)
+{
+	pthread_once(&augment_once, augment);
+	return augmented;
+}
+
 const struct model *const *model_all(size_t *n)
 {
-	*n = sizeof(registry) / sizeof(registry[0]);
-	return registry;
+	*n = N_REGISTRY;
+	return hand_models();
 }
 
 const struct model *model_with_metric(const char *metric_name)
 {
+	const struct model *const *all = hand_models();
 	size_t i;
 
-	for (i = 0; i < sizeof(registry) / sizeof(registry[0]); i++)
-		if (model_metric_index(registry[i], metric_name) >= 0)
-			return registry[i];
+	for (i = 0; i < N_REGISTRY; i++)
+		if (model_metric_index(all[i], metric_name) >= 0)
+			return all[i];
 	return NULL;
 }
 
@@ -33,10 +75,13 @@ const struct model *model_find(const char *name)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(registry) / sizeof(registry[0]); i++)
+	for (i = 0; i < N_REGISTRY; i++)
 		if (strcmp(registry[i]->name, name) == 0)
-			return registry[i];
-	return NULL;
+			return hand_models()[i];
+	for (i = 0; i < sizeof(generic_models) / sizeof(generic_models[0]); i++)
+		if (strcmp(generic_models[i]->name, name) == 0)
+			return generic_models[i];
+	return table_model_named(name);
 }
 
 const struct model *model_for_pmu(const char *pmu)
@@ -44,9 +89,117 @@ const struct model *model_for_pmu(const char *pmu)
 	size_t i;
 	const char *const *p;
 
-	for (i = 0; i < sizeof(registry) / sizeof(registry[0]); i++)
+	for (i = 0; i < N_REGISTRY; i++)
 		for (p = registry[i]->pmus; p != NULL && *p != NULL; p++)
 			if (strcmp(*p, pmu) == 0)
-				return registry[i];
+				return hand_models()[i];
 	return NULL;
+}
+
+/* --- models of perf's tables (model_table.h) -------------------------- */
+
+/* Built on first use, one per table and core type, kept for the life of
+ * the process: the only state the registry writes, under a lock. */
+static pthread_mutex_t built_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct built {
+	const struct perfdb_table *table;
+	const char *unit;
+	const struct model *model;   /* NULL: the table yields no family */
+} built[256];
+static unsigned n_built;
+
+/* The core types of table t: NULL for one, or "cpu_core" and "cpu_atom"
+ * (its metrics say which PMU they are for). */
+static unsigned table_units(const struct perfdb_table *t, const char *units[2])
+{
+	bool core = false, atom = false;
+	unsigned i, n = 0;
+
+	for (i = 0; i < t->n_metrics; i++) {
+		core |= t->metrics[i].pmu != NULL && strcmp(t->metrics[i].pmu, "cpu_core") == 0;
+		atom |= t->metrics[i].pmu != NULL && strcmp(t->metrics[i].pmu, "cpu_atom") == 0;
+	}
+	if (core)
+		units[n++] = "cpu_core";
+	if (atom)
+		units[n++] = "cpu_atom";
+	if (n == 0)
+		units[n++] = NULL;
+	return n;
+}
+
+void model_table_name(const struct perfdb_table *t, const char *unit, char *buf, size_t len)
+{
+	const char *slash = strrchr(t->name, '/');
+
+	snprintf(buf, len, "%s%s%s", slash ? slash + 1 : t->name, unit ? "_" : "",
+		 unit ? unit : "");
+}
+
+const struct model *model_for_table(const struct perfdb_table *t, const char *unit)
+{
+	const struct model *m = NULL;
+	char name[64];
+	unsigned i;
+
+	pthread_mutex_lock(&built_lock);
+	for (i = 0; i < n_built; i++)
+		if (built[i].table == t && (built[i].unit == unit ||
+					    (built[i].unit && unit && !strcmp(built[i].unit, unit)))) {
+			m = built[i].model;
+			goto out;
+		}
+	model_table_name(t, unit, name, sizeof(name));
+	m = model_table_build(t, unit, name);
+	if (m != NULL && m->n_groups == 0)
+		m = NULL;  /* perf has no core metric for it: the generic model's */
+	if (n_built < sizeof(built) / sizeof(built[0]))
+		built[n_built++] = (struct built){ t, unit, m };
+out:
+	pthread_mutex_unlock(&built_lock);
+	return m;
+}
+
+/* A table model by its name ("graniterapids", "alderlake_cpu_atom"). */
+static const struct model *table_model_named(const char *name)
+{
+	unsigned t, u, n;
+
+	for (t = 0; t < perfdb_n_tables; t++) {
+		const char *units[2];
+
+		n = table_units(&perfdb_tables[t], units);
+		for (u = 0; u < n; u++) {
+			char want[64];
+
+			model_table_name(&perfdb_tables[t], units[u], want, sizeof(want));
+			if (strcmp(want, name) == 0)
+				return model_for_table(&perfdb_tables[t], units[u]);
+		}
+	}
+	return NULL;
+}
+
+size_t model_tables_all(const struct model **out, size_t max)
+{
+	unsigned t, u, n;
+	size_t k = 0;
+
+	for (t = 0; t < perfdb_n_tables; t++) {
+		const char *units[2];
+
+		n = table_units(&perfdb_tables[t], units);
+		for (u = 0; u < n; u++) {
+			const struct model *m = model_for_table(&perfdb_tables[t], units[u]);
+
+			if (m != NULL && k < max)
+				out[k++] = m;
+		}
+	}
+	return k;
+}
+
+unsigned model_table_core_types(const struct perfdb_table *t, const char *units[2])
+{
+	return table_units(t, units);
 }

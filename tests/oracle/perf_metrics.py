@@ -12,8 +12,16 @@ cpu@EVENT\\,cmask\\=1\\,edge@), #literals (#SMT_on, #core_wide, #num_cores),
 6.1 grammar's `if_expr: expr IF expr ELSE if_expr`).  A name that is a
 metric of the table is that metric, evaluated recursively; any other name
 is an event whose count must be given.
+
+Linux 7.2's expr.y adds has_event(NAME), strcmp_cpuid_str(NAME),
+aggr_nr(NAME) and NaN; MetricTable.evaluate72() gives 7.2's values, as
+expr.y's actions compute them when evaluating (expr__parse): x / 0 is NaN,
+NaN in + - * < > is NaN, | & ^ are logical with expr.y's finite-operand
+rules, min/max are C's "a < b ? a : b", % truncates like C's (long) cast.
+tests/oracle/expr_crosscheck.py holds it against lib/perfdb/metric_expr.
 """
 import json
+import math
 import os
 import re
 import subprocess
@@ -22,7 +30,9 @@ _NUMBER = re.compile(r"([0-9]+\.?[0-9]*|[0-9]*\.?[0-9]+)(e-?[0-9]+)?")
 # expr.l: sym [0-9a-zA-Z_\.:@?]+ and spec \\. , a symbol is a run of both
 _SYMBOL = re.compile(r"(?:\\.|[0-9a-zA-Z_.:@?])+")
 _LITERAL = re.compile(r"#(?:\\.|[0-9a-zA-Z_.:@?])+")
-_KEYWORDS = ("if", "else", "min", "max", "d_ratio", "source_count")
+_KEYWORDS = ("if", "else", "min", "max", "d_ratio", "source_count",
+             # Linux 7.2's expr.l
+             "has_event", "strcmp_cpuid_str", "aggr_nr")
 
 
 class ExprError(Exception):
@@ -62,7 +72,10 @@ def tokenize(text):
         if not m:
             raise ExprError("unexpected %r in %r" % (c, text))
         word = m.group(0)
-        toks.append(("kw", word) if word in _KEYWORDS else ("id", unescape(word)))
+        if word == "NaN":  # expr.l: NaN { return nan_value(yyscanner); }
+            toks.append(("num", float("nan")))
+        else:
+            toks.append(("kw", word) if word in _KEYWORDS else ("id", unescape(word)))
         i = m.end()
     return toks
 
@@ -133,6 +146,18 @@ class _Parser:
             name = self.take("id")[1]
             self.take("op", ")")
             return ("id", "source_count(%s)" % name)
+        if kind == "kw" and val == "aggr_nr":
+            # like source_count: how many CPUs were aggregated, an input
+            self.take("op", "(")
+            name = self.take("id")[1]
+            self.take("op", ")")
+            return ("id", "aggr_nr(%s)" % name)
+        if kind == "kw" and val in ("has_event", "strcmp_cpuid_str"):
+            # a constant perf answers from the host: given to evaluate72()
+            self.take("op", "(")
+            name = self.take("id")[1]
+            self.take("op", ")")
+            return (val, name)
         raise ExprError("unexpected %r" % ((kind, val),))
 
 
@@ -218,7 +243,7 @@ class MetricTable:
                         walk(self.ast(e[1]))
                 else:
                     found.add(e[1])
-            elif kind in ("num", "lit"):
+            elif kind in ("num", "lit", "has_event", "strcmp_cpuid_str"):
                 return
             elif kind == "if" and literals is not None and _constant(e[2], literals) is not None:
                 walk(e[1] if _constant(e[2], literals) != 0 else e[3])
@@ -280,6 +305,119 @@ class MetricTable:
             return ev(self.ast(name))
         except ZeroDivisionError:
             return None
+
+    def evaluate72(self, name, counts, literals, has_event=frozenset(), cpuid_match=False):
+        """The metric's value as Linux 7.2's expr.y computes it (NaN where
+        perf prints NaN), or None where perf drops the expression (x % 0:
+        YYABORT).  has_event: the lower-case names has_event() finds;
+        cpuid_match: what strcmp_cpuid_str() answers.  A name with no count
+        raises ExprError."""
+        memo = {}
+
+        def ev(e):
+            kind = e[0]
+            if kind == "num":
+                return e[1]
+            if kind == "lit":
+                if e[1].lower() not in literals:
+                    raise ExprError("literal %s not given" % e[1])
+                return float(literals[e[1].lower()])
+            if kind == "id":
+                if e[1] in self.text:
+                    if e[1] not in memo:
+                        memo[e[1]] = ev(self.ast(e[1]))
+                    return memo[e[1]]
+                if e[1] not in counts:
+                    raise ExprError("no count for event %s" % e[1])
+                return float(counts[e[1]])
+            if kind == "has_event":
+                return 1.0 if e[1].lower() in has_event else 0.0
+            if kind == "strcmp_cpuid_str":
+                return 1.0 if cpuid_match else 0.0
+            if kind == "neg":
+                return -ev(e[1])
+            if kind == "if":
+                # only a condition equal to 0 takes the else side (fpclassify)
+                return ev(e[3]) if ev(e[2]) == 0 else ev(e[1])
+            return _binary72(kind, ev(e[1]), ev(e[2]))
+        try:
+            return ev(self.ast(name))
+        except _Abort:
+            return None
+
+
+class _Abort(Exception):
+    """expr.y's YYABORT: perf prints no value."""
+
+
+def _finite(x):
+    return not (math.isnan(x) or math.isinf(x))
+
+
+def _logic72(op, a, b):
+    """expr.y's '|', '&', '^': is_const() is isfinite()."""
+    nan = float("nan")
+    if _finite(a) and _finite(b):
+        if op == "|":
+            return 0.0 if a == 0 and b == 0 else 1.0
+        if op == "&":
+            return 1.0 if a != 0 and b != 0 else 0.0
+        return 1.0 if (a == 0) != (b == 0) else 0.0
+    if op == "^":
+        return nan
+    if _finite(a):
+        if op == "|":
+            return b if a == 0 else 1.0
+        return b if a != 0 else 0.0
+    if _finite(b):
+        if op == "|":
+            return a if b == 0 else 1.0
+        return a if b != 0 else 0.0
+    return nan
+
+
+def _mod72(a, b):
+    """(long)a % (long)b as C computes it (truncating); where C would be
+    undefined (NaN, infinity, out of long's range) NaN, and where perf
+    would divide by zero ((long)b == 0), no value."""
+    if b == 0:
+        raise _Abort()
+    if not (_finite(a) and _finite(b)) or abs(a) >= 2.0 ** 63 or abs(b) >= 2.0 ** 63:
+        return float("nan")
+    ia, ib = int(a), int(b)
+    if ib == 0:
+        raise _Abort()
+    r = abs(ia) % abs(ib)
+    return float(-r if ia < 0 else r)
+
+
+def _binary72(kind, a, b):
+    nan = float("nan")
+    if kind in ("|", "&", "^"):
+        return _logic72(kind, a, b)
+    if kind == "min":
+        return a if a < b else b
+    if kind == "max":
+        return a if a > b else b
+    if kind == "d_ratio":
+        return 0.0 if b == 0 else a / b
+    if kind == "/":
+        return nan if b == 0 else a / b
+    if kind == "%":
+        return _mod72(a, b)
+    if math.isnan(a) or math.isnan(b):
+        return nan
+    if kind == "+":
+        return a + b
+    if kind == "-":
+        return a - b
+    if kind == "*":
+        return a * b
+    if kind == "<":
+        return 1.0 if a < b else 0.0
+    if kind == ">":
+        return 1.0 if a > b else 0.0
+    raise ExprError("unknown operator %r" % kind)
 
 
 def _constant(e, literals):

@@ -43,6 +43,8 @@ int main(void)
 	put("cpu/format/event", "config:0-7\n");
 	put("cpu/format/umask", "config:8-15\n");
 	put("cpu/format/edge", "config:18\n");
+	put("cpu/format/inv", "config:23\n");
+	put("cpu/format/cmask", "config:24-31\n");
 	put("amd/type", "8\n");
 	put("amd/format/event", "config:0-7,32-35\n");
 	put("amd/events/wide", "event=0x1c7\n");
@@ -66,6 +68,15 @@ int main(void)
 	CHECK(sysfs_event_resolve(root, "amd/wide/", &a, err, sizeof(err)) == 0);
 	CHECK_EQ_U(a.type, 8);
 	CHECK_EQ_U(a.config, 0xc7ULL | (1ULL << 32));
+
+	/* perf's term spelling, as perf's tables give an event
+	 * (UOPS_ISSUED.ANY,cmask=1,inv on Skylake: event 0x0e, umask 0x01) */
+	CHECK(sysfs_event_resolve(root, "cpu/event=0x0e,umask=0x01,cmask=1,inv/", &a, err,
+				  sizeof(err)) == 0);
+	CHECK_EQ_U(a.config, 0x0eULL | 0x01ULL << 8 | 1ULL << 23 | 1ULL << 24);
+	CHECK(sysfs_event_resolve(root, "amd/event=0x1c7,umask=0x3/", &a, err, sizeof(err)) ==
+	      -EINVAL);  /* no umask format in that fake PMU */
+	CHECK(strstr(err, "no format for term 'umask'") != NULL);
 
 	CHECK(sysfs_event_resolve(root, "cpu/toobig/", &a, err, sizeof(err)) == -EINVAL);
 	CHECK(strstr(err, "cannot place event=0x1ff") != NULL);
