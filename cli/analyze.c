@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_MODEL = 0x100, OPT_JSON, OPT_PERF_COMMAND, OPT_SMT, OPT_CPUID };
+enum { OPT_MODEL = 0x100, OPT_JSON, OPT_PERF_COMMAND, OPT_SMT, OPT_CPUID, OPT_SLOTS };
 
 /* One interval's figures: the model's, and GFLOP/s per second of wall
  * time (perf's GFLOPs: duration_time, or the -I step), which no model
@@ -75,11 +75,16 @@ static void help(void)
 	       "                   0x00000000410fd4f0): its model, as stackd would choose\n"
 	       "                   on that host (a hybrid: the P-core's; the E-core's is\n"
 	       "                   --model TABLE_cpu_atom)\n"
+	       "  --slots N        the recorded PMU's slots per cycle (Arm's\n"
+	       "                   /sys/bus/event_source/devices/*/caps/slots: perf's #slots,\n"
+	       "                   which Arm's Top-Down formulas need; default: the model's)\n"
 	       "  --smt on|off     the recorded host had SMT on (marks Skylake-class\n"
 	       "                   Top-Down as core-scoped; default off)\n"
 	       "  --json           one JSON object: {model, perf_names, intervals: [{time,\n"
-	       "                   metrics}]}; perf_names gives Linux perf's name of each\n"
-	       "                   metric that is the same quantity (IPC, tma_retiring...)\n"
+	       "                   metrics}], perf_table}; perf_names gives Linux perf's name\n"
+	       "                   of each metric that is the same quantity (IPC, tma_retiring);\n"
+	       "                   metrics also holds every metric of the CPU's perf table\n"
+	       "                   the recording allows, under perf's names (perf_table)\n"
 	       "  --perf-command   print the perf stat command that records what --model needs\n"
 	       "  -h, --help       this help\n"
 	       "\nModels:");
@@ -353,6 +358,7 @@ static void print_table(const struct model *m, const struct ps_recording *rec,
 struct analyze_args {
 	const struct model *m;   /* --model, else NULL */
 	bool json, perf_command, smt;
+	unsigned slots;          /* --slots N: the recorded PMU's slots per cycle, 0: the model's */
 };
 
 /* --cpuid ID: the model stackd would choose on that CPU. */
@@ -387,6 +393,17 @@ static int parse_option(struct analyze_args *a, int c, const char *arg)
 		return 0;
 	case OPT_CPUID:
 		return model_of_cpuid(a, arg);
+	case OPT_SLOTS: {
+		char *end;
+
+		a->slots = (unsigned)strtoul(arg, &end, 10);
+		if (*arg < '1' || *arg > '9' || *end != '\0' || a->slots > 64) {
+			cli_error("analyze", "--slots takes the PMU's slots per cycle (1..64), not "
+				  "'%s'", arg);
+			return -EINVAL;
+		}
+		return 0;
+	}
 	case OPT_JSON:
 		a->json = true;
 		return 0;
@@ -500,13 +517,13 @@ static bool needs_fp_split(const struct model_metric *mm)
 
 /* Every interval of rec through m's formulas into out[]; -ENOMEM. */
 static int compute_all(const struct model *m, const struct ps_recording *rec, bool smt,
-		       struct analyzed *out)
+		       unsigned slots, struct analyzed *out)
 {
 	struct group_sums (*sums)[MODEL_MAX_GROUPS] = calloc(rec->n, sizeof(*sums));
 	struct ps_match mt = { .used = NULL };
 	const struct group_sums **ptr = calloc(rec->n, sizeof(*ptr));
 	double *secs = calloc(rec->n, sizeof(*secs));
-	struct model_context ctx = { smt, NULL };
+	struct model_context ctx = { smt, NULL, slots };
 	double weights[CPI_WEIGHTS];
 	int gf = model_metric_index(m, "gflops");
 	bool combined;
@@ -550,7 +567,7 @@ static int compute_all(const struct model *m, const struct ps_recording *rec, bo
 	}
 	r = analyze_perf_compute(model_perf_set(m) ? model_perf_set(m) :
 				 model_perf_table(m) ? perf_set_get(model_perf_table(m), NULL) : NULL,
-				 rec, smt, &perf_out);
+				 rec, smt, slots ? slots : m->pipeline_width, &perf_out);
 out:
 	perfstat_match_free(&mt);
 	free(sums);
@@ -567,10 +584,11 @@ int verb_analyze(int argc, char **argv)
 		{ "perf-command", no_argument, NULL, OPT_PERF_COMMAND },
 		{ "smt", required_argument, NULL, OPT_SMT },
 		{ "cpuid", required_argument, NULL, OPT_CPUID },
+		{ "slots", required_argument, NULL, OPT_SLOTS },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct cli_getopt o = { .verb = "analyze", .options = options, .help = help };
-	struct analyze_args a = { NULL, false, false, false };
+	struct analyze_args a = { NULL, false, false, false, 0 };
 	struct analyzed *out;
 	struct ps_recording rec;
 	const struct model *m;
@@ -603,7 +621,7 @@ int verb_analyze(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	out = calloc(rec.n, sizeof(*out));
-	if (out == NULL || compute_all(m, &rec, a.smt, out) < 0) {
+	if (out == NULL || compute_all(m, &rec, a.smt, a.slots, out) < 0) {
 		cli_error("analyze", "out of memory");
 		free(out);
 		perfstat_free(&rec);

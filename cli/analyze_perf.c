@@ -55,7 +55,7 @@ static int recorded(void *ctx, const char *name, double *out)
 }
 
 int analyze_perf_compute(const struct perf_set *set, const struct ps_recording *rec, bool smt,
-			 struct analyze_perf *out)
+			 unsigned slots, struct analyze_perf *out)
 {
 	struct perf_values pv;
 	struct lookup l = { rec, 0 };
@@ -81,6 +81,7 @@ int analyze_perf_compute(const struct perf_set *set, const struct ps_recording *
 	pv.ctx = &l;
 	pv.smt_on = smt;
 	pv.core_wide = !smt;  /* one thread's counts, as stackd counts */
+	pv.slots = slots;
 	for (i = 0; i < rec->n; i++) {
 		l.interval = i;
 		pv.duration_s = perfstat_wall_seconds(rec, i);

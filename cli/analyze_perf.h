@@ -19,10 +19,11 @@ struct analyze_perf {
 	unsigned n_valid;             /* metrics valid in some interval */
 };
 
-/* Evaluate set on every interval of rec (smt: the host's #SMT_on).
+/* Evaluate set on every interval of rec (smt: the host's #SMT_on; slots:
+ * its #slots, 0 unknown).
  * 0, or -ENOMEM; analyze_perf_free() after either. */
 int analyze_perf_compute(const struct perf_set *set, const struct ps_recording *rec, bool smt,
-			 struct analyze_perf *out);
+			 unsigned slots, struct analyze_perf *out);
 void analyze_perf_free(struct analyze_perf *ap);
 
 #endif

@@ -5,6 +5,7 @@
  */
 #include "cli/cli.h"
 #include "cli/cpi_fit_label.h"
+#include "cli/recorded_label.h"
 #include "cli/source.h"
 #include "cli/target.h"
 #include "lib/api.h"
@@ -484,6 +485,13 @@ static void print_footer(const struct history_args *a, const struct series *s, s
 
 		duration_format((uint64_t)res * NS_PER_SEC, roll, sizeof(roll));
 		printf(" (rollups of %s: use --step %s or more for even rows)", roll, roll);
+	}
+	/* the same window for every figure: the first answer's */
+	json_array_foreach(json_object_get(s[0].answer, "recorded_under"), j, p) {
+		char line[1024];
+
+		recorded_label(s[0].answer, p, line, sizeof(line));
+		printf("\n%s", line);
 	}
 	if (any_low_attribution(s, n))
 		printf("\nLOW ATTRIBUTION: in those steps stackd charged less than %.0f%% of the "

@@ -3,12 +3,14 @@
  * unit over a window, as horizontal bars: Top-Down level 1 with its
  * level-2 children indented, frontend delivery, FLOPS, the CPI stack,
  * two-stage estimates as ranges, then the scalar figures; each with the
- * share of the target's time its counters measured (coverage).
+ * share of the target's time its counters measured (coverage); and a line
+ * for intervals recorded under another formula version or model.
  * --json / --csv print the same figures as rows (name, value, unit,
  * coverage, stack, parent, core_scoped, help).
  */
 #include "cli/cli.h"
 #include "cli/cpi_fit_label.h"
+#include "cli/recorded_label.h"
 #include "cli/source.h"
 #include "cli/target.h"
 #include "cli/term.h"
@@ -348,6 +350,7 @@ static void print_bars(const json_t *a, const char *window, bool color)
 	}
 	print_host_quality(a);
 	print_target_mode(a);
+	recorded_label_print(a, "", stdout);
 	json_array_foreach(metrics, i, m) {
 		const char *s = mstr(m, "stack");
 

@@ -14,6 +14,7 @@
 #include "daemon/signals.h"
 #include "lib/db.h"
 #include "lib/model/model.h"
+#include "lib/model/model_table.h"
 #include "lib/version.h"
 
 #include <errno.h>
@@ -102,20 +103,45 @@ static void help(void)
 	       "http://127.0.0.1:9466/ (the HTTP API is described in docs/api.md).\n");
 }
 
+static void print_families(const struct model *m)
+{
+	unsigned g;
+
+	for (g = 0; g < m->n_groups; g++)
+		printf("%s%s", g ? ", " : "", m->groups[g].name);
+	putchar('\n');
+}
+
+/* Every model --model takes: ours, the generic ones, and one per table
+ * (and core type) of Linux perf's, each with its families. */
 static void list_models(void)
 {
+	static const char *const generic[] = { "generic", "generic_td", "generic_stalls" };
+	const struct model *tables[512];
 	const struct model *const *all;
 	size_t n, i;
 
 	all = model_all(&n);
 	printf("auto\tthe host's hardware model when its PMU counts, else software\n");
 	for (i = 0; i < n; i++) {
-		unsigned g;
+		printf("%s\t%s\n\tfamilies: ", all[i]->name, all[i]->description);
+		print_families(all[i]);
+	}
+	printf("\ngeneric, for a CPU with a PMU but no table in Linux perf %s:\n",
+	       perfdb_source.linux_version);
+	for (i = 0; i < sizeof(generic) / sizeof(generic[0]); i++) {
+		const struct model *m = model_find(generic[i]);
 
-		printf("%s\t%s\n\tfamilies:", all[i]->name, all[i]->description);
-		for (g = 0; g < all[i]->n_groups; g++)
-			printf("%s %s", g ? "," : "", all[i]->groups[g].name);
-		putchar('\n');
+		if (m == NULL)
+			continue;
+		printf("%s\t%s\n\tfamilies: ", m->name, m->description);
+		print_families(m);
+	}
+	printf("\nmade from Linux perf %s's tables:\n", perfdb_source.linux_version);
+	n = model_tables_all(tables, sizeof(tables) / sizeof(tables[0]));
+	for (i = 0; i < n; i++) {
+		printf("%s\tfamilies: ", tables[i]->name);
+		print_families(tables[i]);
 	}
 }
 

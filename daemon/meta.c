@@ -102,7 +102,7 @@ static void collected_groups(const struct daemon *d, char *groups, size_t len)
 
 void meta_write(struct daemon *d)
 {
-	char interval[32], rotate[32], started[32], pid[16], ncpus[16], ring[16], groups[512];
+	char interval[32], rotate[32], started[32], pid[16], ncpus[16], ring[16], slots[16], groups[512];
 	char host[256] = "";
 	char *plan = plan_json_text(&d->plan);
 	struct meta_costs mc;
@@ -114,6 +114,7 @@ void meta_write(struct daemon *d)
 	snprintf(started, sizeof(started), "%" PRIu64, d->started_ns);
 	snprintf(pid, sizeof(pid), "%d", (int)getpid());
 	snprintf(ncpus, sizeof(ncpus), "%zu", d->n_workers);
+	snprintf(slots, sizeof(slots), "%u", d->pmu_slots);
 	snprintf(ring, sizeof(ring), "%u", d->cfg.ring_pages);
 	collected_groups(d, groups, sizeof(groups));
 	{
@@ -132,6 +133,8 @@ void meta_write(struct daemon *d)
 			"exclude_user", d->cfg.exclude_user,
 			"ncpus", ncpus,
 			"smt", d->plan.budget.smt_on ? "on" : "off",
+			/* Arm's #slots, which its perf Top-Down formulas need */
+			"pmu_slots", slots,
 			"plan", plan != NULL ? plan : "",
 			"pid", pid,
 			"started_ns", started,

@@ -50,3 +50,13 @@ int model_choose(const char *name, const struct model **ret, char *why, size_t l
 	}
 	return 0;
 }
+
+unsigned model_choice_host_slots(void)
+{
+	struct host_cpu c;
+	char err[256];
+
+	if (host_cpu_read("/", &c, err, sizeof(err)) < 0 || c.n_pmus == 0)
+		return 0;
+	return c.pmus[0].slots;
+}

@@ -22,11 +22,8 @@ int plan_args_on_off(const char *v)
 	return -1;
 }
 
-/* The models to plan: cfg's, or for --cpuid the one perf's map gives that
- * CPU (one per core type on a hybrid). */
-static int plan_models(const struct config *cfg, const struct plan_args *a,
-		       const struct model *models[2], const char *units[2], unsigned *n,
-		       char *why, size_t len)
+int plan_cpu_models(const char *cpuid, const char *host_root, const struct model *models[2],
+		    const char *units[2], unsigned *n, char *why, size_t len)
 {
 	struct host_cpu c;
 	const struct model *m;
@@ -34,25 +31,35 @@ static int plan_models(const struct config *cfg, const struct plan_args *a,
 
 	*n = 1;
 	units[0] = units[1] = NULL;
-	if ((a->cpuid == NULL && a->host_root == NULL) || strcmp(cfg->model, "auto") != 0)
-		return model_choose(cfg->model, &models[0], why, len);
-	if (a->host_root != NULL) {
-		if (host_cpu_read(a->host_root, &c, err, sizeof(err)) < 0) {
-			snprintf(why, len, "--host %s: %s", a->host_root, err);
+	if (host_root != NULL) {
+		if (host_cpu_read(host_root, &c, err, sizeof(err)) < 0) {
+			snprintf(why, len, "--host %s: %s", host_root, err);
 			return -EINVAL;
 		}
 		if (!c.has_core_pmu) {
 			models[0] = &model_software;
 			snprintf(why, len, "CPU %s: no core PMU under %s: the software model",
-				 c.cpuid, a->host_root);
+				 c.cpuid, host_root);
 			return 0;
 		}
 		c.hypothetical = true;  /* another host: take libpfm4 as knowing it */
-	} else if (host_cpu_parse_cpuid(a->cpuid, &c, err, sizeof(err)) < 0) {
-		snprintf(why, len, "--cpuid %s: %s", a->cpuid, err);
+	} else if (host_cpu_parse_cpuid(cpuid, &c, err, sizeof(err)) < 0) {
+		snprintf(why, len, "--cpuid %s: %s", cpuid, err);
 		return -EINVAL;
 	}
 	return model_for_cpu(&c, NULL, &m, models, units, n, why, len);
+}
+
+/* The models to plan: cfg's, or the CPU's (plan_cpu_models). */
+static int plan_models(const struct config *cfg, const struct plan_args *a,
+		       const struct model *models[2], const char *units[2], unsigned *n,
+		       char *why, size_t len)
+{
+	*n = 1;
+	units[0] = units[1] = NULL;
+	if ((a->cpuid == NULL && a->host_root == NULL) || strcmp(cfg->model, "auto") != 0)
+		return model_choose(cfg->model, &models[0], why, len);
+	return plan_cpu_models(a->cpuid, a->host_root, models, units, n, why, len);
 }
 
 static int plan_one(const struct config *cfg, const struct plan_args *a, const struct model *m,

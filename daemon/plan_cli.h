@@ -7,6 +7,7 @@
 #define STACKD_PLAN_CLI_H
 
 #include "daemon/config.h"
+#include "lib/model/model.h"
 
 #include <stdbool.h>
 
@@ -25,6 +26,16 @@ struct plan_args {
 
 /* Parse "on"/"off" for --smt and --nmi-watchdog; -1 when neither. */
 int plan_args_on_off(const char *v);
+
+/*
+ * The models `--plan --cpuid ID` or `--plan --host DIR` plans (host_root
+ * wins): the CPU's, as lib/model/model_cpu.h chooses them with libpfm4
+ * taken as knowing it, one per core type on a hybrid (*n 2, units[] the
+ * PMUs); the software model for a host with no core PMU.  why says what was
+ * chosen.  0, or -EINVAL (an id or host that cannot be read), -ENOENT.
+ */
+int plan_cpu_models(const char *cpuid, const char *host_root, const struct model *models[2],
+		    const char *units[2], unsigned *n, char *why, size_t len);
 
 /* Print the plan for cfg's model and families; the exit status. */
 int plan_cli_run(const struct config *cfg, const struct plan_args *a);

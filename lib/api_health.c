@@ -2,12 +2,15 @@
  * api_health.c - the window's health as the answers print it (api_out.h):
  * the window, each counter family's coverage, the collector's losses, the
  * share of the CPU time attributed and the sampling mode, so that /top and
- * /system say them alike.
+ * /system say them alike; and what the window holds that was recorded under
+ * another formula version or model.
  */
 #include "lib/api_out.h"
 #include "lib/sampling_mode.h"
 
 #include <math.h>
+#include <stdio.h>
+#include <string.h>
 
 void api_print_window_health(struct jsonw *j, const struct window *w)
 {
@@ -83,4 +86,35 @@ void api_print_sampling_mode(struct jsonw *j, const struct cpu_split *split)
 	jsonw_field_uint(j, "cpu_ns", split->cpu_ns);
 	jsonw_field_string(j, "text", sampling_mode_describe(share, text, sizeof(text)));
 	jsonw_object_end(j);
+}
+
+void api_print_recorded_under(struct jsonw *j, const struct recorded_under *r, unsigned n)
+{
+	unsigned i;
+
+	jsonw_break(j, 1);
+	jsonw_key(j, "recorded_under");
+	jsonw_array_begin(j);
+	for (i = 0; i < n; i++) {
+		const char *p = r[i].missing;
+
+		jsonw_object_begin(j);
+		jsonw_field_string(j, "model", r[i].model);
+		jsonw_field_uint(j, "formula_version", r[i].formula_version);
+		jsonw_field_uint(j, "intervals", r[i].intervals);
+		jsonw_field_bool(j, "recomputed", r[i].recomputed);
+		jsonw_key(j, "missing_events");
+		jsonw_array_begin(j);
+		while (*p != '\0') {
+			size_t len = strcspn(p, ",");
+			char column[sizeof(r[i].missing)];
+
+			snprintf(column, sizeof(column), "%.*s", (int)len, p);
+			jsonw_string(j, column);
+			p += len + (p[len] == ',');
+		}
+		jsonw_array_end(j);
+		jsonw_object_end(j);
+	}
+	jsonw_array_end(j);
 }

@@ -65,6 +65,10 @@ void api_host(struct db *db, char *buf, size_t len);
  * what a header above any table needs (coverage of each family, losses,
  * how exact the figures are), as members of the object being written. */
 void api_print_window_health(struct jsonw *j, const struct window *w);
+/* "recorded_under": the window's intervals recorded under another model or
+ * formula version than the answer's (query.h), each with how many, whether
+ * the current formulas recomputed it and the events it lacks. */
+void api_print_recorded_under(struct jsonw *j, const struct recorded_under *r, unsigned n);
 /* "cpi_fit": the regression CPI stack's label and fit quality, or why it
  * has no fit (api_cpifit.c); nothing for a model without that stack. */
 void api_print_cpi_fit(struct jsonw *j, const struct model *m, const struct query_cpi_fit *f);

@@ -34,7 +34,7 @@ static const char *series_source(const struct series_bucket *b, int n)
 
 /* One bucket: the metric (index mi of m, or cpu_percent when mi < 0). */
 static void print_point(struct jsonw *j, const struct series_bucket *b, const struct model *m,
-			int mi, bool smt_on, const double *cpi_weights, bool gap_before)
+			int mi, const struct model_context *ctx, bool gap_before)
 {
 	double v, cov = 1.0;
 	bool core = false;
@@ -43,10 +43,9 @@ static void print_point(struct jsonw *j, const struct series_bucket *b, const st
 		v = b->span_ns > 0 ? (double)b->task_clock_ns * 100.0 / (double)b->span_ns : NAN;
 	} else {
 		struct metric_value mv[MODEL_MAX_METRICS];
-		struct model_context ctx = { smt_on, cpi_weights };
 
 		memset(mv, 0, sizeof(mv));
-		m->compute(m, b->sums, &ctx, mv);
+		m->compute(m, b->sums, ctx, mv);
 		v = mv[mi].valid ? mv[mi].value : NAN;
 		cov = mv[mi].valid ? mv[mi].coverage : 0;
 		core = mv[mi].valid && mv[mi].core_scoped;
@@ -121,7 +120,10 @@ struct series_data {
 	struct series_bucket *b;
 	int n;
 	bool smt_on;
+	unsigned slots;              /* meta "pmu_slots": the PMU's slots per cycle, 0 unknown */
 	struct query_cpi_fit fit;
+	struct recorded_under recorded[RECORDED_UNDER_MAX];   /* over from .. to */
+	unsigned n_recorded;
 };
 
 /* An error answer's api_error() result as the helpers return it: 1 (the
@@ -178,6 +180,9 @@ static void print_series(struct jsonw *j, const struct series_ask *a, bool full,
 			 const struct series_data *d)
 {
 	const struct model *m = d->m;
+	struct model_context ctx = { .smt_on = d->smt_on,
+				     .cpi_weights = d->fit.fitted ? d->fit.weights : NULL,
+				     .slots = d->slots };
 	int i;
 
 	jsonw_object_begin(j);
@@ -191,6 +196,9 @@ static void print_series(struct jsonw *j, const struct series_ask *a, bool full,
 	jsonw_field_string(j, "unit", d->mi >= 0 ? api_metric_unit(m->metrics[d->mi].unit) :
 			   "percent");
 	jsonw_field_string(j, "source", series_source(d->b, d->n));
+	jsonw_field_string_or_null(j, "model", m != NULL ? m->name : NULL);
+	jsonw_field_uint(j, "formula_version", m != NULL ? m->formula_version : 0);
+	api_print_recorded_under(j, d->recorded, d->n_recorded);
 	jsonw_field_uint(j, "from_ns", a->from);
 	jsonw_field_uint(j, "to_ns", a->to);
 	jsonw_field_uint(j, "step_ns", a->step);
@@ -198,8 +206,7 @@ static void print_series(struct jsonw *j, const struct series_ask *a, bool full,
 	jsonw_key(j, "points");
 	jsonw_array_begin(j);
 	for (i = 0; i < d->n; i++)
-		print_point(j, &d->b[i], m, d->mi, d->smt_on, d->fit.fitted ? d->fit.weights : NULL,
-			    series_gap_before(d->b, (size_t)i, a->step));
+		print_point(j, &d->b[i], m, d->mi, &ctx, series_gap_before(d->b, (size_t)i, a->step));
 	jsonw_array_end(j);
 	if (d->mi >= 0 && m->metrics[d->mi].stack != NULL &&
 	    strcmp(m->metrics[d->mi].stack, "cpi") == 0)
@@ -218,6 +225,8 @@ int api_series(const struct api_request *rq, struct api_response *resp)
 	int r;
 
 	d.smt_on = query_meta(rq->db, "smt", smt, sizeof(smt)) == 0 && strcmp(smt, "on") == 0;
+	d.slots = query_meta(rq->db, "pmu_slots", smt, sizeof(smt)) == 0 ?
+		  (unsigned)strtoul(smt, NULL, 10) : 0;
 	r = parse_ask(rq->db, rq->query, &q, &a, resp);
 	if (r != 0)
 		return r < 0 ? r : 0;
@@ -237,6 +246,13 @@ int api_series(const struct api_request *rq, struct api_response *resp)
 			return r < 0 ? r : 0;
 		}
 	}
+	r = query_recorded_under(rq->db, d.m, d.smt_on, a.from, a.to, d.recorded,
+				 RECORDED_UNDER_MAX, err, sizeof(err));
+	if (r < 0) {
+		free(d.b);
+		return r == -ENOMEM ? r : api_error(resp, 500, "%s", err);
+	}
+	d.n_recorded = (unsigned)r;
 	if (query_cpi_fit(rq->db, d.m, &d.fit) < 0)
 		snprintf(d.fit.reason, sizeof(d.fit.reason), "no regression fit: cannot read the "
 			 "stored fits");

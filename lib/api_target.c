@@ -112,6 +112,7 @@ static void print_totals(struct jsonw *j, const struct window *w, const struct t
 	jsonw_break(j, 1);
 	jsonw_field_string(j, "model", m != NULL ? m->name : w->model_name);
 	jsonw_field_uint(j, "formula_version", m != NULL ? m->formula_version : 0);
+	api_print_recorded_under(j, w->recorded, w->n_recorded);
 	jsonw_break(j, 1);
 	jsonw_field_uint(j, "task_clock_ns", t->task_clock_ns);
 	jsonw_field_uint(j, "context_switches", t->context_switches);
@@ -173,7 +174,8 @@ static void print_metrics(struct jsonw *j, const struct window *w, const struct 
 	const struct model *m = w->model;
 	struct metric_value mv[MODEL_MAX_METRICS];
 	struct model_context ctx = { .smt_on = w->smt_on,
-				     .cpi_weights = w->cpi_fit.fitted ? w->cpi_fit.weights : NULL };
+				     .cpi_weights = w->cpi_fit.fitted ? w->cpi_fit.weights : NULL,
+				     .slots = w->slots };
 	unsigned k;
 
 	jsonw_break(j, 1);

@@ -59,8 +59,10 @@ static int print_top(struct db *db, const struct window *w, enum top_by by, cons
 	jsonw_object_begin(&o.w);
 	jsonw_field_string(&o.w, "host", host);
 	jsonw_field_string(&o.w, "model", w->model_name);
+	jsonw_field_uint(&o.w, "formula_version", w->model ? w->model->formula_version : 0);
 	jsonw_field_string_or_null(&o.w, "model_description",
 				   w->model ? w->model->description : NULL);
+	api_print_recorded_under(&o.w, w->recorded, w->n_recorded);
 	jsonw_field_string(&o.w, "by", top_rows_by_name(by));
 	jsonw_field_string(&o.w, "sort", sort);
 	jsonw_field_uint(&o.w, "total_rows", rs->n_rows);

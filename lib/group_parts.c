@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,64 +21,174 @@ static int column_in(const struct model_group *mg, const char *name, size_t len)
 	return -1;
 }
 
-/* Parse "a,b,c" into sg->col; false when a column is unknown or repeated. */
+/* Parse "a,b,c" into sg->col: a column the family no longer has is
+ * GROUP_COL_NONE (its counts ignored).  False when a column repeats (not
+ * a store's) or none is the family's. */
 static bool parse_columns(const struct model_group *mg, const char *events,
 			  struct stored_group *sg)
 {
-	uint32_t seen = 0;
 	const char *p = events;
 
 	sg->n = 0;
+	sg->has = 0;
 	while (*p != '\0') {
 		size_t len = strcspn(p, ",");
 		int c = column_in(mg, p, len);
 
-		if (c < 0 || sg->n == MODEL_MAX_EVENTS || (seen & (1u << c)))
+		if (sg->n == MODEL_MAX_EVENTS || (c >= 0 && (sg->has & (1u << c))))
 			return false;
-		seen |= 1u << c;
-		sg->col[sg->n++] = (uint8_t)c;
+		if (c >= 0)
+			sg->has |= 1u << c;
+		sg->col[sg->n++] = c >= 0 ? (uint8_t)c : GROUP_COL_NONE;
 		p += len + (p[len] == ',');
 	}
-	return sg->n > 0;
+	return sg->has != 0;
+}
+
+/* The index of (model_name, version) among map's keys, added when new;
+ * -1 when they are full. */
+static int key_of(struct group_map *map, const char *model_name, unsigned version)
+{
+	struct group_key *k;
+	unsigned i;
+
+	for (i = 0; i < map->n_keys; i++)
+		if (map->keys[i].formula_version == version &&
+		    strcmp(map->keys[i].model, model_name) == 0)
+			return (int)i;
+	if (map->n_keys == GROUP_KEYS_MAX)
+		return -1;
+	k = &map->keys[map->n_keys];
+	memset(k, 0, sizeof(*k));
+	snprintf(k->model, sizeof(k->model), "%s", model_name);
+	k->formula_version = version;
+	return (int)map->n_keys++;
 }
 
 void group_map_add(struct group_map *map, const struct model *m, int64_t id,
 		   const char *model_name, unsigned formula_version, const char *name,
 		   const char *events)
 {
-	struct stored_group *sg;
-	int f;
+	struct group_key *key = NULL;
+	struct stored_group sg;
 	unsigned k;
+	int f, ki;
 
-	if (map->n == GROUP_PARTS_MAX)
+	if (model_name == NULL || name == NULL || events == NULL)
 		return;
-	sg = &map->g[map->n++];
-	memset(sg, 0, sizeof(*sg));
-	sg->id = id;
-	sg->family = -1;
-	sg->slot = -1;
-	if (m == NULL || model_name == NULL || name == NULL || events == NULL ||
-	    strcmp(model_name, m->name) != 0 || formula_version != m->formula_version)
+	ki = key_of(map, model_name, formula_version);
+	if (ki >= 0)
+		key = &map->keys[ki];
+	/* another model's columns may name other events: never mapped */
+	if (m == NULL || strcmp(model_name, m->name) != 0)
 		return;
 	f = model_group_index(m, name);
-	if (f < 0 || !parse_columns(&m->groups[f], events, sg))
+	if (f < 0 || f >= MODEL_MAX_GROUPS)
+		return;   /* a family the model no longer has */
+	if (key != NULL)
+		key->families |= 1u << f;
+	memset(&sg, 0, sizeof(sg));
+	if (map->n == GROUP_PARTS_MAX || !parse_columns(&m->groups[f], events, &sg))
 		return;
-	sg->family = f;
-	sg->whole = sg->n == m->groups[f].n_events;
-	for (k = 0; k < sg->n && sg->whole; k++)
-		sg->whole = sg->col[k] == k;
-	if (!sg->whole)
-		sg->slot = (int)map->n_slots++;
+	sg.id = id;
+	sg.family = f;
+	sg.slot = -1;
+	sg.whole = sg.n == m->groups[f].n_events;
+	for (k = 0; k < sg.n && sg.whole; k++)
+		sg.whole = sg.col[k] == k;
+	if (!sg.whole)
+		sg.slot = (int)map->n_slots++;
+	if (key != NULL) {
+		key->n_mapped++;
+		key->counted[f] |= sg.has;
+	}
+	if (map->n > 0 && id <= map->g[map->n - 1].id)
+		map->unsorted = true;
+	map->g[map->n++] = sg;
 }
 
 const struct stored_group *group_map_find(const struct group_map *map, int64_t id)
 {
-	size_t i;
+	size_t lo = 0, hi = map->n, i;
 
-	for (i = 0; i < map->n; i++)
-		if (map->g[i].id == id)
-			return map->g[i].family >= 0 ? &map->g[i] : NULL;
-	return NULL;
+	if (map->unsorted) {
+		for (i = 0; i < map->n; i++)
+			if (map->g[i].id == id)
+				return &map->g[i];
+		return NULL;
+	}
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (map->g[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < map->n && map->g[lo].id == id ? &map->g[lo] : NULL;
+}
+
+bool group_map_only(const struct group_map *map, const struct model *m)
+{
+	return m != NULL && map->n_keys == 1 && map->keys[0].formula_version == m->formula_version &&
+	       strcmp(map->keys[0].model, m->name) == 0;
+}
+
+/* Whether m's formulas read the column with SMT on or off (an event the
+ * planner counts only in the other state is missing from every group). */
+static bool column_read(const struct model *m, const char *column, bool smt_on)
+{
+	unsigned i;
+
+	for (i = 0; i < m->n_event_rules; i++)
+		if (strcmp(m->event_rules[i].column, column) == 0 &&
+		    m->event_rules[i].when != EVENT_ALWAYS)
+			return (m->event_rules[i].when == EVENT_SMT_ON) == smt_on;
+	return true;
+}
+
+/* Add column to the list "a,b" in buf unless it is there. */
+static void list_add(char *buf, size_t len, const char *column)
+{
+	size_t n = strlen(column), used = strlen(buf);
+	const char *p = buf;
+
+	while (*p != '\0') {
+		size_t l = strcspn(p, ",");
+
+		if (l == n && strncmp(p, column, n) == 0)
+			return;
+		p += l + (p[l] == ',');
+	}
+	if (used + n + 2 <= len)
+		snprintf(buf + used, len - used, "%s%s", used > 0 ? "," : "", column);
+}
+
+void group_map_judge(const struct group_map *map, const struct model *m, bool smt_on,
+		     struct recorded_under *r)
+{
+	const struct group_key *key = NULL;
+	unsigned i, f, e;
+
+	r->recomputed = false;
+	r->missing[0] = '\0';
+	for (i = 0; i < map->n_keys; i++)
+		if (map->keys[i].formula_version == r->formula_version &&
+		    strcmp(map->keys[i].model, r->model) == 0)
+			key = &map->keys[i];
+	if (key == NULL || m == NULL || strcmp(r->model, m->name) != 0 || key->n_mapped == 0)
+		return;
+	for (f = 0; f < m->n_groups && f < MODEL_MAX_GROUPS; f++) {
+		const struct model_group *mg = &m->groups[f];
+
+		if (!(key->families & (1u << f)))
+			continue;   /* not recorded then: as a family the plan left out */
+		for (e = 0; e < mg->n_events; e++)
+			if (!(key->counted[f] & (1u << e)) &&
+			    column_read(m, mg->events[e].column, smt_on))
+				list_add(r->missing, sizeof(r->missing), mg->events[e].column);
+	}
+	r->recomputed = r->missing[0] == '\0';
 }
 
 int group_parts_add(const struct group_map *map, const struct stored_group *sg,
@@ -186,10 +297,10 @@ void group_parts_combine(const struct group_map *map, const struct model *m,
 			memset(&in[n], 0, sizeof(in[n]));
 			in[n].tc = p->task_clock_ns;
 			in[n].cs = p->context_switches;
-			for (k = 0; k < sg->n; k++) {
-				in[n].v[sg->col[k]] = p->v[k];
-				in[n].has |= 1u << sg->col[k];
-			}
+			for (k = 0; k < sg->n; k++)
+				if (sg->col[k] != GROUP_COL_NONE)
+					in[n].v[sg->col[k]] = p->v[k];
+			in[n].has = sg->has;
 			n++;
 		}
 		if (n == 0)
@@ -203,9 +314,13 @@ void group_parts_combine(const struct group_map *map, const struct model *m,
 				    ~sums[f].missing;
 			n++;
 		}
+		/* cycles when every input counted them (a group of another
+		 * formula version may not have): bases are summed */
+		for (i = 0; i < n && base_col >= 0; i++)
+			if (!(in[i].has & (1u << base_col)))
+				base_col = -1;
 		for (i = 0; i < n; i++)
-			in[i].base = base_col >= 0 && (in[i].has & (1u << base_col)) ?
-				     (double)in[i].v[base_col] : (double)in[i].tc;
+			in[i].base = base_col >= 0 ? (double)in[i].v[base_col] : (double)in[i].tc;
 		fold(mg, in, n, &sums[f]);
 	}
 	free(*parts);

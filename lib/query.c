@@ -178,7 +178,7 @@ static int add_sample(const struct group_map *map, struct window_proc *p,
 	p->context_switches += cs;
 	sg = group_map_find(map, sqlite3_column_int64(st, SAMPLES_GROUP));
 	if (sg == NULL)
-		return 0;   /* a group of another model or formula version */
+		return 0;   /* unmapped (another model's): see recorded_under */
 	query_read_values(st, SAMPLES_VALUES, v);
 	return group_parts_add(map, sg, p->sums, parts, tc, cs, v) < 0 ? -ENOMEM : 0;
 }
@@ -255,6 +255,15 @@ int query_window(struct db *db, uint64_t window_ns, struct window *out, char *er
 		r = read_cpu_split(db, &t, &w, lo, hi, err, errlen);
 	if (r == 0)
 		r = read_window_samples(db, &t, map, lo, hi, &w, &cap, err, errlen);
+	if (r == 0) {
+		r = query_read_recorded(db, &t, lo, hi, map, w.model, w.smt_on, w.recorded,
+					RECORDED_UNDER_MAX, err, errlen);
+		w.n_recorded = r > 0 ? (unsigned)r : 0;
+		if (r < 0)
+			window_done(&w);
+		else
+			r = 0;
+	}
 	if (r == 0 && query_cpi_fit(db, w.model, &w.cpi_fit) < 0)
 		snprintf(w.cpi_fit.reason, sizeof(w.cpi_fit.reason), "no regression fit: cannot "
 			 "read the stored fits: %s", sqlite3_errmsg(db->db));

@@ -7,6 +7,7 @@
 #ifndef STACKD_QUERY_H
 #define STACKD_QUERY_H
 
+#include "lib/group_parts.h"
 #include "lib/health_fields.h"
 #include "lib/model/model.h"
 #include "lib/model/model_generic.h"
@@ -97,6 +98,7 @@ struct window {
 	const struct model *model;   /* of the newest interval; NULL if unknown */
 	char model_name[64];
 	bool smt_on;                 /* the host had SMT on (meta "smt") */
+	unsigned slots;              /* its PMU's slots per cycle (meta "pmu_slots"), 0 unknown */
 	struct window_group groups[MODEL_MAX_GROUPS];
 	unsigned n_groups;
 	/* collector health over the window, each field as it combines */
@@ -107,6 +109,11 @@ struct window {
 	struct window_proc *procs;
 	size_t n_procs;
 	struct query_cpi_fit cpi_fit;  /* the model's regression fit (query_window) */
+	/* Intervals recorded under another model or formula version than
+	 * model's (query_window; query_recorded_under), most intervals first:
+	 * recomputed with model's formulas where their events allow. */
+	struct recorded_under recorded[RECORDED_UNDER_MAX];
+	unsigned n_recorded;
 };
 
 /* The last window_ns of data, ending at the newest interval stored.
@@ -140,12 +147,21 @@ struct series_bucket {
 
 /* The matching processes' counts from from_ns to to_ns in buckets of
  * step_ns (by interval end), oldest first, at most max_buckets.  *model is
- * the model of the newest interval; buckets hold only its current groups.
+ * the model of the newest interval; buckets hold its groups, and those of
+ * its other formula versions mapped onto them (group_parts.h).
  * uid >= 0 keeps that user's processes only.  Returns the number of
  * buckets filled (possibly 0), or -EIO / -ENODATA with err. */
 int query_series(struct db *db, enum query_who who, const char *what, int64_t uid,
 		 uint64_t from_ns, uint64_t to_ns, uint64_t step_ns, struct series_bucket *out,
 		 size_t max_buckets, const struct model **model, char *err, size_t errlen);
+
+/* The intervals ending in (from_ns, to_ns] recorded under another model or
+ * formula version than m (NULL: a model this build does not know: every
+ * one), into out[max], most intervals first, each judged with the host's
+ * SMT state (group_map_judge).  Returns how many, or -EIO / -ENOMEM. */
+int query_recorded_under(struct db *db, const struct model *m, bool smt_on, uint64_t from_ns,
+			 uint64_t to_ns, struct recorded_under *out, size_t max, char *err,
+			 size_t errlen);
 
 /* Bucket i follows a stretch with no data: more than one step and a half
  * after bucket i - 1, and more than one of its intervals' length (and a

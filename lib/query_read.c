@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 int query_sql_fail(struct db *db, const char *what, char *err, size_t errlen)
@@ -59,6 +60,72 @@ int query_map_groups(struct db *db, const struct window *w, struct group_map *ma
 	return 0;
 }
 
+int query_read_recorded(struct db *db, const struct tiers *t, int64_t lo, int64_t hi,
+			const struct group_map *map, const struct model *m, bool smt_on,
+			struct recorded_under *out, size_t max, char *err, size_t errlen)
+{
+	sqlite3_stmt *st;
+	size_t n = 0;
+	int rc;
+
+	if (group_map_only(map, m))
+		return 0;   /* the usual case: nothing else is stored */
+	rc = sqlite3_prepare_v2(db->db, "SELECT g.model, g.formula_version, count(DISTINCT i.id)"
+				" FROM interval AS i CROSS JOIN interval_group AS ig"
+				" ON ig.interval_id = i.id JOIN counter_group AS g ON g.id = ig.group_id"
+				" WHERE i.end_ns > ?1 AND i.end_ns <= ?2 AND " TIER_MATCH("i.")
+				" GROUP BY g.model, g.formula_version ORDER BY 3 DESC, 1, 2",
+				-1, &st, NULL);
+	if (rc != SQLITE_OK)
+		return query_sql_fail(db, "cannot read the intervals' formula versions", err, errlen);
+	sqlite3_bind_int64(st, 1, lo);
+	sqlite3_bind_int64(st, 2, hi);
+	query_bind_tiers(st, t);
+	while (n < max && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct recorded_under *r = &out[n];
+		const char *model = (const char *)sqlite3_column_text(st, 0);
+		unsigned version = (unsigned)sqlite3_column_int(st, 1);
+
+		if (model == NULL || (m != NULL && version == m->formula_version &&
+				      strcmp(model, m->name) == 0))
+			continue;
+		memset(r, 0, sizeof(*r));
+		snprintf(r->model, sizeof(r->model), "%s", model);
+		r->formula_version = version;
+		r->intervals = (unsigned)sqlite3_column_int(st, 2);
+		group_map_judge(map, m, smt_on, r);
+		n++;
+	}
+	if (n < max && rc != SQLITE_DONE) {
+		sqlite3_finalize(st);
+		return query_sql_fail(db, "cannot read the intervals' formula versions", err, errlen);
+	}
+	sqlite3_finalize(st);
+	return (int)n;
+}
+
+int query_recorded_under(struct db *db, const struct model *m, bool smt_on, uint64_t from_ns,
+			 uint64_t to_ns, struct recorded_under *out, size_t max, char *err,
+			 size_t errlen)
+{
+	struct group_map *map = malloc(sizeof(*map));
+	struct window w;
+	struct tiers t;
+	int r;
+
+	if (map == NULL)
+		return -ENOMEM;
+	memset(&w, 0, sizeof(w));
+	w.model = m;
+	query_tiers(db, &t);
+	r = query_map_groups(db, &w, map, err, errlen);
+	if (r == 0)
+		r = query_read_recorded(db, &t, (int64_t)from_ns, (int64_t)to_ns, map, m, smt_on,
+					out, max, err, errlen);
+	free(map);
+	return r;
+}
+
 int query_read_intervals(struct db *db, const struct tiers *t, uint64_t window_ns,
 			 struct window *w, int64_t *lo, int64_t *hi, char *err, size_t errlen)
 {
@@ -84,6 +151,8 @@ int query_read_intervals(struct db *db, const struct tiers *t, uint64_t window_n
 		char smt[8];
 
 		w->smt_on = query_meta(db, "smt", smt, sizeof(smt)) == 0 && strcmp(smt, "on") == 0;
+		w->slots = query_meta(db, "pmu_slots", smt, sizeof(smt)) == 0 ?
+			   (unsigned)strtoul(smt, NULL, 10) : 0;
 	}
 
 	rc = sqlite3_prepare_v2(db->db,

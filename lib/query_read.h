@@ -38,6 +38,13 @@ void query_read_values(sqlite3_stmt *st, int col, uint64_t v[MODEL_MAX_EVENTS]);
 int query_map_groups(struct db *db, const struct window *w, struct group_map *map, char *err,
 		     size_t errlen);
 
+/* The intervals ending in (lo, hi] recorded under another (model, formula
+ * version) than m's, judged by m (query_recorded_under); map from
+ * query_map_groups.  Returns how many went to out[max], or -EIO. */
+int query_read_recorded(struct db *db, const struct tiers *t, int64_t lo, int64_t hi,
+			const struct group_map *map, const struct model *m, bool smt_on,
+			struct recorded_under *out, size_t max, char *err, size_t errlen);
+
 /* The window is the intervals whose end is in (*lo, *hi] (CLOCK_REALTIME
  * ns), the window_ns up to the newest interval's end; w gets the data's
  * model, SMT state, the intervals' span and health sums and the busiest

@@ -64,7 +64,7 @@ static int add_row(struct bucket_fill *f, const struct series_ask *a, sqlite3_st
 	b->periodic_ns += (uint64_t)sqlite3_column_int64(st, SUMS_PERIODIC);
 	sg = group_map_find(f->map, sqlite3_column_int64(st, 1));
 	if (sg == NULL)
-		return 0;   /* a group of another model or formula version */
+		return 0;   /* unmapped (another model's): see recorded_under */
 	query_read_values(st, SUMS_VALUES, v);
 	if (group_parts_add(f->map, sg, b->sums, &f->parts, (uint64_t)sqlite3_column_int64(st, 2),
 			    (uint64_t)sqlite3_column_int64(st, 3), v) < 0)

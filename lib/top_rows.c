@@ -222,7 +222,8 @@ static int fill_model_cells(struct rowset *rs, size_t row, const struct window *
 	const struct model *m = w->model;
 	struct metric_value mv[MODEL_MAX_METRICS];
 	struct model_context ctx = { .smt_on = w->smt_on,
-				     .cpi_weights = w->cpi_fit.fitted ? w->cpi_fit.weights : NULL };
+				     .cpi_weights = w->cpi_fit.fitted ? w->cpi_fit.weights : NULL,
+				     .slots = w->slots };
 	int cols[MODEL_MAX_GROUPS * MODEL_MAX_EVENTS];
 	int64_t vals[MODEL_MAX_GROUPS * MODEL_MAX_EVENTS];
 	unsigned g, k, n = 0, j;

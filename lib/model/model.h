@@ -140,6 +140,10 @@ struct model_context {
 	 * cycles-per-event weight per regressor, fitted over interval records
 	 * (daemon/store/cpi_fitter.h); NULL when not fitted. */
 	const double *cpi_weights;
+	/* Slots per cycle as the measured host's PMU reports them (Arm's
+	 * caps/slots, PMMIR_EL1.SLOTS: perf's #slots); 0: the model's
+	 * pipeline_width. */
+	unsigned slots;
 };
 
 enum model_vendor {

@@ -57,11 +57,38 @@ const struct model *model_generic_for(const struct host_cpu *c)
 	return model_find("generic");
 }
 
+/* CPUs perf's map leaves out whose table is another id's, with the
+ * evidence.  Neoverse V3 (part 0xd84): perf 7.2's mapfile.csv gives its
+ * directory arm/neoverse-v3 to part 0xd83 only, which the kernel names
+ * Neoverse V3AE (arch/arm64/include/asm/cputype.h); the kernel treats the
+ * two as one core, applying each erratum workaround to both
+ * (arch/arm64/kernel/cpu_errata.c), so V3 takes that table too. */
+static const struct {
+	const char *cpuid, *as;
+} map_aliases[] = {
+	{ "0x00000000410fd840", "0x00000000410fd830" },
+};
+
+static const struct perfdb_map *match(const struct host_cpu *c, bool *aliased)
+{
+	const struct perfdb_map *map = host_cpu_match(c);
+	size_t i;
+
+	*aliased = false;
+	for (i = 0; map == NULL && i < sizeof(map_aliases) / sizeof(map_aliases[0]); i++)
+		if (host_cpu_id_matches(map_aliases[i].cpuid, c->cpuid)) {
+			map = host_cpu_match_id_in(perfdb_maps, perfdb_n_maps, map_aliases[i].as);
+			*aliased = map != NULL;
+		}
+	return map;
+}
+
 int model_for_cpu(const struct host_cpu *c, const char *pfm_pmu, const struct model **ret,
 		     const struct model *models[2], const char *units[2], unsigned *n_types,
 		     char *why, size_t len)
 {
-	const struct perfdb_map *map = host_cpu_match(c);
+	bool aliased;
+	const struct perfdb_map *map = match(c, &aliased);
 	const struct perfdb_table *t = map ? &perfdb_tables[map->table] : NULL;
 	const struct model *m = NULL;
 	unsigned n = 1, i;
@@ -76,8 +103,9 @@ int model_for_cpu(const struct host_cpu *c, const char *pfm_pmu, const struct mo
 			models[i] = model_for_table(t, units[i]);
 		m = models[0];
 		if (m != NULL)
-			snprintf(why, len, "CPU %s: perf's table %s (Linux %s)%s", c->cpuid, t->name,
-				 perfdb_source.linux_version,
+			snprintf(why, len, "CPU %s: perf's table %s (Linux %s)%s%s", c->cpuid,
+				 t->name, perfdb_source.linux_version,
+				 aliased ? ", which perf maps to a sibling core only" : "",
 				 n > 1 ? ", one model per core type" : "");
 	}
 	if (m == NULL) {

@@ -2,6 +2,7 @@
  * model_perf.c - see model_perf.h.
  */
 #include "lib/model/model_perf.h"
+#include "lib/perfdb/name_index.h"
 
 #include <errno.h>
 #include <math.h>
@@ -27,8 +28,14 @@ struct perf_model {
 		unsigned entry;          /* in aliases[] */
 		unsigned k;              /* the perf metric it shows */
 	} *alias;
-	bool ipc_own;                    /* "ipc"/"cpi" aliases computed here */
 	struct model_metric *metrics;
+	/* Every event name perf's metrics need, resolved once: its column in
+	 * each group (-1: not there), so an evaluation looks a name up in
+	 * O(1) instead of comparing it with every event of every group. */
+	struct name_index ev_ix;          /* name -> row of ev_col */
+	char **ev_name;
+	int8_t (*ev_col)[MODEL_MAX_GROUPS];
+	unsigned n_ev, cap_ev;
 };
 
 /* Our names for perf's, where they are the same node: what the CLI, the
@@ -173,6 +180,31 @@ static void metric_from_perf(struct model_metric *mm, const struct perfdb_metric
 	mm->help = p->brief != NULL ? p->brief : "";
 }
 
+/* Resolve the names of nd: each one's column in every group. */
+static int resolve_names(struct perf_model *pm, const struct needs *nd)
+{
+	unsigned k, g;
+
+	for (k = 0; k < nd->n; k++) {
+		char *copy;
+
+		if (name_index_get(&pm->ev_ix, nd->names[k]) >= 0)
+			continue;
+		if (pm->n_ev == pm->cap_ev)
+			return -ENOSPC;
+		copy = strdup(nd->names[k]);
+		if (copy == NULL)
+			return -ENOMEM;
+		pm->ev_name[pm->n_ev] = copy;
+		for (g = 0; g < MODEL_MAX_GROUPS; g++)
+			pm->ev_col[pm->n_ev][g] = (int8_t)(g < pm->m.n_groups ?
+				group_column(&pm->m.groups[g], copy) : -1);
+		name_index_put(&pm->ev_ix, copy, (int)pm->n_ev);
+		pm->n_ev++;
+	}
+	return 0;
+}
+
 /* A made-up count for every event, the same on every call, times scale. */
 struct probe {
 	double scale;
@@ -217,26 +249,30 @@ static bool is_count(const struct perf_set *set, unsigned i)
 static int find_perf_metrics(struct perf_model *pm)
 {
 	unsigned i, n = perf_set_count(pm->set);
-	struct needs *nd = malloc(sizeof(*nd));
+	struct needs *nd = malloc(2 * sizeof(*nd));
+	int r = 0;
 
 	if (nd == NULL)
 		return -ENOMEM;
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n && r == 0; i++) {
 		const struct perfdb_metric *p = perf_set_metric(pm->set, i);
 		int home[2];
-		bool ok0 = metric_home(&pm->m, pm->set, i, false, &home[0], nd);
-		bool ok1 = metric_home(&pm->m, pm->set, i, true, &home[1], nd);
+		bool ok0 = metric_home(&pm->m, pm->set, i, false, &home[0], &nd[0]);
+		bool ok1 = metric_home(&pm->m, pm->set, i, true, &home[1], &nd[1]);
 
 		if ((!ok0 && !ok1) || model_metric_index(pm->base, p->name) >= 0 ||
 		    is_count(pm->set, i))
 			continue;
+		r = resolve_names(pm, &nd[0]);
+		if (r == 0)
+			r = resolve_names(pm, &nd[1]);
 		pm->perf_index[pm->n_perf] = i;
 		pm->home[0][pm->n_perf] = home[0];
 		pm->home[1][pm->n_perf] = home[1];
-		pm->n_perf++;
+		pm->n_perf += r == 0;
 	}
 	free(nd);
-	return 0;
+	return r;
 }
 
 /* Which aliases a model of perf's table only gets: those whose perf node
@@ -288,6 +324,8 @@ static void lay_out(struct perf_model *pm)
 
 static void perf_model_free(struct perf_model *pm)
 {
+	unsigned k;
+
 	if (pm == NULL)
 		return;
 	free(pm->perf_index);
@@ -295,6 +333,11 @@ static void perf_model_free(struct perf_model *pm)
 	free(pm->home[1]);
 	free(pm->alias);
 	free(pm->metrics);
+	for (k = 0; pm->ev_name != NULL && k < pm->n_ev; k++)
+		free(pm->ev_name[k]);
+	free(pm->ev_name);
+	free(pm->ev_col);
+	name_index_free(&pm->ev_ix);
 	free(pm);
 }
 
@@ -319,8 +362,13 @@ const struct model *model_perf_attach(const struct model *base, const struct per
 	pm->home[1] = calloc(n + 1, sizeof(int));
 	pm->alias = calloc(n_alias_max, sizeof(*pm->alias));
 	pm->metrics = calloc(base->n_metrics + n_alias_max + n + 1, sizeof(*pm->metrics));
+	pm->cap_ev = perf_set_table(set)->n_events + 64;  /* the table's, and generic names */
+	pm->ev_name = calloc(pm->cap_ev, sizeof(*pm->ev_name));
+	pm->ev_col = calloc(pm->cap_ev, sizeof(*pm->ev_col));
 	if (pm->perf_index == NULL || pm->home[0] == NULL || pm->home[1] == NULL ||
-	    pm->alias == NULL || pm->metrics == NULL || find_perf_metrics(pm) < 0) {
+	    pm->alias == NULL || pm->metrics == NULL || pm->ev_name == NULL ||
+	    pm->ev_col == NULL || name_index_init(&pm->ev_ix, pm->cap_ev) < 0 ||
+	    find_perf_metrics(pm) < 0) {
 		perf_model_free(pm);
 		return NULL;
 	}
@@ -358,6 +406,7 @@ unsigned model_perf_count(const struct model *m)
 /* --- computing ------------------------------------------------------- */
 
 struct eval_ctx {
+	const struct perf_model *pm;
 	const struct model *m;
 	const struct group_sums *sums;
 	int home;                 /* the group every event comes from, or -1 */
@@ -372,15 +421,15 @@ static double group_coverage(const struct group_sums *s, uint64_t total_ns)
 	return total_ns ? (double)ns / (double)total_ns : 1.0;
 }
 
-/* An event's count from group g, or -ENOENT. */
-static int from_group(const struct eval_ctx *c, unsigned g, const char *name, double *out)
+/* An event's count from group g (row: its resolved name), or -ENOENT. */
+static int from_group(const struct eval_ctx *c, unsigned g, int row, double *out)
 {
 	const struct group_sums *s = &c->sums[g];
 	int col;
 
-	if (!s->present)
+	if (!s->present || row < 0)
 		return -ENOENT;
-	col = group_column(&c->m->groups[g], name);
+	col = c->pm->ev_col[row][g];
 	if (col < 0 || (s->missing & (1u << col)))
 		return -ENOENT;
 	*out = (double)s->v[col];
@@ -391,14 +440,14 @@ static int eval_event(void *arg, const char *name, double *out)
 {
 	struct eval_ctx *c = arg;
 	uint64_t best_ns = 0;
-	int best = -1;
+	int best = -1, row = name_index_get(&c->pm->ev_ix, name);
 	unsigned g;
 	double v;
 
 	if (c->home >= 0) {
 		const struct group_sums *h = &c->sums[c->home];
 
-		if (from_group(c, (unsigned)c->home, name, out) < 0)
+		if (from_group(c, (unsigned)c->home, row, out) < 0)
 			return -ENOENT;
 		c->coverage = fmin(c->coverage, group_coverage(h, c->total_ns));
 		return 0;
@@ -406,14 +455,14 @@ static int eval_event(void *arg, const char *name, double *out)
 	/* Spread over groups: the longest-measured group's count, scaled to
 	 * the target's whole time. */
 	for (g = 0; g < c->m->n_groups; g++)
-		if (from_group(c, g, name, &v) == 0 &&
+		if (from_group(c, g, row, &v) == 0 &&
 		    (best < 0 || c->sums[g].task_clock_ns > best_ns)) {
 			best_ns = c->sums[g].task_clock_ns;
 			best = (int)g;
 		}
 	if (best < 0)
 		return -ENOENT;
-	from_group(c, (unsigned)best, name, &v);
+	from_group(c, (unsigned)best, row, &v);
 	/* no time measured (a recording without task-clock): counts as they are */
 	*out = best_ns > 0 ? v * (double)c->total_ns / (double)best_ns : v;
 	c->coverage = fmin(c->coverage, group_coverage(&c->sums[best], c->total_ns));
@@ -432,7 +481,7 @@ static void perf_compute(const struct model *m, const struct group_sums *sums,
 			 const struct model_context *ctx, struct metric_value *out)
 {
 	const struct perf_model *pm = perf_model_of(m);
-	struct eval_ctx c = { m, sums, -1, model_total_task_clock(m, sums), 1.0 };
+	struct eval_ctx c = { pm, m, sums, -1, model_total_task_clock(m, sums), 1.0 };
 	struct perf_values pv;
 	unsigned k, smt = ctx->smt_on ? 1 : 0;
 
@@ -443,7 +492,7 @@ static void perf_compute(const struct model *m, const struct group_sums *sums,
 	pv.ctx = &c;
 	pv.smt_on = ctx->smt_on;
 	pv.core_wide = !ctx->smt_on;  /* one thread's counts: core-wide only without SMT */
-	pv.slots = m->pipeline_width;
+	pv.slots = ctx->slots > 0 ? ctx->slots : m->pipeline_width;
 	for (k = 0; k < pm->n_perf; k++) {
 		const struct perfdb_metric *p = perf_set_metric(pm->set, pm->perf_index[k]);
 		struct metric_value *o = &out[pm->n_base + pm->n_alias + k];

@@ -91,7 +91,6 @@ static int event_spec(const struct perfdb_table *t, const char *unit, const stru
 		      char *buf, size_t len)
 {
 	const char *pmu = pmu_of(t, unit), *colon;
-	char bare[128];
 
 	/* A modifier (":u", ":k") changes what is counted; the collector
 	 * counts user and kernel alike, so such a metric is not offered. */
@@ -107,6 +106,7 @@ static int event_spec(const struct perfdb_table *t, const char *unit, const stru
 	case PERFDB_EV_PERF_METRICS:
 	case PERFDB_EV_GENERIC: {
 		const char *slash = strchr(e->name, '/');
+		char bare[128];
 
 		if (pmu == NULL)
 			return -ENOENT;

@@ -104,7 +104,7 @@ static pthread_mutex_t built_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct built {
 	const struct perfdb_table *table;
 	const char *unit;
-	const struct model *model;   /* NULL: the table yields no family */
+	const struct model *model;   /* NULL, or no group: the table yields no family */
 } built[256];
 static unsigned n_built;
 
@@ -151,24 +151,24 @@ const struct model *model_for_table(const struct perfdb_table *t, const char *un
 		}
 	model_table_name(t, unit, name, sizeof(name));
 	m = model_table_build(t, unit, name);
-	if (m != NULL && m->n_groups == 0)
-		m = NULL;  /* perf has no core metric for it: the generic model's */
 	if (n_built < sizeof(built) / sizeof(built[0]))
 		built[n_built++] = (struct built){ t, unit, m };
 out:
 	pthread_mutex_unlock(&built_lock);
-	return m;
+	/* no family: perf has no core metric for it, the generic model's (the
+	 * model stays in built[], kept like every other) */
+	return m != NULL && m->n_groups == 0 ? NULL : m;
 }
 
 /* A table model by its name ("graniterapids", "alderlake_cpu_atom"). */
 static const struct model *table_model_named(const char *name)
 {
-	unsigned t, u, n;
+	unsigned t, u;
 
 	for (t = 0; t < perfdb_n_tables; t++) {
 		const char *units[2];
+		unsigned n = table_units(&perfdb_tables[t], units);
 
-		n = table_units(&perfdb_tables[t], units);
 		for (u = 0; u < n; u++) {
 			char want[64];
 
@@ -182,13 +182,13 @@ static const struct model *table_model_named(const char *name)
 
 size_t model_tables_all(const struct model **out, size_t max)
 {
-	unsigned t, u, n;
+	unsigned t, u;
 	size_t k = 0;
 
 	for (t = 0; t < perfdb_n_tables; t++) {
 		const char *units[2];
+		unsigned n = table_units(&perfdb_tables[t], units);
 
-		n = table_units(&perfdb_tables[t], units);
 		for (u = 0; u < n; u++) {
 			const struct model *m = model_for_table(&perfdb_tables[t], units[u]);
 

@@ -3,6 +3,7 @@
  */
 #include "lib/perfdb/perf_set.h"
 #include "lib/perfdb/metric_expr.h"
+#include "lib/perfdb/name_index.h"
 
 #include <errno.h>
 #include <math.h>
@@ -22,6 +23,8 @@ struct perf_set {
 	unsigned n;
 	const struct perfdb_metric **metric;  /* the table's, of this core type */
 	struct metric_expr **expr;            /* parsed; NULL: perf's text did not parse */
+	struct name_index metric_ix;          /* metric name -> index */
+	struct name_index event_ix;           /* the table's event name -> index */
 };
 
 /* Sets built so far: one per table and core type, kept for the process's
@@ -55,12 +58,23 @@ static struct perf_set *set_build(const struct perfdb_table *t, const char *unit
 		free(s);
 		return NULL;
 	}
+	if (name_index_init(&s->metric_ix, t->n_metrics) < 0 ||
+	    name_index_init(&s->event_ix, t->n_events) < 0) {
+		name_index_free(&s->metric_ix);
+		free(s->metric);
+		free(s->expr);
+		free(s);
+		return NULL;
+	}
+	for (i = 0; i < t->n_events; i++)
+		name_index_put(&s->event_ix, t->events[i].name, (int)i);
 	for (i = 0; i < t->n_metrics; i++) {
 		char err[160];
 
 		if (!unit_matches(t->metrics[i].pmu, unit))
 			continue;
 		s->metric[s->n] = &t->metrics[i];
+		name_index_put(&s->metric_ix, t->metrics[i].name, (int)s->n);
 		if (metric_expr_parse(t->metrics[i].expr, &s->expr[s->n], err, sizeof(err)) < 0)
 			s->expr[s->n] = NULL;  /* tests/unit/test_metric_expr.c: none */
 		s->n++;
@@ -82,6 +96,8 @@ const struct perf_set *perf_set_get(const struct perfdb_table *t, const char *un
 		found = set_build(t, unit);
 		if (found != NULL && found->n == 0 && unit != NULL) {
 			/* no metric of that core type: not a core type of t */
+			name_index_free(&found->metric_ix);
+			name_index_free(&found->event_ix);
 			free(found->metric);
 			free(found->expr);
 			free(found);
@@ -111,12 +127,7 @@ const struct perfdb_table *perf_set_table(const struct perf_set *s)
 
 int perf_set_index(const struct perf_set *s, const char *name)
 {
-	unsigned i;
-
-	for (i = 0; i < s->n; i++)
-		if (strcasecmp(s->metric[i]->name, name) == 0)
-			return (int)i;
-	return -1;
+	return name_index_get(&s->metric_ix, name);
 }
 
 /* --- evaluation ------------------------------------------------------- */
@@ -161,20 +172,17 @@ static int env_literal(void *ctx, const char *name, double *out)
 }
 
 /* The table's event of that name, or NULL. */
-static const struct perfdb_event *table_event(const struct perfdb_table *t, const char *name)
+static const struct perfdb_event *table_event(const struct perf_set *s, const char *name)
 {
-	unsigned i;
+	int i = name_index_get(&s->event_ix, name);
 
-	for (i = 0; i < t->n_events; i++)
-		if (strcasecmp(name, t->events[i].name) == 0)
-			return &t->events[i];
-	return NULL;
+	return i >= 0 ? &s->table->events[i] : NULL;
 }
 
 static int env_event(void *ctx, const char *name, double *out)
 {
 	const struct eval_state *st = ctx;
-	const struct perfdb_event *te = table_event(st->s->table, name);
+	const struct perfdb_event *te = table_event(st->s, name);
 
 	/* "EV:R", a retirement latency: perf stat's own figure is the table's
 	 * mean (no sampling here), so it is a constant, not a count. */
@@ -275,13 +283,22 @@ struct needs_state {
 
 static int needs_at(struct needs_state *ns, unsigned i);
 
+/* A literal the caller does not know (#slots of a CPU not yet seen) is no
+ * constant: both sides of an if it decides are needed. */
+static int needs_literal(void *ctx, const char *name, double *out)
+{
+	if (env_literal(ctx, name, out) < 0)
+		*out = NAN;
+	return 0;
+}
+
 static void need_name(void *ctx, const char *name)
 {
 	struct needs_state *ns = ctx;
 	int i = perf_set_index(ns->s, name);
 
 	if (i < 0) {
-		const struct perfdb_event *te = table_event(ns->s->table, name);
+		const struct perfdb_event *te = table_event(ns->s, name);
 
 		if (te == NULL || te->kind != PERFDB_EV_RETIRE_LATENCY)
 			ns->fn(ns->ctx, name);
@@ -304,6 +321,7 @@ static int needs_at(struct needs_state *ns, unsigned i)
 	if (i >= ns->s->n || ns->s->expr[i] == NULL)
 		return -EINVAL;
 	env_init(&env, &ns->st);
+	env.literal = needs_literal;
 	r = metric_expr_names(ns->s->expr[i], &env, need_name, ns);
 	return r < 0 ? r : ns->err;
 }

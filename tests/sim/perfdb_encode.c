@@ -6,7 +6,8 @@
  *   Intel: arch/x86/events/intel/core.c, PMU_FORMAT_ATTR event "config:0-7",
  *     umask "config:8-15" (umask2_show: "config:8-15,40-47" where the CPU
  *     has umask2; the JSON's UMask bits 8-15 go to config 40-47), edge
- *     "config:18", any "config:21", inv "config:23", cmask "config:24-31",
+ *     "config:18", any "config:21" (intel_arch3_formats_attr; left out
+ *     where AnyThread is deprecated), inv "config:23", cmask "config:24-31",
  *     offcore_rsp "config1:0-63", ldlat "config1:0-15", frontend
  *     "config1:0-23".  Which MSR a JSON MSRIndex stands for:
  *     tools/perf/pmu-events/jevents.py lookup_msr() (0x1a6 and 0x1a7
@@ -21,6 +22,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -29,94 +31,191 @@
 #define INTEL_MSR_PEBS_LD_LAT	0x3f6
 #define INTEL_MSR_PEBS_FRONTEND	0x3f7
 
+struct format {
+	const char *term;
+	const char *bits;
+};
+
+static const struct format intel_formats[] = {
+	{ "event", "config:0-7" }, { "umask", "config:8-15" }, { "edge", "config:18" },
+	{ "any", "config:21" }, { "inv", "config:23" }, { "cmask", "config:24-31" },
+	{ "offcore_rsp", "config1:0-63" }, { "ldlat", "config1:0-15" },
+	{ "frontend", "config1:0-23" }, { NULL, NULL },
+};
+static const char intel_umask2[] = "config:8-15,40-47";
+
+static const struct format amd_formats[] = {
+	{ "event", "config:0-7,32-35" }, { "umask", "config:8-15" }, { "edge", "config:18" },
+	{ "inv", "config:23" }, { "cmask", "config:24-31" }, { NULL, NULL },
+};
+
+static const struct format arm_formats[] = {
+	{ "event", "config:0-15" }, { NULL, NULL },
+};
+
+static const struct format *formats_of(unsigned vendor)
+{
+	switch (vendor) {
+	case PERFDB_INTEL:
+		return intel_formats;
+	case PERFDB_AMD:
+		return amd_formats;
+	case PERFDB_ARM:
+		return arm_formats;
+	default:
+		return NULL;
+	}
+}
+
+const char *perfdb_format(unsigned vendor, const char *term, bool umask2)
+{
+	const struct format *f = formats_of(vendor);
+
+	if (vendor == PERFDB_INTEL && umask2 && strcmp(term, "umask") == 0)
+		return intel_umask2;
+	for (; f != NULL && f->term != NULL; f++)
+		if (strcmp(f->term, term) == 0)
+			return f->bits;
+	return NULL;
+}
+
+const char *const *perfdb_format_terms(unsigned vendor)
+{
+	static const char *const intel[] = { "event", "umask", "edge", "any", "inv", "cmask",
+					     "offcore_rsp", "ldlat", "frontend", NULL };
+	static const char *const amd[] = { "event", "umask", "edge", "inv", "cmask", NULL };
+	static const char *const arm[] = { "event", NULL };
+
+	return vendor == PERFDB_INTEL ? intel : vendor == PERFDB_AMD ? amd :
+	       vendor == PERFDB_ARM ? arm : NULL;
+}
+
+int perfdb_format_place(const char *format, uint64_t value, uint64_t *config,
+			uint64_t *config1)
+{
+	const char *p = strchr(format, ':');
+	uint64_t *field;
+
+	if (p == NULL)
+		return -EINVAL;
+	if ((size_t)(p - format) == 6 && strncmp(format, "config", 6) == 0)
+		field = config;
+	else if ((size_t)(p - format) == 7 && strncmp(format, "config1", 7) == 0)
+		field = config1;
+	else
+		return -EINVAL;
+	while (*p == ':' || *p == ',') {
+		char *end;
+		unsigned long lo, hi, bit;
+
+		lo = strtoul(p + 1, &end, 10);
+		hi = *end == '-' ? strtoul(end + 1, &end, 10) : lo;
+		if (end == p + 1 || hi < lo || hi > 63)
+			return -EINVAL;
+		for (bit = lo; bit <= hi; bit++, value >>= 1)
+			*field |= (value & 1) << bit;
+		p = end;
+	}
+	if (*p != '\0')
+		return -EINVAL;
+	return value == 0 ? 0 : -ERANGE;
+}
+
+bool perfdb_table_has_umask2(const struct perfdb_table *t)
+{
+	unsigned i;
+
+	for (i = 0; t->vendor == PERFDB_INTEL && i < t->n_events; i++)
+		if (t->events[i].umask > 0xff)
+			return true;
+	return false;
+}
+
+bool perfdb_table_has_any(const struct perfdb_table *t)
+{
+	unsigned i;
+
+	for (i = 0; t->vendor == PERFDB_INTEL && i < t->n_events; i++)
+		if (t->events[i].any)
+			return true;
+	return false;
+}
+
 static int refuse(const struct perfdb_event *e, const char *why, char *err, size_t len)
 {
 	snprintf(err, len, "%s: %s", e->name, why);
 	return -EINVAL;
 }
 
-/* The config1 field an Intel MSRIndex feeds, checked against its width. */
-static int intel_config1(const struct perfdb_event *e, uint64_t *config1, char *err,
-			 size_t len)
+/* Field value into the bits of term's format; a refusal names the JSON field. */
+static int put(unsigned vendor, const struct perfdb_event *e, const char *term, const char *field,
+	       uint64_t value, uint64_t *config, uint64_t *config1, char *err, size_t len)
 {
-	uint64_t max;
+	const char *f = perfdb_format(vendor, term, vendor == PERFDB_INTEL && e->umask > 0xff);
+	int r;
 
-	switch (e->msr_index) {
-	case 0:
-		*config1 = 0;
+	if (value == 0)
 		return 0;
+	if (f == NULL) {
+		snprintf(err, len, "%s: %s: no '%s' format on this PMU", e->name, field, term);
+		return -EINVAL;
+	}
+	r = perfdb_format_place(f, value, config, config1);
+	if (r < 0)
+		snprintf(err, len, "%s: %s 0x%llx does not fit %s's %s", e->name, field,
+			 (unsigned long long)value, term, f);
+	return r < 0 ? -EINVAL : 0;
+}
+
+/* The config1 term an Intel MSRIndex feeds. */
+static const char *intel_msr_term(uint32_t msr)
+{
+	switch (msr) {
 	case INTEL_MSR_OFFCORE_RSP_0:
 	case INTEL_MSR_OFFCORE_RSP_1:
-		max = UINT64_MAX;       /* offcore_rsp: config1:0-63 */
-		break;
+		return "offcore_rsp";
 	case INTEL_MSR_PEBS_LD_LAT:
-		max = 0xffff;           /* ldlat: config1:0-15 */
-		break;
+		return "ldlat";
 	case INTEL_MSR_PEBS_FRONTEND:
-		max = 0xffffff;         /* frontend: config1:0-23 */
-		break;
+		return "frontend";
 	default:
-		return refuse(e, "an MSRIndex no format attribute names", err, len);
+		return NULL;
 	}
-	if (e->msr_value > max)
-		return refuse(e, "MSRValue wider than its format field", err, len);
-	*config1 = e->msr_value;
-	return 0;
 }
 
-static int encode_intel(const struct perfdb_event *e, uint64_t *config, uint64_t *config1,
-			char *err, size_t len)
+/* Every JSON field through its term's format.  Arm has the event number
+ * alone; AMD has neither AnyThread nor the MSR terms: put() refuses them. */
+static int encode_fields(unsigned vendor, const struct perfdb_event *e, uint64_t *config,
+			 uint64_t *config1, char *err, size_t len)
 {
-	uint64_t c;
+	const char *msr = e->msr_index != 0 ? intel_msr_term(e->msr_index) : NULL;
+	int r;
 
-	if (e->event_code > 0xff)
-		return refuse(e, "EventCode wider than config:0-7", err, len);
-	c = e->event_code;
-	c |= (uint64_t)(e->umask & 0xff) << 8;
-	c |= (uint64_t)(e->umask >> 8) << 40;       /* umask2 */
-	c |= (uint64_t)(e->edge & 1) << 18;
-	c |= (uint64_t)(e->any & 1) << 21;
-	c |= (uint64_t)(e->inv & 1) << 23;
-	c |= (uint64_t)e->cmask << 24;
-	*config = c;
-	return intel_config1(e, config1, err, len);
-}
-
-static int encode_amd(const struct perfdb_event *e, uint64_t *config, uint64_t *config1,
-		      char *err, size_t len)
-{
-	uint64_t c;
-
-	if (e->event_code > 0xfff)
-		return refuse(e, "EventCode wider than config:0-7,32-35", err, len);
-	if (e->umask > 0xff)
-		return refuse(e, "UMask wider than config:8-15", err, len);
-	if (e->any || e->msr_index)
-		return refuse(e, "AnyThread or MSRIndex: no such AMD format", err, len);
-	c = e->event_code & 0xff;
-	c |= (uint64_t)(e->event_code >> 8) << 32;
-	c |= (uint64_t)e->umask << 8;
-	c |= (uint64_t)(e->edge & 1) << 18;
-	c |= (uint64_t)(e->inv & 1) << 23;
-	c |= (uint64_t)e->cmask << 24;
-	*config = c;
-	*config1 = 0;
-	return 0;
-}
-
-static int encode_arm(const struct perfdb_event *e, uint64_t *config, uint64_t *config1,
-		      char *err, size_t len)
-{
-	if (e->umask || e->cmask || e->inv || e->edge || e->any || e->msr_index)
-		return refuse(e, "a field arm_pmuv3 has no format for", err, len);
-	*config = e->event_code;
-	*config1 = 0;
-	return 0;
+	*config = *config1 = 0;
+	if (e->msr_index != 0 && (vendor != PERFDB_INTEL || msr == NULL))
+		return refuse(e, "an MSRIndex no format attribute names", err, len);
+	r = put(vendor, e, "event", "EventCode", e->event_code, config, config1, err, len);
+	if (r == 0)
+		r = put(vendor, e, "umask", "UMask", e->umask, config, config1, err, len);
+	if (r == 0)
+		r = put(vendor, e, "edge", "EdgeDetect", e->edge, config, config1, err, len);
+	if (r == 0)
+		r = put(vendor, e, "any", "AnyThread", e->any, config, config1, err, len);
+	if (r == 0)
+		r = put(vendor, e, "inv", "Invert", e->inv, config, config1, err, len);
+	if (r == 0)
+		r = put(vendor, e, "cmask", "CounterMask", e->cmask, config, config1, err, len);
+	if (r == 0 && msr != NULL)
+		r = put(vendor, e, msr, "MSRValue", e->msr_value, config, config1, err, len);
+	return r;
 }
 
 int perfdb_encode(const struct perfdb_table *t, const struct perfdb_event *e,
 		  uint64_t *config, uint64_t *config1, char *err, size_t len)
 {
+	uint64_t c, c1;
+	int r;
+
 	switch (e->kind) {
 	case PERFDB_EV_RAW:
 	case PERFDB_EV_FIXED:
@@ -129,16 +228,14 @@ int perfdb_encode(const struct perfdb_table *t, const struct perfdb_event *e,
 	default:
 		return refuse(e, "unknown kind", err, len);
 	}
-	switch (t->vendor) {
-	case PERFDB_INTEL:
-		return encode_intel(e, config, config1, err, len);
-	case PERFDB_AMD:
-		return encode_amd(e, config, config1, err, len);
-	case PERFDB_ARM:
-		return encode_arm(e, config, config1, err, len);
-	default:
+	if (formats_of(t->vendor) == NULL)
 		return refuse(e, "unknown vendor", err, len);
-	}
+	r = encode_fields(t->vendor, e, &c, &c1, err, len);
+	if (r < 0)
+		return r;
+	*config = c;
+	*config1 = c1;
+	return 0;
 }
 
 int perfdb_find_event(const struct perfdb_table *t, const char *name, const char *pmu)

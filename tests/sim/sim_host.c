@@ -341,7 +341,7 @@ static int check_task(const struct sim_host *h, const struct window_proc *p, uns
 	const struct model *m = h->model;
 	struct metric_value got[MODEL_MAX_METRICS], want[MODEL_MAX_METRICS];
 	struct group_sums truth[MODEL_MAX_GROUPS];
-	struct model_context ctx = { h->plan.budget.smt_on, NULL };
+	struct model_context ctx = { .smt_on = h->plan.budget.smt_on };
 	double l1 = 0.0;
 	bool l1_valid = false;
 

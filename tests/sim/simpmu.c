@@ -13,15 +13,35 @@
 
 int simpmu_new(const struct simpmu_params *p, struct simpmu **ret)
 {
-	const struct simpmu_arch *a = p->pmu != NULL ? simpmu_arch_find(p->pmu) : NULL;
+	return simpmu_new_table(p, NULL, ret);
+}
+
+int simpmu_new_table(const struct simpmu_params *p, const struct simpmu_table_cpu *cpu,
+		     struct simpmu **ret)
+{
+	const struct simpmu_arch *a = NULL;
 	struct simpmu *sim;
 	unsigned i;
+	int r;
 
-	if (a == NULL || p->n_cpus == 0)
+	if (p->pmu == NULL || p->n_cpus == 0)
 		return -EINVAL;
+	if (cpu == NULL) {
+		a = simpmu_arch_find(p->pmu);
+		if (a == NULL)
+			return -EINVAL;
+	}
 	sim = calloc(1, sizeof(*sim));
 	if (sim == NULL)
 		return -ENOMEM;
+	if (a == NULL) {
+		r = simpmu_arch_from_table(p->pmu, cpu, &sim->table_arch);
+		if (r < 0) {
+			free(sim);
+			return r;
+		}
+		a = &sim->table_arch;
+	}
 	sim->arch = a;
 	sim->p = *p;
 	sim->n_gp = p->smt_on ? a->gp_smt : a->gp_nosmt;
@@ -41,6 +61,11 @@ int simpmu_new(const struct simpmu_params *p, struct simpmu **ret)
 	}
 	for (i = 0; i < p->n_cpus; i++)
 		sim->cpus[i].cur = sim->idle;
+	r = simpmu_sysfs_make(sim);
+	if (r < 0) {
+		simpmu_free(sim);
+		return r;
+	}
 	*ret = sim;
 	return 0;
 }
@@ -53,6 +78,7 @@ void simpmu_free(struct simpmu *sim)
 
 	if (sim == NULL)
 		return;
+	simpmu_sysfs_remove(sim);
 	for (i = 0; i < sim->n_ev; i++)
 		free(sim->ev[i]);
 	free(sim->ev);

@@ -31,7 +31,10 @@ struct simpmu_task;
 
 struct simpmu_params {
 	/* libpfm4 name of the core PMU: "skl", "skx", "icl", "icx", "spr",
-	 * "amd64_fam19h_zen4", "arm_n1" (any Neoverse: 6 counters + cycle counter). */
+	 * "amd64_fam19h_zen4", "arm_n1" (any Neoverse: 6 counters + cycle counter);
+	 * for simpmu_new_table, the directory of a Linux perf table (lib/perfdb:
+	 * "graniterapids", "amdzen5", "arm/neoverse-v3", "alderlake"), whose
+	 * events then take the counters their "Counter" field names. */
 	const char *pmu;
 	unsigned n_cpus;          /* logical CPUs; with SMT, CPUs 2k and 2k+1 are siblings */
 	bool smt_on;
@@ -44,8 +47,21 @@ struct simpmu_params {
 	bool abort_on_violation;
 };
 
+/* What a perf table's CPU needs beyond its table (simpmu_new_table): its
+ * core type on a hybrid, and its counters, which perf's counter.json gives
+ * for some CPUs only (where it does, they must agree). */
+struct simpmu_table_cpu {
+	const char *unit;          /* "cpu_core"; NULL on a CPU of one core type */
+	unsigned gp_smt, gp_nosmt; /* general counters per thread, SMT on and off */
+	unsigned n_fixed;          /* Intel fixed counters; Arm: 1, the cycle counter */
+};
+
 /* The simulated host.  Returns 0, -EINVAL (unknown pmu, no CPUs) or -ENOMEM. */
 int simpmu_new(const struct simpmu_params *p, struct simpmu **ret);
+/* The same for the CPU of a perf table; -EINVAL also for a core type the
+ * simulator does not model and counters counter.json contradicts. */
+int simpmu_new_table(const struct simpmu_params *p, const struct simpmu_table_cpu *cpu,
+		     struct simpmu **ret);
 void simpmu_free(struct simpmu *sim);                /* NULL is a no-op */
 
 /* The seam, calling into sim (valid until simpmu_free). */
@@ -90,10 +106,15 @@ int simpmu_preempt_on_enable(struct simpmu *sim, int cpu, struct simpmu_task *t,
 unsigned simpmu_violations(const struct simpmu *sim);
 const char *simpmu_violation_text(const struct simpmu *sim);
 
-/* Encode an event string as the collector would (event_encode()); the Intel
- * perf-metrics pseudo events ("cpu/slots/", "cpu/topdown-*"), which this
- * machine's sysfs lacks, are encoded as the kernel publishes them. */
-int simpmu_encode(const char *name, struct perf_event_attr *attr);
+/* Encode an event string as the collector does on sim's host: libpfm4
+ * names and raw "rNN" by event_encode(), and "pmu/.../" specs ("cpu/slots/",
+ * "cpu/event=0xc2,umask=0x2/") by the collector's sysfs resolver
+ * (daemon/collect/sysfs_event.c) on the simulated host's own sysfs tree,
+ * which holds its core PMU as the kernel publishes it: type, the format
+ * files of every term and the perf-metrics events (simpmu_sysfs.c). */
+int simpmu_encode(const struct simpmu *sim, const char *name, struct perf_event_attr *attr);
+/* That sysfs tree's root (what SYSFS_EVENT_ROOT is on a real host). */
+const char *simpmu_sysfs_root(const struct simpmu *sim);
 
 /* A task (pid, tid, comm) whose events count at fixed rates per cycle, and
  * cycles_per_ns cycles per ns of run time.  The sim owns it.  pid 0 is the
@@ -105,6 +126,12 @@ struct simpmu_task *simpmu_task_idle(struct simpmu *sim);
  * Cycles count at 1 per cycle without a rate.  Returns 0 or -errno. */
 int simpmu_rate_for(struct simpmu *sim, struct simpmu_task *t, const char *event_string,
 		    double per_cycle);
+/* The same for an event given by its type, config and config1, as a source
+ * other than simpmu_encode encodes it (a perf table's fields placed by
+ * tests/sim/perfdb_encode.c): a count then reaches the collector only if
+ * the string it opens encodes to the same bits. */
+int simpmu_rate_attr(struct simpmu *sim, struct simpmu_task *t,
+		     const struct perf_event_attr *attr, double per_cycle);
 
 /* Switch cpu to t (a context-switch sample for the task switched out, into
  * the ring, for every running sampler of cpu), then advance the clock by
@@ -125,6 +152,8 @@ void simpmu_exit(struct simpmu *sim, int cpu, const struct simpmu_task *t);
  * task has no rate for and that is not cycles (its truth is 0). */
 uint64_t simpmu_truth_ns(const struct simpmu_task *t);
 int simpmu_truth(const struct simpmu_task *t, const char *event_string, uint64_t *count);
+int simpmu_truth_attr(const struct simpmu_task *t, const struct perf_event_attr *attr,
+		      uint64_t *count);
 
 /* The virtual clock (what the seam's now_ns returns). */
 uint64_t simpmu_now(const struct simpmu *sim);

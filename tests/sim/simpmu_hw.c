@@ -32,13 +32,13 @@
 #define INTEL_METRIC0   0x8000
 
 static const struct simpmu_arch arches[] = {
-	{ "skl", "skylake", SIMPMU_INTEL, 4, 8, 3, 0 },
-	{ "skx", "skylakex", SIMPMU_INTEL, 4, 8, 3, 0 },
-	{ "icl", "icelake", SIMPMU_INTEL, 8, 8, 4, 4 },
-	{ "icx", "icelakex", SIMPMU_INTEL, 8, 8, 4, 4 },
-	{ "spr", "sapphirerapids", SIMPMU_INTEL, 8, 8, 4, 8 },
-	{ "amd64_fam19h_zen4", NULL, SIMPMU_AMD, 6, 6, 0, 0 },
-	{ "arm_n1", NULL, SIMPMU_ARM, 6, 6, 1, 0 },
+	{ "skl", "skylake", SIMPMU_INTEL, 4, 8, 3, 0, NULL, NULL },
+	{ "skx", "skylakex", SIMPMU_INTEL, 4, 8, 3, 0, NULL, NULL },
+	{ "icl", "icelake", SIMPMU_INTEL, 8, 8, 4, 4, NULL, NULL },
+	{ "icx", "icelakex", SIMPMU_INTEL, 8, 8, 4, 4, NULL, NULL },
+	{ "spr", "sapphirerapids", SIMPMU_INTEL, 8, 8, 4, 8, NULL, NULL },
+	{ "amd64_fam19h_zen4", NULL, SIMPMU_AMD, 6, 6, 0, 0, NULL, NULL },
+	{ "arm_n1", NULL, SIMPMU_ARM, 6, 6, 1, 0, NULL, NULL },
 };
 
 const struct simpmu_arch *simpmu_arch_find(const char *pmu)
@@ -81,7 +81,7 @@ int simpmu_hw_key(const struct simpmu_arch *a, const struct perf_event_attr *att
 
 	switch (attr->type) {
 	case PERF_TYPE_SOFTWARE:
-		*key = (struct simpmu_key){ PERF_TYPE_SOFTWARE, attr->config };
+		*key = (struct simpmu_key){ PERF_TYPE_SOFTWARE, attr->config, 0 };
 		return 0;
 	case PERF_TYPE_HARDWARE:
 		r = generic_to_raw(a, attr->config, &raw);
@@ -96,13 +96,14 @@ int simpmu_hw_key(const struct simpmu_arch *a, const struct perf_event_attr *att
 	}
 	if (a->vendor != SIMPMU_ARM)
 		raw &= ~X86_PRIV_BITS;
-	*key = (struct simpmu_key){ PERF_TYPE_RAW, raw };
+	*key = (struct simpmu_key){ PERF_TYPE_RAW, raw,
+				    attr->type == PERF_TYPE_RAW ? attr->config1 : 0 };
 	return 0;
 }
 
 bool simpmu_hw_key_eq(struct simpmu_key a, struct simpmu_key b)
 {
-	return a.type == b.type && a.config == b.config;
+	return a.type == b.type && a.config == b.config && a.config1 == b.config1;
 }
 
 struct simpmu_key simpmu_hw_cycles(const struct simpmu_arch *a)
@@ -110,7 +111,7 @@ struct simpmu_key simpmu_hw_cycles(const struct simpmu_arch *a)
 	uint64_t raw = 0;
 
 	(void)generic_to_raw(a, PERF_COUNT_HW_CPU_CYCLES, &raw);
-	return (struct simpmu_key){ PERF_TYPE_RAW, raw };
+	return (struct simpmu_key){ PERF_TYPE_RAW, raw, 0 };
 }
 
 static uint32_t all_gp(unsigned n_gp)
@@ -182,6 +183,8 @@ int simpmu_hw_need(const struct simpmu_arch *a, unsigned n_gp, bool smt_on,
 		*need = (struct simpmu_need){ SIMPMU_SOFTWARE, 0, 0 };
 		return 0;
 	}
+	if (a->table != NULL)
+		return simpmu_table_need(a, n_gp, key, need);
 	switch (a->vendor) {
 	case SIMPMU_INTEL:
 		return intel_need(a, n_gp, smt_on, attr->type == PERF_TYPE_RAW ? attr->config :

@@ -6,10 +6,14 @@
 #ifndef STACKD_SIMPMU_HW_H
 #define STACKD_SIMPMU_HW_H
 
+#include "lib/perfdb/perfdb.h"
+
 #include <linux/perf_event.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+struct simpmu_table_cpu;
 
 enum simpmu_vendor { SIMPMU_INTEL, SIMPMU_AMD, SIMPMU_ARM };
 
@@ -20,10 +24,22 @@ struct simpmu_arch {
 	unsigned gp_smt, gp_nosmt;   /* general counters per logical CPU */
 	unsigned n_fixed;        /* Intel fixed counters; Arm: 1, the cycle counter */
 	unsigned n_metrics;      /* Intel perf-metrics topdown events; 0: none */
+	/* A CPU of Linux perf's tables (simpmu_table.c): its table and core
+	 * type ("cpu_core"; NULL on a CPU of one type).  NULL for the PMUs
+	 * above, whose rules are the kernel's tables and intel_counters.c. */
+	const struct perfdb_table *table;
+	const char *unit;
 };
 
 /* NULL for a PMU the simulator does not know. */
 const struct simpmu_arch *simpmu_arch_find(const char *pmu);
+/* The arch of the table named name (perf's directory name) for the core
+ * type and counters of cpu.  0; -EINVAL when there is no such table or core
+ * type, when the counters are missing or disagree with counter.json, or for
+ * a core type the simulator does not model (cpu_atom: its PMU type is
+ * dynamic). */
+int simpmu_arch_from_table(const char *name, const struct simpmu_table_cpu *cpu,
+			   struct simpmu_arch *a);
 
 /* Counters as bits: general counter i is bit i, fixed counter i bit 32 + i. */
 #define SIMPMU_FIXED(i) (1ULL << (32 + (i)))
@@ -43,10 +59,13 @@ struct simpmu_need {
 
 /* What a counting event keys rates by: its type and config after generic
  * hardware events are turned into the PMU's raw codes and privilege bits
- * dropped, so "cycles", "CPU_CLK_UNHALTED:THREAD_P" and "r3c" agree. */
+ * dropped, so "cycles", "CPU_CLK_UNHALTED:THREAD_P" and "r3c" agree; and
+ * config1, which tells apart events of one code (Intel's offcore_rsp,
+ * ldlat and frontend values). */
 struct simpmu_key {
 	uint32_t type;
 	uint64_t config;
+	uint64_t config1;
 };
 
 /* The key of attr on arch; -ENOENT for types the simulator has no PMU for. */
@@ -60,6 +79,10 @@ struct simpmu_key simpmu_hw_cycles(const struct simpmu_arch *a);
  * -EINVAL for what the kernel refuses (filters on slots or metrics). */
 int simpmu_hw_need(const struct simpmu_arch *a, unsigned n_gp, bool smt_on,
 		   const struct perf_event_attr *attr, struct simpmu_need *need);
+
+/* simpmu_hw_need for a table's arch (simpmu_table.c). */
+int simpmu_table_need(const struct simpmu_arch *a, unsigned n_gp, struct simpmu_key key,
+		      struct simpmu_need *need);
 
 /* The NMI watchdog's cycles event: Intel fixed counter 1, Arm the cycle
  * counter, AMD any general counter (the scheduler's first choice for a

@@ -86,7 +86,9 @@ struct sim_cpu {
 };
 
 struct simpmu {
-	const struct simpmu_arch *arch;
+	const struct simpmu_arch *arch;   /* a static one, or table_arch */
+	struct simpmu_arch table_arch;
+	char sysfs_root[64];      /* "" until made */
 	struct simpmu_params p;
 	unsigned n_gp;
 	uint64_t now_ns;
@@ -114,6 +116,15 @@ void simpmu_set_state(struct simpmu *sim, struct sim_event *leader, enum simpmu_
 void simpmu_times_update(struct simpmu *sim, struct sim_event *leader);
 /* Whether the group alone fits an empty PMU (the kernel's validate_group). */
 bool simpmu_group_fits(const struct simpmu *sim, struct sim_event *const *evs, unsigned n);
+
+/* simpmu_sysfs.c: the host's core PMU as sysfs shows it, in a temporary
+ * directory (sim->sysfs_root); removed by simpmu_sysfs_remove. */
+int simpmu_sysfs_make(struct simpmu *sim);
+void simpmu_sysfs_remove(struct simpmu *sim);
+
+/* simpmu_run.c: simpmu_encode with the reason of a failure in err. */
+int simpmu_encode_err(const struct simpmu *sim, const char *name, struct perf_event_attr *attr,
+		      char *err, size_t errlen);
 
 /* simpmu_count.c */
 void simpmu_fold(struct sim_event *e);

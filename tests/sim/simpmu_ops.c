@@ -389,17 +389,12 @@ static uint64_t sim_now_ns(void *ctx)
 	return ((const struct simpmu *)ctx)->now_ns;
 }
 
-/* The PMU's names as the kernel would encode them (simpmu_encode): this
- * machine's sysfs has no "cpu" PMU to read slots and topdown-* from. */
+/* Event strings as the collector encodes them on this host (simpmu_encode):
+ * the "pmu/.../" ones against the simulated host's sysfs tree. */
 static int sim_encode(void *ctx, const char *name, struct perf_event_attr *attr, char *err,
 		      size_t errlen)
 {
-	int r = simpmu_encode(name, attr);
-
-	(void)ctx;
-	if (r < 0)
-		snprintf(err, errlen, "%s: %s", name, strerror(-r));
-	return r;
+	return simpmu_encode_err(ctx, name, attr, err, errlen);
 }
 
 struct kernel_ops simpmu_ops(struct simpmu *sim)

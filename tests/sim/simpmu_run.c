@@ -24,39 +24,25 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* arch/x86/events/intel/core.c: EVENT_ATTR_STR(slots, ..., "event=0x00,umask=0x4"),
- * topdown-* "event=0x00,umask=0x80".."0x87"; the cpu PMU's type is PERF_TYPE_RAW
- * on hosts without hybrid cores. */
-static const struct { const char *name; uint64_t config; } perf_metrics[] = {
-	{ "cpu/slots/", 0x0400 },
-	{ "cpu/topdown-retiring/", 0x8000 },
-	{ "cpu/topdown-bad-spec/", 0x8100 },
-	{ "cpu/topdown-fe-bound/", 0x8200 },
-	{ "cpu/topdown-be-bound/", 0x8300 },
-	{ "cpu/topdown-heavy-ops/", 0x8400 },
-	{ "cpu/topdown-br-mispredict/", 0x8500 },
-	{ "cpu/topdown-fetch-lat/", 0x8600 },
-	{ "cpu/topdown-mem-bound/", 0x8700 },
-};
-
-int simpmu_encode(const char *name, struct perf_event_attr *attr)
+int simpmu_encode(const struct simpmu *sim, const char *name, struct perf_event_attr *attr)
 {
 	char err[256];
-	size_t i;
-	int r;
 
-	r = event_encode(name, attr, err, sizeof(err));
-	if (r != -ENOENT || !sysfs_event_is_spec(name))
-		return r;
-	for (i = 0; i < sizeof(perf_metrics) / sizeof(perf_metrics[0]); i++) {
-		if (strcmp(perf_metrics[i].name, name) == 0) {
-			attr->type = PERF_TYPE_RAW;
-			attr->config = perf_metrics[i].config;
-			attr->config1 = attr->config2 = 0;
-			return 0;
-		}
-	}
-	return r;
+	return simpmu_encode_err(sim, name, attr, err, sizeof(err));
+}
+
+int simpmu_encode_err(const struct simpmu *sim, const char *name, struct perf_event_attr *attr,
+		      char *err, size_t errlen)
+{
+	/* Never the machine's own sysfs: its CPU is not the simulated one. */
+	if (sysfs_event_is_spec(name))
+		return sysfs_event_resolve(sim->sysfs_root, name, attr, err, errlen);
+	return event_encode(name, attr, err, errlen);
+}
+
+const char *simpmu_sysfs_root(const struct simpmu *sim)
+{
+	return sim->sysfs_root;
 }
 
 struct simpmu_task *simpmu_task_new(struct simpmu *sim, pid_t pid, pid_t tid,
@@ -87,7 +73,7 @@ static int key_of(const struct simpmu *sim, const char *event_string, struct sim
 	int r;
 
 	memset(&a, 0, sizeof(a));
-	r = simpmu_encode(event_string, &a);
+	r = simpmu_encode(sim, event_string, &a);
 	if (r < 0)
 		return r;
 	return simpmu_hw_key(sim->arch, &a, key);
@@ -96,6 +82,17 @@ static int key_of(const struct simpmu *sim, const char *event_string, struct sim
 int simpmu_rate_for(struct simpmu *sim, struct simpmu_task *t, const char *event_string,
 		    double per_cycle)
 {
+	struct perf_event_attr a;
+	int r;
+
+	memset(&a, 0, sizeof(a));
+	r = simpmu_encode(sim, event_string, &a);
+	return r < 0 ? r : simpmu_rate_attr(sim, t, &a, per_cycle);
+}
+
+int simpmu_rate_attr(struct simpmu *sim, struct simpmu_task *t,
+		     const struct perf_event_attr *attr, double per_cycle)
+{
 	struct simpmu_key key;
 	unsigned i;
 	int r;
@@ -103,7 +100,7 @@ int simpmu_rate_for(struct simpmu *sim, struct simpmu_task *t, const char *event
 	/* The truth is over all of a task's run time: rates come first. */
 	if (t->run_ns > 0 || per_cycle < 0)
 		return -EINVAL;
-	r = key_of(sim, event_string, &key);
+	r = simpmu_hw_key(sim->arch, attr, &key);
 	if (r < 0)
 		return r;
 	for (i = 0; i < t->n_rates; i++)
@@ -221,15 +218,10 @@ uint64_t simpmu_truth_ns(const struct simpmu_task *t)
 	return t->run_ns;
 }
 
-int simpmu_truth(const struct simpmu_task *t, const char *event_string, uint64_t *count)
+static int truth_key(const struct simpmu_task *t, struct simpmu_key key, uint64_t *count)
 {
-	struct simpmu_key key;
 	unsigned i;
-	int r;
 
-	r = key_of(t->sim, event_string, &key);
-	if (r < 0)
-		return r;
 	for (i = 0; i < t->n_rates; i++) {
 		if (simpmu_hw_key_eq(t->rates[i].key, key)) {
 			*count = t->rates[i].truth;
@@ -241,4 +233,23 @@ int simpmu_truth(const struct simpmu_task *t, const char *event_string, uint64_t
 		return 0;
 	}
 	return -ENOENT;
+}
+
+int simpmu_truth(const struct simpmu_task *t, const char *event_string, uint64_t *count)
+{
+	struct simpmu_key key;
+	int r;
+
+	r = key_of(t->sim, event_string, &key);
+	return r < 0 ? r : truth_key(t, key, count);
+}
+
+int simpmu_truth_attr(const struct simpmu_task *t, const struct perf_event_attr *attr,
+		      uint64_t *count)
+{
+	struct simpmu_key key;
+	int r;
+
+	r = simpmu_hw_key(t->sim->arch, attr, &key);
+	return r < 0 ? r : truth_key(t, key, count);
 }

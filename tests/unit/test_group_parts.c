@@ -2,8 +2,9 @@
  * test_group_parts.c - stored parts of a split family fold back into the
  * family (lib/group_parts.c): each event is scaled to the family's whole
  * base so event / cycles is the rate its own part measured, ratios inside
- * one part stay exact, an event no part counted is missing (not 0), and
- * stored groups the model does not know stay unmapped.
+ * one part stay exact, an event no part counted is missing (not 0),
+ * groups of another formula version map by column name, and stored groups
+ * of another model stay unmapped.
  */
 #include "lib/group_parts.h"
 #include "test.h"
@@ -45,16 +46,28 @@ static void test_map(void)
 	group_map_add(&map, &m, 5, "fake", 7, "fam", "cycles,a,a");                /* repeated */
 	group_map_add(&map, &m, 6, "other", 7, "fam", "cycles");
 	group_map_add(&map, &m, 7, "fake", 7, "fam", "instructions,cycles,a,b,d"); /* reordered: a part */
+	group_map_add(&map, &m, 8, "fake", 5, "fam", "zz,yy");      /* no column remains */
+	group_map_add(&map, &m, 9, "fake", 5, "gone", "cycles");    /* no such family now */
 	CHECK(group_map_find(&map, 1)->whole);
 	CHECK(!group_map_find(&map, 2)->whole);
 	CHECK_EQ_U(group_map_find(&map, 2)->slot, 0);
-	CHECK(group_map_find(&map, 3) == NULL);
-	CHECK(group_map_find(&map, 4) == NULL);
+	/* another formula version maps by column name, as a part */
+	CHECK(group_map_find(&map, 3) != NULL && !group_map_find(&map, 3)->whole);
+	CHECK_EQ_U(group_map_find(&map, 3)->has, 0x7);
+	/* a column the family no longer has is ignored, not a reason to drop */
+	CHECK(group_map_find(&map, 4) != NULL);
+	CHECK_EQ_U(group_map_find(&map, 4)->col[1], GROUP_COL_NONE);
+	CHECK_EQ_U(group_map_find(&map, 4)->has, 0x1);
 	CHECK(group_map_find(&map, 5) == NULL);
 	CHECK(group_map_find(&map, 6) == NULL);
 	CHECK(!group_map_find(&map, 7)->whole);
+	CHECK(group_map_find(&map, 8) == NULL);
+	CHECK(group_map_find(&map, 9) == NULL);
 	CHECK(group_map_find(&map, 99) == NULL);
-	CHECK_EQ_U(map.n_slots, 2);
+	CHECK_EQ_U(map.n_slots, 4);
+	/* every (model, version) is known, mapped or not */
+	CHECK_EQ_U(map.n_keys, 4);
+	CHECK(!group_map_only(&map, &m));
 }
 
 static void test_fold(void)
@@ -108,6 +121,84 @@ static void test_fold(void)
 	}
 }
 
+/* A group of an older formula version: read by column name, its columns
+ * the family dropped ignored, the family's columns it lacks missing (not
+ * 0); and what readers are told of each (model, version). */
+static void test_old_version(void)
+{
+	static const struct model_event_rule rules[] = { { "d", EVENT_SMT_ON, 0, 0 } };
+	struct model m = fake();
+	static struct group_map map;
+	struct group_sums sums[MODEL_MAX_GROUPS];
+	struct part_sums *parts = NULL;
+	/* v6: cycles, a, gone (dropped since), instructions; no b, no d */
+	const uint64_t old[] = { 1000, 300, 77, 900 };
+	struct recorded_under r;
+
+	m.event_rules = rules;
+	m.n_event_rules = 1;
+	memset(&map, 0, sizeof(map));
+	memset(sums, 0, sizeof(sums));
+	group_map_add(&map, &m, 1, "fake", 6, "fam", "cycles,a,gone,instructions");
+	group_map_add(&map, &m, 2, "fake", 5, "fam", "cycles,instructions,a,b,d");
+	group_map_add(&map, &m, 3, "other", 7, "fam", "cycles,instructions,a,b,d");
+	group_map_add(&map, &m, 4, "fake", 7, "fam", "cycles,instructions,a,b,d");
+	CHECK(group_parts_add(&map, group_map_find(&map, 1), sums, &parts, 2000, 5, old) == 0);
+	group_parts_combine(&map, &m, sums, &parts);
+	CHECK(sums[0].present);
+	CHECK_EQ_U(sums[0].task_clock_ns, 2000);
+	CHECK_EQ_U(sums[0].v[0], 1000);
+	CHECK_EQ_U(sums[0].v[1], 900);
+	CHECK_EQ_U(sums[0].v[2], 300);
+	CHECK(sums[0].missing == (1u << 3 | 1u << 4));   /* b, d: never 0 */
+
+	/* v6 lacks b (read in either SMT state) and d (read with SMT on) */
+	snprintf(r.model, sizeof(r.model), "fake");
+	r.formula_version = 6;
+	group_map_judge(&map, &m, false, &r);
+	CHECK(!r.recomputed);
+	CHECK_STR(r.missing, "b");
+	group_map_judge(&map, &m, true, &r);
+	CHECK_STR(r.missing, "b,d");
+	/* v5 had every column: recomputed */
+	r.formula_version = 5;
+	group_map_judge(&map, &m, true, &r);
+	CHECK(r.recomputed);
+	CHECK_STR(r.missing, "");
+	/* another model: nothing computed from it, nothing named missing */
+	snprintf(r.model, sizeof(r.model), "other");
+	r.formula_version = 7;
+	group_map_judge(&map, &m, false, &r);
+	CHECK(!r.recomputed);
+	CHECK_STR(r.missing, "");
+	/* nor by a reader that does not know the data's model */
+	snprintf(r.model, sizeof(r.model), "fake");
+	group_map_judge(&map, NULL, false, &r);
+	CHECK(!r.recomputed);
+	CHECK(!group_map_only(&map, &m));
+}
+
+/* A part without cycles (a version that had none in the family) sums with
+ * the others over task-clock, never cycles added to nanoseconds. */
+static void test_base_without_cycles(void)
+{
+	struct model m = fake();
+	static struct group_map map;
+	struct group_sums sums[MODEL_MAX_GROUPS];
+	struct part_sums *parts = NULL;
+	const uint64_t p1[] = { 100, 50 }, p2[] = { 40 };
+
+	memset(&map, 0, sizeof(map));
+	memset(sums, 0, sizeof(sums));
+	group_map_add(&map, &m, 1, "fake", 7, "fam", "cycles,a");
+	group_map_add(&map, &m, 2, "fake", 6, "fam", "b");
+	CHECK(group_parts_add(&map, group_map_find(&map, 1), sums, &parts, 1000, 1, p1) == 0);
+	CHECK(group_parts_add(&map, group_map_find(&map, 2), sums, &parts, 3000, 1, p2) == 0);
+	group_parts_combine(&map, &m, sums, &parts);
+	CHECK_EQ_U(sums[0].v[2], 200);   /* a: 50 per 1000 ns, over 4000 ns */
+	CHECK_EQ_U(sums[0].v[3], 53);    /* b: 40 per 3000 ns, over 4000 ns */
+}
+
 /* Processes summed (a comm): an event some did not measure (they ran only
  * while another part counted) is taken at the rate of those that did, over
  * the base of all; missing only when none measured it. */
@@ -145,6 +236,8 @@ int main(void)
 {
 	test_map();
 	test_fold();
+	test_old_version();
+	test_base_without_cycles();
 	test_sum_targets();
 	return 0;
 }
