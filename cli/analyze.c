@@ -359,6 +359,7 @@ struct analyze_args {
 	const struct model *m;   /* --model, else NULL */
 	bool json, perf_command, smt;
 	unsigned slots;          /* --slots N: the recorded PMU's slots per cycle, 0: the model's */
+	char cpuid[64];          /* --cpuid, as perf spells it; "" unknown */
 };
 
 /* --cpuid ID: the model stackd would choose on that CPU. */
@@ -375,6 +376,7 @@ static int model_of_cpuid(struct analyze_args *a, const char *id)
 		cli_error("analyze", "--cpuid %s: %s", id, why);
 		return -EINVAL;
 	}
+	snprintf(a->cpuid, sizeof(a->cpuid), "%s", c.cpuid);
 	fprintf(stderr, "stackctl: analyze: %s: model %s\n", why, a->m->name);
 	return 0;
 }
@@ -516,14 +518,14 @@ static bool needs_fp_split(const struct model_metric *mm)
 }
 
 /* Every interval of rec through m's formulas into out[]; -ENOMEM. */
-static int compute_all(const struct model *m, const struct ps_recording *rec, bool smt,
-		       unsigned slots, struct analyzed *out)
+static int compute_all(const struct model *m, const struct ps_recording *rec,
+		       const struct analyze_args *a, struct analyzed *out)
 {
 	struct group_sums (*sums)[MODEL_MAX_GROUPS] = calloc(rec->n, sizeof(*sums));
 	struct ps_match mt = { .used = NULL };
 	const struct group_sums **ptr = calloc(rec->n, sizeof(*ptr));
 	double *secs = calloc(rec->n, sizeof(*secs));
-	struct model_context ctx = { smt, NULL, slots };
+	struct model_context ctx = { a->smt, NULL, a->slots, a->cpuid[0] ? a->cpuid : NULL };
 	double weights[CPI_WEIGHTS];
 	int gf = model_metric_index(m, "gflops");
 	bool combined;
@@ -567,7 +569,7 @@ static int compute_all(const struct model *m, const struct ps_recording *rec, bo
 	}
 	r = analyze_perf_compute(model_perf_set(m) ? model_perf_set(m) :
 				 model_perf_table(m) ? perf_set_get(model_perf_table(m), NULL) : NULL,
-				 rec, smt, slots ? slots : m->pipeline_width, &perf_out);
+				 rec, &ctx, m->pipeline_width, &perf_out);
 out:
 	perfstat_match_free(&mt);
 	free(sums);
@@ -588,7 +590,7 @@ int verb_analyze(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct cli_getopt o = { .verb = "analyze", .options = options, .help = help };
-	struct analyze_args a = { NULL, false, false, false, 0 };
+	struct analyze_args a = { NULL, false, false, false, 0, "" };
 	struct analyzed *out;
 	struct ps_recording rec;
 	const struct model *m;
@@ -621,7 +623,7 @@ int verb_analyze(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	out = calloc(rec.n, sizeof(*out));
-	if (out == NULL || compute_all(m, &rec, a.smt, a.slots, out) < 0) {
+	if (out == NULL || compute_all(m, &rec, &a, out) < 0) {
 		cli_error("analyze", "out of memory");
 		free(out);
 		perfstat_free(&rec);

@@ -15,30 +15,21 @@ struct lookup {
 };
 
 /* The recorded count of `name` (an event as perf's expressions spell it),
- * by its spelling or what perf and the kernel make the same count. */
+ * by its spelling or what perf and the kernel make the same count, with
+ * the same privilege modifiers: "EV:k" (or "cpu_core/EV/k") counts only
+ * the kernel's part of EV.  A name without modifiers takes a modified
+ * count only where the recording has no plain one (cycles:u all through). */
 static int recorded(void *ctx, const char *name, double *out)
 {
 	const struct lookup *l = ctx;
 	const struct ps_interval *iv = &l->rec->iv[l->interval];
-	char key[160];
+	const struct ps_count *exact = NULL, *other = NULL;
+	char key[160], mods[8], has[8];
 	size_t i;
 
-	/* "EV:k" counts only the kernel's part: only a recording of that very
-	 * spelling has it (event_id_normalise() would drop the modifier). */
-	if (strchr(name, ':') != NULL) {
-		for (i = 0; i < iv->n; i++) {
-			const struct ps_count *c = &iv->counts[i];
-
-			if (c->occurrence == 0 && c->counted &&
-			    strcasecmp(l->rec->names[c->name].spelling, name) == 0) {
-				*out = c->value;
-				return 0;
-			}
-		}
-		return -ENOENT;
-	}
 	event_id_normalise(name, key, sizeof(key));
-	for (i = 0; i < iv->n; i++) {
+	event_id_modifiers(name, mods, sizeof(mods));
+	for (i = 0; i < iv->n && exact == NULL; i++) {
 		const struct ps_count *c = &iv->counts[i];
 		const struct ps_name *pn = &l->rec->names[c->name];
 
@@ -46,16 +37,22 @@ static int recorded(void *ctx, const char *name, double *out)
 			continue;
 		if (strcmp(pn->key, key) != 0 && !perf_event_same(name, pn->spelling))
 			continue;
-		if (!c->counted)
-			return -ENOENT;
-		*out = c->value;
-		return 0;
+		event_id_modifiers(pn->spelling, has, sizeof(has));
+		if (strcmp(has, mods) == 0)
+			exact = c;
+		else if (mods[0] == '\0' && other == NULL)
+			other = c;
 	}
-	return -ENOENT;
+	if (exact == NULL)
+		exact = other;
+	if (exact == NULL || !exact->counted)
+		return -ENOENT;
+	*out = exact->value;
+	return 0;
 }
 
-int analyze_perf_compute(const struct perf_set *set, const struct ps_recording *rec, bool smt,
-			 unsigned slots, struct analyze_perf *out)
+int analyze_perf_compute(const struct perf_set *set, const struct ps_recording *rec,
+			 const struct model_context *ctx, unsigned width, struct analyze_perf *out)
 {
 	struct perf_values pv;
 	struct lookup l = { rec, 0 };
@@ -79,9 +76,10 @@ int analyze_perf_compute(const struct perf_set *set, const struct ps_recording *
 	memset(&pv, 0, sizeof(pv));
 	pv.event = recorded;
 	pv.ctx = &l;
-	pv.smt_on = smt;
-	pv.core_wide = !smt;  /* one thread's counts, as stackd counts */
-	pv.slots = slots;
+	pv.smt_on = ctx->smt_on;
+	pv.core_wide = !ctx->smt_on;  /* one thread's counts, as stackd counts */
+	pv.slots = ctx->slots ? ctx->slots : width;
+	pv.cpuid = ctx->cpuid;
 	for (i = 0; i < rec->n; i++) {
 		l.interval = i;
 		pv.duration_s = perfstat_wall_seconds(rec, i);

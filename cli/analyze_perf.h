@@ -19,11 +19,11 @@ struct analyze_perf {
 	unsigned n_valid;             /* metrics valid in some interval */
 };
 
-/* Evaluate set on every interval of rec (smt: the host's #SMT_on; slots:
- * its #slots, 0 unknown).
+/* Evaluate set on every interval of rec (ctx: the host's #SMT_on, #slots
+ * and CPU id; width: the model's #slots when ctx has none).
  * 0, or -ENOMEM; analyze_perf_free() after either. */
-int analyze_perf_compute(const struct perf_set *set, const struct ps_recording *rec, bool smt,
-			 unsigned slots, struct analyze_perf *out);
+int analyze_perf_compute(const struct perf_set *set, const struct ps_recording *rec,
+			 const struct model_context *ctx, unsigned width, struct analyze_perf *out);
 void analyze_perf_free(struct analyze_perf *ap);
 
 #endif

@@ -114,16 +114,25 @@ static int add_count(struct ps_interval *iv, unsigned name, bool is_duration, un
 	return 0;
 }
 
-/* The index of the name spelled so in rec->names, added if new; -ENOMEM. */
+/* The index of the name spelled so in rec->names, added if new; -ENOMEM.
+ * Spellings of one count are one name, and their lines its copies (one a
+ * group); other privilege modifiers make another count: "EV:k" is the
+ * kernel's part of EV, which perf's metrics read beside EV itself
+ * (tma_info_system_kernel_utilization). */
 static int name_index(struct ps_recording *rec, const char *spelling)
 {
-	char key[sizeof(rec->names[0].key)];
+	char key[sizeof(rec->names[0].key)], mods[8], other[8];
 	size_t i;
 
 	event_id_normalise(spelling, key, sizeof(key));
-	for (i = 0; i < rec->n_names; i++)
-		if (strcmp(rec->names[i].key, key) == 0)
+	event_id_modifiers(spelling, mods, sizeof(mods));
+	for (i = 0; i < rec->n_names; i++) {
+		if (strcmp(rec->names[i].key, key) != 0)
+			continue;
+		event_id_modifiers(rec->names[i].spelling, other, sizeof(other));
+		if (strcmp(mods, other) == 0)
 			return (int)i;
+	}
 	if (rec->n_names == rec->cap_names) {
 		size_t cap = rec->cap_names ? rec->cap_names * 2 : 32;
 		void *p = realloc(rec->names, cap * sizeof(*rec->names));

@@ -12,7 +12,8 @@
 
 #include <stdio.h>
 
-/* One event name of the recording (spellings that normalise alike are one). */
+/* One event name of the recording (spellings that normalise alike, with
+ * the same privilege modifiers, are one). */
 struct ps_name {
 	char key[160];       /* event_id_normalise()d */
 	char spelling[160];  /* as perf first printed it */

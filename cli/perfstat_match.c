@@ -70,6 +70,27 @@ static void count_found(const struct model *m, struct ps_match *mt)
 	free(keys);
 }
 
+/* The recorded name that counts what me counts: the first, but one without
+ * privilege modifiers before the others ("EV" before "EV:k"); -1 none. */
+static int name_for(const struct ps_recording *rec, const struct event_id *ids,
+		    const struct event_id *me)
+{
+	char mods[8];
+	int first = -1;
+	size_t i;
+
+	for (i = 0; i < rec->n_names; i++) {
+		if (!event_id_same(me, &ids[i]))
+			continue;
+		event_id_modifiers(rec->names[i].spelling, mods, sizeof(mods));
+		if (mods[0] == '\0')
+			return (int)i;
+		if (first < 0)
+			first = (int)i;
+	}
+	return first;
+}
+
 int perfstat_match(const struct ps_recording *rec, const struct model *m, struct ps_match *mt)
 {
 	struct event_id_alias al[MAX_MODEL_EVENTS];
@@ -93,13 +114,9 @@ int perfstat_match(const struct ps_recording *rec, const struct model *m, struct
 	for (g = 0; g < m->n_groups; g++)
 		for (e = 0; e < m->groups[g].n_events; e++) {
 			model_event_id(&m->groups[g].events[e], &me);
-			mt->name_of[g][e] = -1;
-			for (i = 0; i < rec->n_names && !event_id_same(&me, &ids[i]); i++)
-				;
-			if (i < rec->n_names) {
-				mt->name_of[g][e] = (int)i;
-				mt->used[i] = true;
-			}
+			mt->name_of[g][e] = name_for(rec, ids, &me);
+			if (mt->name_of[g][e] >= 0)
+				mt->used[mt->name_of[g][e]] = true;
 		}
 	perfstat_match_combined(m, ids, rec->n_names, mt);
 	free(ids);

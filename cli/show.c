@@ -104,6 +104,14 @@ static const char *mstr(const json_t *m, const char *key)
 	return json_string_value(json_object_get(m, key));
 }
 
+/* A metric of Linux perf's table (the API's "source": "perf"). */
+static bool is_perf(const json_t *m)
+{
+	const char *s = mstr(m, "source");
+
+	return s != NULL && strcmp(s, "perf") == 0;
+}
+
 static bool streq(const char *a, const char *b)
 {
 	return a != NULL && b != NULL && strcmp(a, b) == 0;
@@ -230,6 +238,31 @@ static bool is_range_part(const json_t *metrics, const char *name)
 	return find_metric(metrics, other) != NULL;
 }
 
+/* Linux perf's own metrics (source "perf"), after ours: perf's names run
+ * longer, so they get a column of their own. */
+static void print_perf_metrics(const json_t *metrics)
+{
+	const json_t *m;
+	size_t i;
+	int w = 0;
+
+	json_array_foreach(metrics, i, m)
+		if (is_perf(m) && (int)strlen(mstr(m, "name")) > w)
+			w = (int)strlen(mstr(m, "name"));
+	if (w == 0)
+		return;
+	printf("\n%-*s %8s  %s\n", w + 2, "Linux perf's metrics", "value", "coverage");
+	json_array_foreach(metrics, i, m) {
+		char value[32];
+
+		if (!is_perf(m))
+			continue;
+		format_value(m, value, sizeof(value));
+		printf("  %-*s %8s  %5.0f%%\n", w, mstr(m, "name"), value,
+		       100.0 * json_number_value(json_object_get(m, "coverage")));
+	}
+}
+
 static void print_ranges_and_scalars(const json_t *metrics)
 {
 	const json_t *m;
@@ -260,7 +293,8 @@ static void print_ranges_and_scalars(const json_t *metrics)
 	json_array_foreach(metrics, i, m) {
 		char value[32];
 
-		if (mstr(m, "stack") != NULL || is_range_part(metrics, mstr(m, "name")))
+		if (mstr(m, "stack") != NULL || is_range_part(metrics, mstr(m, "name")) ||
+		    is_perf(m))
 			continue;
 		if (!figures)
 			printf("\n%-*s %8s  %s\n", NAME_WIDTH + 2, "Figures", "value", "coverage");
@@ -269,6 +303,7 @@ static void print_ranges_and_scalars(const json_t *metrics)
 		printf("  %-*s %8s  %5.0f%%  %s\n", NAME_WIDTH, mstr(m, "name"), value,
 		       100.0 * json_number_value(json_object_get(m, "coverage")), mstr(m, "help"));
 	}
+	print_perf_metrics(metrics);
 }
 
 /* How exact the figures can be, from the host's whole: the share of its

@@ -135,6 +135,7 @@ void meta_write(struct daemon *d)
 			"smt", d->plan.budget.smt_on ? "on" : "off",
 			/* Arm's #slots, which its perf Top-Down formulas need */
 			"pmu_slots", slots,
+			"cpuid", d->cpuid,
 			"plan", plan != NULL ? plan : "",
 			"pid", pid,
 			"started_ns", started,

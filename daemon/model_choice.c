@@ -51,12 +51,14 @@ int model_choose(const char *name, const struct model **ret, char *why, size_t l
 	return 0;
 }
 
-unsigned model_choice_host_slots(void)
+unsigned model_choice_host_facts(char *cpuid, size_t len)
 {
 	struct host_cpu c;
 	char err[256];
 
-	if (host_cpu_read("/", &c, err, sizeof(err)) < 0 || c.n_pmus == 0)
+	cpuid[0] = '\0';
+	if (host_cpu_read("/", &c, err, sizeof(err)) < 0)
 		return 0;
-	return c.pmus[0].slots;
+	snprintf(cpuid, len, "%s", c.cpuid);
+	return c.n_pmus > 0 ? c.pmus[0].slots : 0;
 }

@@ -21,8 +21,10 @@
  * what was chosen and why.  0, or -ENOENT for a name no model has. */
 int model_choose(const char *name, const struct model **ret, char *why, size_t len);
 
-/* Slots per cycle this host's core PMU reports (caps/slots: Arm's
- * PMMIR_EL1.SLOTS, perf's #slots); 0 when it reports none. */
-unsigned model_choice_host_slots(void);
+/* This host's CPU as perf's PERF_CPUID names it, into cpuid ("" when
+ * unknown), and the slots per cycle its core PMU reports (caps/slots:
+ * Arm's PMMIR_EL1.SLOTS, perf's #slots; 0 when it reports none), returned:
+ * facts formulas need, recorded for readers (meta "cpuid", "pmu_slots"). */
+unsigned model_choice_host_facts(char *cpuid, size_t len);
 
 #endif

@@ -357,7 +357,7 @@ int startup_open(struct daemon *d, const struct config *cfg, config_reload_fn re
 		log_warning("NOTIFY_SOCKET='%s' cannot be used (%s); not telling systemd",
 			    getenv("NOTIFY_SOCKET"), strerror(-r));
 	r = model_choose(cfg->model, &d->model, d->model_why, sizeof(d->model_why));
-	d->pmu_slots = model_choice_host_slots();
+	d->pmu_slots = model_choice_host_facts(d->cpuid, sizeof(d->cpuid));
 	if (r < 0) {
 		log_error("model: %s", d->model_why);
 		return r;

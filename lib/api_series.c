@@ -121,6 +121,7 @@ struct series_data {
 	int n;
 	bool smt_on;
 	unsigned slots;              /* meta "pmu_slots": the PMU's slots per cycle, 0 unknown */
+	char cpuid[64];              /* meta "cpuid": the CPU as perf names it, "" unknown */
 	struct query_cpi_fit fit;
 	struct recorded_under recorded[RECORDED_UNDER_MAX];   /* over from .. to */
 	unsigned n_recorded;
@@ -175,6 +176,15 @@ static int parse_ask(struct db *db, const char *query, struct http_query *q,
 	return 0;
 }
 
+/* The data's model and formula version (null and 0: one this build does
+ * not know), and what the span holds recorded under others. */
+static void print_model(struct jsonw *j, const struct series_data *d)
+{
+	jsonw_field_string_or_null(j, "model", d->m != NULL ? d->m->name : NULL);
+	jsonw_field_uint(j, "formula_version", d->m != NULL ? d->m->formula_version : 0);
+	api_print_recorded_under(j, d->recorded, d->n_recorded);
+}
+
 /* The answer: the target, the metric and its unit, the points. */
 static void print_series(struct jsonw *j, const struct series_ask *a, bool full,
 			 const struct series_data *d)
@@ -182,7 +192,8 @@ static void print_series(struct jsonw *j, const struct series_ask *a, bool full,
 	const struct model *m = d->m;
 	struct model_context ctx = { .smt_on = d->smt_on,
 				     .cpi_weights = d->fit.fitted ? d->fit.weights : NULL,
-				     .slots = d->slots };
+				     .slots = d->slots,
+				     .cpuid = d->cpuid[0] ? d->cpuid : NULL };
 	int i;
 
 	jsonw_object_begin(j);
@@ -196,9 +207,7 @@ static void print_series(struct jsonw *j, const struct series_ask *a, bool full,
 	jsonw_field_string(j, "unit", d->mi >= 0 ? api_metric_unit(m->metrics[d->mi].unit) :
 			   "percent");
 	jsonw_field_string(j, "source", series_source(d->b, d->n));
-	jsonw_field_string_or_null(j, "model", m != NULL ? m->name : NULL);
-	jsonw_field_uint(j, "formula_version", m != NULL ? m->formula_version : 0);
-	api_print_recorded_under(j, d->recorded, d->n_recorded);
+	print_model(j, d);
 	jsonw_field_uint(j, "from_ns", a->from);
 	jsonw_field_uint(j, "to_ns", a->to);
 	jsonw_field_uint(j, "step_ns", a->step);
@@ -227,6 +236,8 @@ int api_series(const struct api_request *rq, struct api_response *resp)
 	d.smt_on = query_meta(rq->db, "smt", smt, sizeof(smt)) == 0 && strcmp(smt, "on") == 0;
 	d.slots = query_meta(rq->db, "pmu_slots", smt, sizeof(smt)) == 0 ?
 		  (unsigned)strtoul(smt, NULL, 10) : 0;
+	if (query_meta(rq->db, "cpuid", d.cpuid, sizeof(d.cpuid)) < 0)
+		d.cpuid[0] = '\0';
 	r = parse_ask(rq->db, rq->query, &q, &a, resp);
 	if (r != 0)
 		return r < 0 ? r : 0;

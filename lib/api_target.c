@@ -5,6 +5,7 @@
  */
 #include "lib/api_endpoints.h"
 #include "lib/group_parts.h"
+#include "lib/model/model_perf.h"
 #include "lib/model/perf_names.h"
 #include "lib/pids.h"
 #include "lib/sampling_mode.h"
@@ -175,7 +176,8 @@ static void print_metrics(struct jsonw *j, const struct window *w, const struct 
 	struct metric_value mv[MODEL_MAX_METRICS];
 	struct model_context ctx = { .smt_on = w->smt_on,
 				     .cpi_weights = w->cpi_fit.fitted ? w->cpi_fit.weights : NULL,
-				     .slots = w->slots };
+				     .slots = w->slots,
+				     .cpuid = w->cpuid[0] ? w->cpuid : NULL };
 	unsigned k;
 
 	jsonw_break(j, 1);
@@ -202,6 +204,9 @@ static void print_metrics(struct jsonw *j, const struct window *w, const struct 
 		jsonw_field_double(j, "coverage", mv[k].coverage);
 		jsonw_field_bool(j, "core_scoped", mv[k].core_scoped);
 		jsonw_field_string(j, "help", mm->help);
+		/* "perf": Linux perf's own metric, its formula from perf's table */
+		jsonw_field_string(j, "source", k >= m->n_metrics - model_perf_count(m) ? "perf" :
+				   "stackd");
 		print_perf_names(j, m, mm->name);
 		jsonw_object_end(j);
 	}

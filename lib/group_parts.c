@@ -109,10 +109,10 @@ void group_map_add(struct group_map *map, const struct model *m, int64_t id,
 
 const struct stored_group *group_map_find(const struct group_map *map, int64_t id)
 {
-	size_t lo = 0, hi = map->n, i;
+	size_t lo = 0, hi = map->n;
 
 	if (map->unsorted) {
-		for (i = 0; i < map->n; i++)
+		for (size_t i = 0; i < map->n; i++)
 			if (map->g[i].id == id)
 				return &map->g[i];
 		return NULL;

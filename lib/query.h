@@ -99,6 +99,7 @@ struct window {
 	char model_name[64];
 	bool smt_on;                 /* the host had SMT on (meta "smt") */
 	unsigned slots;              /* its PMU's slots per cycle (meta "pmu_slots"), 0 unknown */
+	char cpuid[64];              /* its CPU as perf names it (meta "cpuid"), "" unknown */
 	struct window_group groups[MODEL_MAX_GROUPS];
 	unsigned n_groups;
 	/* collector health over the window, each field as it combines */

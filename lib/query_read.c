@@ -153,6 +153,8 @@ int query_read_intervals(struct db *db, const struct tiers *t, uint64_t window_n
 		w->smt_on = query_meta(db, "smt", smt, sizeof(smt)) == 0 && strcmp(smt, "on") == 0;
 		w->slots = query_meta(db, "pmu_slots", smt, sizeof(smt)) == 0 ?
 			   (unsigned)strtoul(smt, NULL, 10) : 0;
+		if (query_meta(db, "cpuid", w->cpuid, sizeof(w->cpuid)) < 0)
+			w->cpuid[0] = '\0';
 	}
 
 	rc = sqlite3_prepare_v2(db->db,

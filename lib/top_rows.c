@@ -223,7 +223,8 @@ static int fill_model_cells(struct rowset *rs, size_t row, const struct window *
 	struct metric_value mv[MODEL_MAX_METRICS];
 	struct model_context ctx = { .smt_on = w->smt_on,
 				     .cpi_weights = w->cpi_fit.fitted ? w->cpi_fit.weights : NULL,
-				     .slots = w->slots };
+				     .slots = w->slots,
+				     .cpuid = w->cpuid[0] ? w->cpuid : NULL };
 	int cols[MODEL_MAX_GROUPS * MODEL_MAX_EVENTS];
 	int64_t vals[MODEL_MAX_GROUPS * MODEL_MAX_EVENTS];
 	unsigned g, k, n = 0, j;

@@ -144,6 +144,10 @@ struct model_context {
 	 * caps/slots, PMMIR_EL1.SLOTS: perf's #slots); 0: the model's
 	 * pipeline_width. */
 	unsigned slots;
+	/* The measured CPU as perf's PERF_CPUID names it ("0x00000000410fd490"),
+	 * for formulas that differ by revision (perf's strcmp_cpuid_str());
+	 * NULL unknown. */
+	const char *cpuid;
 };
 
 enum model_vendor {

@@ -14,21 +14,24 @@
  *   backend_bound   = STALL_SLOT_BACKEND / SLOTS
  *   retiring        = OP_RETIRED / OP_SPEC * (1 - STALL_SLOT / SLOTS)
  *   bad_speculation = (1 - OP_RETIRED / OP_SPEC) * (1 - STALL_SLOT / SLOTS)
- * On Neoverse N2 (5 slots) STALL_SLOT and STALL_SLOT_FRONTEND count one slot
- * too many per cycle, so perf subtracts CPU_CYCLES from both
- * (arm64/arm/neoverse-n2-v2/metrics.json); so do we.  On Neoverse V1
- * (formula version 2) Arm's own formulas (arm64/arm/neoverse-v1/
- * metrics.json, from Arm's telemetry solution) move the slots of the 4
- * cycles after each mispredict (BR_MIS_PRED) from frontend to bad
- * speculation:
- *   frontend_bound  = STALL_SLOT_FRONTEND / SLOTS - 4 * BR_MIS_PRED / CPU_CYCLES
+ * On Neoverse N2 before r0p3 (5 slots) STALL_SLOT and STALL_SLOT_FRONTEND
+ * count one slot too many per cycle, so perf subtracts CPU_CYCLES from both
+ * where its strcmp_cpuid_str() says so (arm64/arm/neoverse-n2-v2/
+ * metrics.json); so do we (and where the revision is unknown).  Arm's own
+ * formulas (Linux perf 7.2.12's neoverse-v1 and neoverse-n2-v2
+ * metrics.json, from Arm's telemetry solution; formula version 2 on all
+ * three) charge the slots of the 4 cycles after each mispredict
+ * (BR_MIS_PRED) to bad speculation, taking them from the frontend (V1: all
+ * 4 cycles; N2, V2: 1) and the backend (N2, V2: 3):
+ *   frontend_bound  = STALL_SLOT_FRONTEND / SLOTS - f * BR_MIS_PRED / CPU_CYCLES
+ *   backend_bound   = STALL_SLOT_BACKEND / SLOTS - b * BR_MIS_PRED / CPU_CYCLES
  *   bad_speculation = (1 - OP_RETIRED / OP_SPEC) * (1 - STALL_SLOT / SLOTS)
  *                     + 4 * BR_MIS_PRED / CPU_CYCLES
- * (not clamped: a frontend share below the mispredict penalty goes negative,
- * as in perf).  The four sum to 1 when STALL_SLOT = STALL_SLOT_FRONTEND +
- * STALL_SLOT_BACKEND.  The formulas follow the kernel files in
- * tests/oracle/tables/arm_neoverse_*.json (the commits are named there),
- * which the perf oracle (system test 260) checks every claim against.
+ * with (f, b) = (4, 0) on V1 and (1, 3) on N2 and V2 (not clamped: a share
+ * below the mispredict penalty goes negative, as in perf).  The four sum to
+ * 1 when STALL_SLOT = STALL_SLOT_FRONTEND + STALL_SLOT_BACKEND; BR_MIS_PRED
+ * is counted in family "stalls".  make test checks them against perf's own
+ * expressions (tests/unit/test_model_cpus.c, the oracle).
  *
  * Cycle accounting (neoverse-v1/metrics.json's Cycle_Accounting group; the
  * kernel's Arm JSON defines no Top-Down level 2 for N2, V1 or V2):
@@ -50,6 +53,7 @@
 #include "lib/model/model_util.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 enum arm_metric {
@@ -180,11 +184,10 @@ static const struct model_event arm_cpi_b_flops[] = {
 	{ "r24", "stall_backend", "STALL_BACKEND", false, false },                       \
 	{ "r4005", "stall_backend_mem", "STALL_BACKEND_MEM", false, false }
 
+/* BR_MIS_PRED: Arm's level 1 (perf 7.2's neoverse-v1 and neoverse-n2-v2
+ * metrics.json) charges 4 cycles of slots per mispredict to bad
+ * speculation. */
 static const struct model_event arm_stalls[] = {
-	ARM_STALLS,
-};
-
-static const struct model_event arm_v1_stalls[] = {
 	ARM_STALLS,
 	{ "r10", "br_mis_pred", "BR_MIS_PRED", false, false },
 };
@@ -209,13 +212,6 @@ static const struct model_group arm_groups[] = {
 	{ "cpi_a", arm_cpi_a, N(arm_cpi_a), false },
 	{ "cpi_b_flops", arm_cpi_b_flops, N(arm_cpi_b_flops), false },
 	{ "stalls", arm_stalls, N(arm_stalls), false },
-};
-
-static const struct model_group arm_v1_groups[] = {
-	{ "td", arm_td, N(arm_td), false },
-	{ "cpi_a", arm_cpi_a, N(arm_cpi_a), false },
-	{ "cpi_b_flops", arm_cpi_b_flops, N(arm_cpi_b_flops), false },
-	{ "stalls", arm_v1_stalls, N(arm_v1_stalls), false },
 };
 
 static const struct model_group arm_n1_groups[] = {
@@ -312,19 +308,32 @@ static void arm_stall_cycles(const struct model *m, const struct group_sums *sum
 		  st.coverage, false);
 }
 
-/* The share of slots Arm's V1 formulas move from frontend to bad
- * speculation: 4 cycles (all slots) per mispredict; 0 on N2 and V2, whose
- * perf formulas have no such term.  NaN on V1 without its count. */
-static double mispredict_slots(const struct model *m, const struct group_sums *sums,
-			       double *coverage)
+/* Mispredicts per cycle, which Arm's formulas (Linux perf 7.2.12's
+ * neoverse-v1 and neoverse-n2-v2 metrics.json) charge to bad speculation at
+ * 4 cycles of slots each, taking them from the frontend (V1: all 4; N2, V2:
+ * 1) and the backend (N2, V2: 3).  NaN without the count. */
+static double mispredicts_per_cycle(const struct model *m, const struct group_sums *sums,
+				    double *coverage)
 {
-	struct gview st;
+	struct gview st = model_gview_get(m, sums, "stalls");
 
-	if (strcmp(m->name, "arm_v1") != 0)
-		return 0.0;
-	st = model_gview_get(m, sums, "stalls");
 	*coverage = model_cov2(*coverage, st.coverage);
-	return st.ok ? 4.0 * model_ratio(model_gv(&st, "br_mis_pred"), st.cycles) : NAN;
+	return st.ok ? model_ratio(model_gv(&st, "br_mis_pred"), st.cycles) : NAN;
+}
+
+/* Neoverse N2 before r0p3 counts one stall slot too many per cycle; perf
+ * subtracts it where strcmp_cpuid_str() says the core is N2 below r0p3
+ * (neoverse-n2-v2/metrics.json).  An unknown revision takes it too, as
+ * stackd did before it knew the revision. */
+static bool n2_extra_slot(const struct model *m, const struct model_context *ctx)
+{
+	unsigned long long midr;
+
+	if (m->pipeline_width != 5)
+		return false;
+	if (ctx->cpuid == NULL || sscanf(ctx->cpuid, "%llx", &midr) != 1)
+		return true;
+	return ((midr >> 20) & 0xf) == 0 && (midr & 0xf) < 3;
 }
 
 static void arm_compute(const struct model *m, const struct group_sums *sums,
@@ -332,8 +341,8 @@ static void arm_compute(const struct model *m, const struct group_sums *sums,
 {
 	struct gview td = model_gview_get(m, sums, "td");
 	double slots = m->pipeline_width * td.cycles;
-	/* Neoverse N2 counts one stall slot too many per cycle (perf's fix). */
-	double extra = m->pipeline_width == 5 ? td.cycles : 0.0;
+	double extra = n2_extra_slot(m, ctx) ? td.cycles : 0.0;
+	bool v1 = strcmp(m->name, "arm_v1") == 0;
 	double used, retired_share, misp, cov = td.coverage;
 
 	model_generic_compute(m, sums, ctx, out);
@@ -343,14 +352,15 @@ static void arm_compute(const struct model *m, const struct group_sums *sums,
 		return;
 	used = 1.0 - model_ratio(model_gv(&td, "stall_slot") - extra, slots);
 	retired_share = model_ratio(model_gv(&td, "op_retired"), model_gv(&td, "op_spec"));
-	misp = mispredict_slots(m, sums, &cov);
+	misp = mispredicts_per_cycle(m, sums, &cov);
 	model_put(&out[AM_FRONTEND_BOUND],
-		  model_ratio(model_gv(&td, "stall_slot_frontend") - extra, slots) - misp, cov,
-		  false);
-	model_put(&out[AM_BACKEND_BOUND], model_ratio(model_gv(&td, "stall_slot_backend"), slots),
-		  td.coverage, false);
+		  model_ratio(model_gv(&td, "stall_slot_frontend") - extra, slots) -
+		  (v1 ? 4.0 : 1.0) * misp, cov, false);
+	model_put(&out[AM_BACKEND_BOUND],
+		  model_ratio(model_gv(&td, "stall_slot_backend"), slots) - (v1 ? 0.0 : 3.0) * misp,
+		  v1 ? td.coverage : cov, false);
 	model_put(&out[AM_RETIRING], retired_share * used, td.coverage, false);
-	model_put(&out[AM_BAD_SPECULATION], (1.0 - retired_share) * used + misp, cov, false);
+	model_put(&out[AM_BAD_SPECULATION], (1.0 - retired_share) * used + 4.0 * misp, cov, false);
 }
 
 #define ARM_COMMON                                                               \
@@ -367,7 +377,7 @@ const struct model model_arm_n2 = {
 	.name = "arm_n2",
 	.description = "Arm Neoverse N2: Top-Down L1 from STALL_SLOT_* (5 slots), stall cycles, "
 		       "regression CPI stack, FLOPS (SVE 128-bit)",
-	.formula_version = 1,
+	.formula_version = 2,  /* 2: perf 7.2's mispredict terms (Arm's) */
 	.pmus = (const char *const[]){ "arm_n2", NULL },
 	.pipeline_width = 5,
 	.slot_stage = "dispatch",  /* rename to the backend (STALL_SLOT) */
@@ -394,8 +404,8 @@ const struct model model_arm_v1 = {
 	.peak_flop_dp = 16,   /* two 256-bit SVE FMA pipes: 4 lanes x 2 x 2 */
 	.peak_flop_sp = 32,
 	.peak_vector_bits = 256, /* two 256-bit SVE pipes (Arm V1 software optimization guide) */
-	.groups = arm_v1_groups,
-	.n_groups = N(arm_v1_groups),
+	.groups = arm_groups,
+	.n_groups = N(arm_groups),
 	.ratio_sets = arm_ratio_sets,
 	.n_ratio_sets = N(arm_ratio_sets),
 	.n_metrics = _AM_MAX,
@@ -407,7 +417,7 @@ const struct model model_arm_v2 = {
 	.name = "arm_v2",
 	.description = "Arm Neoverse V2: Top-Down L1 from STALL_SLOT_* (8 slots), stall cycles, "
 		       "regression CPI stack, FLOPS (SVE 128-bit)",
-	.formula_version = 1,
+	.formula_version = 2,  /* 2: perf 7.2's mispredict terms (Arm's) */
 	.pmus = (const char *const[]){ "arm_v2", NULL },
 	.pipeline_width = 8,
 	.slot_stage = "dispatch",  /* rename to the backend (STALL_SLOT) */

@@ -42,14 +42,16 @@ struct perf_model {
  * API, /metrics and the dashboard show for every CPU, with the tree they
  * draw.  perf's Intel names first, then its Atom-core names (Sierra
  * Forest, hybrid E-cores), then AMD's (amdzen4/5 pipeline.json); Arm's
- * sbsa.json uses ours for level 1. */
+ * sbsa.json uses ours for level 1, but AmpereOne's (ampere/ampereone/
+ * metrics.json) retired_fraction and slots_lost_misspeculation_fraction. */
 #define TD "topdown"
 static const struct alias {
 	const char *ours, *parent, *title, *stack;
 	const char *perf[3];
 } aliases[] = {
-	{ "retiring", NULL, "RET", TD, { "tma_retiring", NULL, NULL } },
-	{ "bad_speculation", NULL, "BADSPEC", TD, { "tma_bad_speculation", NULL, NULL } },
+	{ "retiring", NULL, "RET", TD, { "tma_retiring", "retired_fraction", NULL } },
+	{ "bad_speculation", NULL, "BADSPEC", TD,
+	  { "tma_bad_speculation", "slots_lost_misspeculation_fraction", NULL } },
 	{ "frontend_bound", NULL, "FE", TD, { "tma_frontend_bound", NULL, NULL } },
 	{ "backend_bound", NULL, "BE", TD, { "tma_backend_bound", NULL, NULL } },
 	{ "smt_contention", NULL, "SMT", TD, { NULL, NULL, NULL } },
@@ -493,6 +495,7 @@ static void perf_compute(const struct model *m, const struct group_sums *sums,
 	pv.smt_on = ctx->smt_on;
 	pv.core_wide = !ctx->smt_on;  /* one thread's counts: core-wide only without SMT */
 	pv.slots = ctx->slots > 0 ? ctx->slots : m->pipeline_width;
+	pv.cpuid = ctx->cpuid;
 	for (k = 0; k < pm->n_perf; k++) {
 		const struct perfdb_metric *p = perf_set_metric(pm->set, pm->perf_index[k]);
 		struct metric_value *o = &out[pm->n_base + pm->n_alias + k];

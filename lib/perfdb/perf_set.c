@@ -2,6 +2,7 @@
  * perf_set.c - see perf_set.h.
  */
 #include "lib/perfdb/perf_set.h"
+#include "lib/perfdb/host_cpu.h"
 #include "lib/perfdb/metric_expr.h"
 #include "lib/perfdb/name_index.h"
 
@@ -223,6 +224,13 @@ static int env_source_count(void *ctx, const char *name, double *out)
 	return 0;
 }
 
+/* strcmp_cpuid_str(): whether the counted CPU is str, by perf's rule
+ * (host_cpu_id_matches: arm64 header.c, x86 regex). */
+static int env_strcmp_cpuid(void *ctx, const char *str)
+{
+	return host_cpu_id_matches(str, ((struct eval_state *)ctx)->v->cpuid);
+}
+
 static void env_init(struct metric_expr_env *env, struct eval_state *st)
 {
 	memset(env, 0, sizeof(*env));
@@ -231,6 +239,9 @@ static void env_init(struct metric_expr_env *env, struct eval_state *st)
 	env->metric = env_metric;
 	env->literal = env_literal;
 	env->has_event = env_has_event;
+	/* no cpuid: unknown (a metric that asks cannot be computed, and both
+	 * sides of its if are needed) */
+	env->strcmp_cpuid_str = st->v->cpuid != NULL ? env_strcmp_cpuid : NULL;
 	env->source_count = env_source_count;
 	env->aggr_nr = env_source_count;
 }

@@ -310,7 +310,8 @@ class MetricTable:
         """The metric's value as Linux 7.2's expr.y computes it (NaN where
         perf prints NaN), or None where perf drops the expression (x % 0:
         YYABORT).  has_event: the lower-case names has_event() finds;
-        cpuid_match: what strcmp_cpuid_str() answers.  A name with no count
+        cpuid_match: what strcmp_cpuid_str() answers, or a function of its
+        argument that answers it (and may raise ExprError: no CPU id).  A name with no count
         raises ExprError."""
         memo = {}
 
@@ -333,6 +334,8 @@ class MetricTable:
             if kind == "has_event":
                 return 1.0 if e[1].lower() in has_event else 0.0
             if kind == "strcmp_cpuid_str":
+                if callable(cpuid_match):
+                    return 1.0 if cpuid_match(e[1]) else 0.0
                 return 1.0 if cpuid_match else 0.0
             if kind == "neg":
                 return -ev(e[1])

@@ -178,8 +178,27 @@ class Thread:
         for n, v in zip(names, vals):
             self.memo[n] = v
 
+    def union_parts(self, low):
+        """The table's events that a raw event's umask bits cover, where it
+        has several (FP_ARITH_INST_RETIRED.SCALAR = SCALAR_SINGLE +
+        SCALAR_DOUBLE): it counts what they count together."""
+        f = self.fact(low)
+        um = f.get("umask") or 0
+        if f.get("kind") != "raw" or bin(um).count("1") < 2 or f.get("msr") or \
+                f.get("cmask") or f.get("edge") or f.get("inv"):
+            return []
+        return [n for n, e in self.facts.items()
+                if n != low and e.get("kind") == "raw" and e.get("event") == f.get("event") and
+                e.get("umask") and not (e["umask"] & ~um) and e["umask"] != um and
+                not (e.get("msr") or e.get("cmask") or e.get("edge") or e.get("inv"))]
+
     def total_of(self, low):
-        """The count low is a part of, if the names say so."""
+        """The count low is a part of, if the names say so (not a total
+        made of its parts)."""
+        total = self._total_of(low)
+        return None if total is None or self.union_parts(total) else total
+
+    def _total_of(self, low):
         if low in CHAINS:
             return CHAINS[low]
         if "." in low:
@@ -286,6 +305,8 @@ class Thread:
             n_mix = sum(1 for n in self.names if n.endswith("_spec") and "." not in n and
                         n not in NOT_MIX)
             return round(self.count("inst_spec") * self.u(0, 1.0) / max(n_mix, 1))
+        if self.union_parts(low):
+            return self.union(low, self.fact(low)["umask"])
         total = self.total_of(low)
         if total is not None:
             return round(self.count(total) * self.u(0.0, 1.0))
@@ -330,7 +351,8 @@ class Thread:
         parts = [n for n, e in self.facts.items()
                  if e.get("event") == code and code is not None and e.get("umask")
                  and not (e["umask"] & ~umask) and e.get("kind") == "raw" and
-                 not e.get("cmask") and not e.get("edge") and not e.get("inv")]
+                 not e.get("cmask") and not e.get("edge") and not e.get("inv") and
+                 not e.get("msr") and not self.union_parts(n)]
         vals = [self.count(p) for p in parts] or [self.free(base)]
         if self.is_cycles(base):
             return round(min(self.cycles, max(vals) + sum(vals) * self.u(0, 0.3)))
@@ -345,8 +367,7 @@ class Recording:
 
 def needed(table, unit):
     """Event objects every metric of the core type's set names."""
-    metrics = {m["name"]: m["expr"] for m in table["metrics"]
-               if (m.get("pmu") or None) in (None, unit)}
+    metrics = {m["name"]: m["expr"] for m in table["metrics"] if (m.get("pmu") or None) == unit}
     mt = perf_metrics.MetricTable(metrics)
     names = set()
     for m in metrics:
@@ -380,11 +401,12 @@ def widths(table, unit):
     return 6
 
 
-def recording(table, unit, rng, smt, interval, cpuid, slots=None):
+def recording(table, unit, rng, smt, interval, cpuid, slots=None, both=False):
     """A perf stat -x, recording (plain: one interval; -I: three) of every
-    event the core type's metrics name; on a hybrid the other core type's
-    too, as perf stat prints both there."""
-    units = [unit] + ([u for u in ("cpu_core", "cpu_atom") if u != unit] if unit else [])
+    event the core type's metrics name, in random order; on a hybrid with
+    both, the other core type's too, as perf stat -a prints both there
+    (without, as perf stat --cputype prints one)."""
+    units = [unit] + ([u for u in ("cpu_core", "cpu_atom") if u != unit] if unit and both else [])
     events = {u: needed(table, u) for u in units}
     n2_extra = cpuid is not None and cpuid.lower().startswith("0x00000000410fd49") and \
         int(cpuid, 16) & 0xf < 3 and (int(cpuid, 16) >> 20) & 0xf == 0

@@ -21,6 +21,7 @@
 #include "daemon/attribute/proctab.h"
 #include "daemon/collect/worker.h"
 #include "lib/model/model.h"
+#include "lib/perfdb/perfdb.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -31,6 +32,11 @@
 
 struct sim_host {
 	const struct model *model;
+	/* A model made from perf's tables: its table and core type (NULL for
+	 * a hand model), whose fields key the truth (sim_host_table.c). */
+	const struct perfdb_table *table;
+	const char *unit;
+	unsigned width;                 /* slots per cycle of the truth's Top-Down rates */
 	struct simpmu *sim;
 	struct kernel_ops ops;
 	struct plan plan;
@@ -50,8 +56,21 @@ struct sim_host {
 	uint64_t left[SIM_HOST_CPUS];   /* ms left of each CPU's current slice */
 };
 
-/* The simulated PMU that stands for model m's hardware (NULL: none). */
+/* The simulated PMU that stands for model m's hardware (NULL: none): a
+ * libpfm4 PMU name for a hand model, perf's table directory for a model
+ * made from one. */
 const char *sim_host_pmu_of(const struct model *m);
+/* Whether m is a model made from perf's tables, and which (sim_host_table.c). */
+bool sim_host_table_of(const struct model *m, const struct perfdb_table **table,
+		       const char **unit);
+/* The bits the truth knows model event ev by: a table model's from its
+ * table's fields (perfdb_encode), a hand model's from simpmu_encode of
+ * its name.  0 or -errno. */
+int sim_host_event_attr(const struct sim_host *h, const struct model_event *ev,
+			struct perf_event_attr *attr);
+/* Slots per cycle for the truth's Top-Down rates of table model m. */
+unsigned sim_host_slot_width(const struct model *m, const struct perfdb_table *t,
+			     const char *unit);
 
 /* The host a scenario names: model m on simpmu's pmu, SMT, the watchdog and
  * `reserved` general counters held by another user on every CPU.  Plans,
@@ -73,9 +92,14 @@ int sim_host_run(struct sim_host *h, uint64_t ns, bool last, char *err, size_t e
 void sim_host_truth(const struct sim_host *h, unsigned i, struct group_sums *sums);
 /* Read what the host stored back through the query code and hold it to the
  * truth: no group ever unschedulable, every task's CPU time exact (ns),
- * every metric the truth defines the same to 1e-9, Top-Down level 1
- * summing to 1.  0, or -1 with err saying what differs. */
+ * every metric the truth defines the same to 1e-9 (read with the stored
+ * PMU's #slots, as readers do), Top-Down level 1 summing to 1 where all
+ * four classes are defined.  0, or -1 with err saying what differs. */
 int sim_host_verify(const struct sim_host *h, char *err, size_t errlen);
+/* The same, setting checked[k] for every metric k of the model that was
+ * compared (its truth valid) for some task. */
+int sim_host_verify_metrics(const struct sim_host *h, bool checked[MODEL_MAX_METRICS],
+			    char *err, size_t errlen);
 int32_t sim_host_pid(unsigned i);
 
 #endif

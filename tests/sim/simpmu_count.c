@@ -148,7 +148,7 @@ void simpmu_count_cpu(struct simpmu *sim, int cpu, struct simpmu_task *t, uint64
 	c->td_slots += slice_for(sim, t, &s, (struct simpmu_key){ PERF_TYPE_RAW, INTEL_SLOTS, 0 });
 	for (m = 0; m < sim->arch->n_metrics; m++)
 		c->td_metric[m] += slice_for(sim, t, &s, (struct simpmu_key){
-			PERF_TYPE_RAW, INTEL_METRIC0 + 0x100 * (uint64_t)m });
+			PERF_TYPE_RAW, INTEL_METRIC0 + 0x100 * (uint64_t)m, 0 });
 }
 
 /* Bring the group's counts up to now before anyone looks at them. */

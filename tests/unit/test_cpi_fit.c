@@ -182,7 +182,7 @@ static void test_residual(void)
 	struct group_sums s[MODEL_MAX_GROUPS];
 	struct metric_value out[MODEL_MAX_METRICS];
 	double w[CPI_WEIGHTS] = { 0.4, 20, 10, 5, NAN, 30, 100 };
-	struct model_context ctx = { false, w, 0 };
+	struct model_context ctx = { false, w, 0, NULL };
 	double sum = 0;
 	unsigned k;
 

@@ -113,7 +113,7 @@ static void check_readers(const char *path, const double *stored)
 {
 	struct query_cpi_fit f;
 	struct metric_value mv[MODEL_MAX_METRICS];
-	struct model_context ctx = { false, NULL, 0 };
+	struct model_context ctx = { false, NULL, 0, NULL };
 	const struct window_proc *p;
 	struct window w;
 	char err[1024];

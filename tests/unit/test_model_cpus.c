@@ -145,10 +145,11 @@ struct core_type {
 	/* slots per cycle: perf's constant where its level 1 writes one (Intel
 	 * before Ice Lake 4, Atom cores 5/6/8, AMD 6/8, Neoverse V1 8, V3 10, N3
 	 * 5); the core's issue width where nothing in level 1 reads it (Intel
-	 * perf metrics: cycles only); 0 where perf reads #slots from sysfs and
-	 * states no value (N2, V2, AmpereOne): then the model's pipeline_width,
-	 * or SLOTS_ANY where it has none, given to both sides alike (AmpereOne's
-	 * level 1 sums to 1 for any #slots; no source here states its value) */
+	 * perf metrics: cycles only); N2 5 and V2 8, their caps/slots as
+	 * tests/oracle/tables/arm_neoverse_{n2,v2}.json copy it; 0 where no
+	 * source here states it (AmpereOne): SLOTS_ANY, as its level 1 sums to
+	 * 1 for any #slots.  Arm's #slots is given to both sides, to the model
+	 * as a host's caps/slots (model_context.slots). */
 	unsigned width;
 };
 
@@ -224,13 +225,13 @@ static const struct cpu_case cases[] = {
 	  { { "arm_n1", NULL, NULL, 0 } },
 	  "perf's neoverse-n1 metrics.json has no TopdownL1 (N1 has no STALL_SLOT events)" },
 	{ "neoverse-n2", "0x00000000410fd490", NULL, "arm/neoverse-n2-v2", N_SAME,
-	  { { "arm_n2", "td", v_arm, 0 } }, NULL },
+	  { { "arm_n2", "td", v_arm, 5 } }, NULL },
 	{ "neoverse-v1", "0x00000000411fd401", NULL, "arm/neoverse-v1", N_SAME,
 	  { { "arm_v1", "td", v_arm, 8 } }, NULL },
 	{ "neoverse-v2", "0x00000000410fd4f0", NULL, "arm/neoverse-n2-v2", N_SAME,
-	  { { "arm_v2", "td", v_arm, 0 } }, NULL },
+	  { { "arm_v2", "td", v_arm, 8 } }, NULL },
 	{ "neoverse-v2-dt", "0x00000000410fd4f0", NULL, "arm/neoverse-n2-v2", N_SAME,
-	  { { "arm_v2", "td", v_arm, 0 } }, NULL },
+	  { { "arm_v2", "td", v_arm, 8 } }, NULL },
 	{ "neoverse-v3", "0x00000000410fd830", NULL, "arm/neoverse-v3", N_SAME,
 	  { { "neoverse-v3", "td_l1", v_arm, 10 } }, NULL },
 	{ "neoverse-n3", "0x00000000410fd8e0", NULL, "arm/neoverse-n3", N_SAME,
@@ -454,8 +455,7 @@ static void check_level1(const struct cpu_case *c, const struct core_type *ct,
 	struct group_sums sums[MODEL_MAX_GROUPS];
 	struct metric_value out[MODEL_MAX_METRICS];
 	struct model_context ctx;
-	struct vec_ctx vc = { ct->vec, ct->width ? ct->width :
-				       m->pipeline_width ? m->pipeline_width : SLOTS_ANY };
+	struct vec_ctx vc = { ct->vec, ct->width ? ct->width : SLOTS_ANY };
 	struct perf_values pv;
 	double sum = 0;
 	unsigned k;
@@ -471,8 +471,11 @@ static void check_level1(const struct cpu_case *c, const struct core_type *ct,
 	check_perf_sum(s, &pv);
 
 	memset(sums, 0, sizeof(sums));
+	memset(out, 0, sizeof(out));
 	memset(&ctx, 0, sizeof(ctx));
 	ctx.smt_on = pv.smt_on;
+	/* #slots as an Arm host's PMU gives it (caps/slots) */
+	ctx.slots = m->vendor == VENDOR_ARM ? vc.width : 0;
 	fill_sums(m, vc.vec, vc.width, sums);
 	m->compute(m, sums, &ctx, out);
 	for (k = 0; k < sizeof(ours) / sizeof(ours[0]); k++) {
@@ -503,12 +506,14 @@ static void check_level1(const struct cpu_case *c, const struct core_type *ct,
 
 static void check_case(const struct cpu_case *c)
 {
-	const struct model *host[2], *byid[2];
+	const struct model *host[2];
 	unsigned i;
 
 	now = c->host;
 	check_choice(c, NULL, host);
 	if (c->cpuid != NULL) {
+		const struct model *byid[2];
+
 		check_choice(c, c->cpuid, byid);
 		if (c->cpuid_model == NULL)
 			for (i = 0; i < n_types(c); i++)

@@ -84,7 +84,7 @@ static void test_skl(void)
 	const struct model *m = &model_skl;
 	struct group_sums s[MODEL_MAX_GROUPS];
 	struct metric_value out[MODEL_MAX_METRICS];
-	struct model_context ctx = { false, NULL, 0 };
+	struct model_context ctx = { false, NULL, 0, NULL };
 	double c = 1e9, slots = 4 * c, uops_issued = 2.2e9, retire = 2.0e9, idq = 0.8e9;
 	double rec = 0.02e9, idq0 = 0.1e9, br = 9e6, mc = 1e6;
 	double mem = 0.3e9, st = 0.05e9, tot = 0.5e9, p1 = 0.1e9, p2 = 0.2e9;
@@ -171,7 +171,7 @@ static void test_skl_smt(const struct model *m)
 {
 	struct group_sums s[MODEL_MAX_GROUPS];
 	struct metric_value out[MODEL_MAX_METRICS];
-	struct model_context ctx = { true, NULL, 0 };
+	struct model_context ctx = { true, NULL, 0, NULL };
 	double c = 1e9, ota = 0.3e9, xclk = 0.5e9, ui = 2.2e9, retire = 2.0e9, idq = 0.8e9;
 	double rec_any = 0.04e9, idq0 = 0.1e9, br = 9e6, mc = 1e6, mf = 0.1e9, ins = 1.5e9;
 	double mem = 0.3e9, st = 0.05e9, tot = 0.5e9, p1 = 0.1e9, p2 = 0.2e9, rs_empty = 0.15e9;
@@ -231,7 +231,7 @@ static void test_skl_parts(void)
 	const struct model *m = &model_skl;
 	struct group_sums s[MODEL_MAX_GROUPS];
 	struct metric_value out[MODEL_MAX_METRICS];
-	struct model_context ctx = { true, NULL, 0 };
+	struct model_context ctx = { true, NULL, 0, NULL };
 	double ca = 0.2e9, cb = 0.8e9, c = ca + cb;   /* scale factors 5 and 1.25: exact */
 	double ui_a = 0.36e9, rs_a = 0.32e9, rec_a = 0.004e9;   /* counts of part A */
 	double idq_b = 0.6e9, ota_b = 0.16e9, xclk_b = 0.32e9;  /* counts of part B */
@@ -363,7 +363,7 @@ static void test_flops_precisions(void)
 	const struct model *m = &model_spr;
 	struct group_sums s[MODEL_MAX_GROUPS];
 	struct metric_value out[MODEL_MAX_METRICS];
-	struct model_context smt = { true, NULL, 0 };
+	struct model_context smt = { true, NULL, 0, NULL };
 	double c = 1e9, flop;
 
 	memset(s, 0, sizeof(s));
@@ -532,7 +532,7 @@ static void test_missing(void)
 	const struct model *m = &model_skl;
 	struct group_sums s[MODEL_MAX_GROUPS];
 	struct metric_value out[MODEL_MAX_METRICS];
-	struct model_context smt = { true, NULL, 0 };
+	struct model_context smt = { true, NULL, 0, NULL };
 	static const char *const sources[] = { "dsb_uops", "mite_uops", "ms_uops", "lsd_uops" };
 	unsigned k;
 

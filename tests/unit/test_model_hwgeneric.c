@@ -61,7 +61,7 @@ static void put_base(const struct model *m, struct group_sums *s)
 
 static void compute(const struct model *m, const struct group_sums *s, struct metric_value *out)
 {
-	struct model_context ctx = { false, NULL, 0 };
+	struct model_context ctx = { false, NULL, 0, NULL };
 
 	memset(out, 0, sizeof(*out) * MODEL_MAX_METRICS);
 	m->compute(m, s, &ctx, out);

@@ -5,7 +5,8 @@
  * unquoted commas; events matched by what they count (Ice Lake's recovery
  * term, Zen 4's cmask event); per-row lines of one event summed, also with
  * thousands of lines per interval; the nth group naming an event takes its
- * nth copy; every model's --perf-command reads back with every event. */
+ * nth copy, and "EV:k" is not one (the kernel's part of EV); every model's
+ * --perf-command reads back with every event. */
 #include "lib/model/model.h"
 #include "cli/perfstat.h"
 #include "test.h"
@@ -179,14 +180,15 @@ static void shape_sums(void)
 }
 
 /* Ice Lake as perf writes its recovery term (unquoted commas) and with
- * the '@' form; it is stackd's INT_MISC.CLEARS_COUNT.  Modifiers are noted. */
+ * the '@' form; it is stackd's INT_MISC.CLEARS_COUNT.  Modifiers are noted,
+ * and the same ones make the '@' line a copy of the '/' ones. */
 static void icelake(void)
 {
 	static const char text[] =
 		"     1.000000000,CPU0,4000,,cycles:u,1000,100.00,,\n"
 		"     1.000000000,CPU0,55,,cpu/INT_MISC.RECOVERY_CYCLES,cmask=1,edge/u,1000,100.00,,\n"
 		"     1.000000000,CPU1,45,,cpu/INT_MISC.RECOVERY_CYCLES,cmask=1,edge/u,1000,100.00,,\n"
-		"     1.000000000,CPU0,7,,cpu@INT_MISC.RECOVERY_CYCLES\\,cmask\\=1\\,edge@,1000,"
+		"     1.000000000,CPU0,7,,cpu@INT_MISC.RECOVERY_CYCLES\\,cmask\\=1\\,edge@u,1000,"
 		"100.00,,\n"
 		"     1.000000000,CPU0,30,,MACHINE_CLEARS.COUNT,1000,100.00,,\n"
 		"     1.000000000,CPU0,30,,branch-misses,1000,100.00,,\n";
@@ -208,6 +210,34 @@ static void icelake(void)
 	CHECK_EQ_U(perfstat_unused(&rec, &mt, unused, sizeof(unused)), 1);
 	CHECK_STR(unused, "branch-misses");
 	perfstat_match_free(&mt);
+	perfstat_free(&rec);
+}
+
+/* "EV:k" is the kernel's part of EV, not another copy of it: perf's
+ * metrics read both (tma_info_system_kernel_utilization =
+ * CPU_CLK_UNHALTED.THREAD_P:k / CPU_CLK_UNHALTED.THREAD), in either order,
+ * and a model's event reads EV. */
+static void modifiers_apart(void)
+{
+	static const char text[] =
+		"300,,CPU_CLK_UNHALTED.THREAD_P:k,1000,100.00,,\n"
+		"200,,INST_RETIRED.ANY_P:k,1000,100.00,,\n"
+		"1000,,CPU_CLK_UNHALTED.THREAD,1000,100.00,,\n"
+		"800,,cpu/INST_RETIRED.ANY_P/k,1000,100.00,,\n"
+		"2000,,instructions,1000,100.00,,\n";
+	struct group_sums sums[MODEL_MAX_GROUPS];
+	struct ps_recording rec;
+	int g, e;
+
+	read_text(text, &rec);
+	CHECK_EQ_U(rec.n_names, 4);  /* :k ones (instructions:k spelt twice), plain ones */
+	CHECK_EQ_U(rec.iv[0].n, 5);
+	CHECK_EQ_U(rec.n_modifiers, 2);
+	column_at(&model_skl, "td_l1", "cycles", &g, &e);
+	sums_of(&rec, 0, &model_skl, sums);
+	CHECK_EQ_U(sums[g].v[e], 1000);
+	column_at(&model_skl, "td_l1", "instructions", &g, &e);
+	CHECK_EQ_U(sums[g].v[e], 2000);
 	perfstat_free(&rec);
 }
 
@@ -362,6 +392,7 @@ int main(void)
 {
 	shape_sums();
 	icelake();
+	modifiers_apart();
 	zen4();
 	many_cpus();
 	perf_command_round_trip();

@@ -64,7 +64,7 @@ static int open_event(const struct kernel_ops *ops, const char *name, int cpu, i
 		a.config = PERF_COUNT_SW_CONTEXT_SWITCHES;
 		a.sample_period = 1;
 	} else {
-		CHECK(simpmu_encode(name, &a) == 0);
+		CHECK(simpmu_encode(ops->ctx, name, &a) == 0);
 	}
 	a.disabled = group_fd == -1;
 	a.pinned = group_fd == -1;
@@ -386,11 +386,11 @@ static void check_perf_metrics(void)
 	ops.close(ops.ctx, g[0]);
 	CHECK(open_event(&ops, "cpu/topdown-retiring/", 0, -1) == -EINVAL);   /* leads */
 	base_attr(&a);
-	CHECK(simpmu_encode("cpu/slots/", &a) == 0);
+	CHECK(simpmu_encode(sim, "cpu/slots/", &a) == 0);
 	a.disabled = a.pinned = 1;
 	g[0] = ops.perf_open(ops.ctx, &a, -1, 0, -1);
 	CHECK(g[0] >= 0);
-	CHECK(simpmu_encode("cpu/topdown-be-bound/", &a) == 0);
+	CHECK(simpmu_encode(sim, "cpu/topdown-be-bound/", &a) == 0);
 	a.disabled = a.pinned = 0;
 	a.sample_period = 1000;                              /* metrics do not sample */
 	CHECK(ops.perf_open(ops.ctx, &a, -1, 0, g[0]) == -EINVAL);
