@@ -12,7 +12,49 @@
 struct lookup {
 	const struct ps_recording *rec;
 	size_t interval;
+	const struct perf_set *set;
+	const struct event_id *ids;   /* per recorded name: what it counts */
 };
+
+/* What a raw event of perf's table counts, as event_id.h compares it: its
+ * fields as the kernel's format files place them (an Intel umask above 8
+ * bits, an AMD event above 12, are not compared). */
+static bool table_event_id(const struct perf_set *set, const char *name, struct event_id *id)
+{
+	const struct perfdb_event *e = perf_set_event(set, name);
+
+	if (e == NULL || e->kind != PERFDB_EV_RAW)
+		return false;
+	memset(id, 0, sizeof(*id));
+	id->kind = EVENT_ID_CORE;
+	id->event = e->event_code;
+	id->umask = (uint8_t)e->umask;
+	id->cmask = e->cmask;
+	id->inv = e->inv;
+	id->edge = e->edge;
+	id->any = e->any;
+	id->config1 = e->msr_index ? e->msr_value : 0;
+	event_id_normalise(e->name, id->name, sizeof(id->name));
+	return true;
+}
+
+/* The first plain count of the interval that counts what id does (a
+ * recording spelt in libpfm4's names, raw codes or terms). */
+static const struct ps_count *by_identity(const struct lookup *l, const struct event_id *id)
+{
+	const struct ps_interval *iv = &l->rec->iv[l->interval];
+	char has[8];
+	size_t i;
+
+	for (i = 0; i < iv->n; i++) {
+		const struct ps_count *c = &iv->counts[i];
+
+		event_id_modifiers(l->rec->names[c->name].spelling, has, sizeof(has));
+		if (c->occurrence == 0 && has[0] == '\0' && event_id_same(&l->ids[c->name], id))
+			return c;
+	}
+	return NULL;
+}
 
 /* The recorded count of `name` (an event as perf's expressions spell it),
  * by its spelling or what perf and the kernel make the same count, with
@@ -45,6 +87,12 @@ static int recorded(void *ctx, const char *name, double *out)
 	}
 	if (exact == NULL)
 		exact = other;
+	if (exact == NULL && mods[0] == '\0' && l->ids != NULL) {
+		struct event_id id;
+
+		if (table_event_id(l->set, name, &id))
+			exact = by_identity(l, &id);
+	}
 	if (exact == NULL || !exact->counted)
 		return -ENOENT;
 	*out = exact->value;
@@ -55,7 +103,8 @@ int analyze_perf_compute(const struct perf_set *set, const struct ps_recording *
 			 const struct model_context *ctx, unsigned width, struct analyze_perf *out)
 {
 	struct perf_values pv;
-	struct lookup l = { rec, 0 };
+	struct lookup l = { rec, 0, set, NULL };
+	struct event_id *ids;
 	bool *seen;
 	unsigned k;
 	size_t i;
@@ -69,10 +118,17 @@ int analyze_perf_compute(const struct perf_set *set, const struct ps_recording *
 	out->value = calloc(rec->n * out->n + 1, sizeof(*out->value));
 	out->valid = calloc(rec->n * out->n + 1, sizeof(*out->valid));
 	seen = calloc(out->n + 1, sizeof(*seen));
-	if (out->value == NULL || out->valid == NULL || seen == NULL) {
+	ids = calloc(rec->n_names + 1, sizeof(*ids));
+	if (out->value == NULL || out->valid == NULL || seen == NULL || ids == NULL) {
 		free(seen);
+		free(ids);
 		return -ENOMEM;
 	}
+	/* what each recorded name counts, in the libpfm4 table of the model
+	 * perfstat_match() chose (event_id_use_pmu) */
+	for (i = 0; i < rec->n_names; i++)
+		event_id_resolve(rec->names[i].spelling, NULL, 0, &ids[i]);
+	l.ids = ids;
 	memset(&pv, 0, sizeof(pv));
 	pv.event = recorded;
 	pv.ctx = &l;
@@ -98,6 +154,7 @@ int analyze_perf_compute(const struct perf_set *set, const struct ps_recording *
 		}
 	}
 	free(seen);
+	free(ids);
 	return 0;
 }
 

@@ -111,8 +111,14 @@ int model_for_cpu(const struct host_cpu *c, const char *pfm_pmu, const struct mo
 	if (m == NULL) {
 		m = model_generic_for(c);
 		n = 1;
-		snprintf(why, len, "CPU %s: generic hardware model %s: this CPU has no table in "
-			 "Linux perf %s", c->cpuid, m ? m->name : "?", perfdb_source.linux_version);
+		if (t != NULL)
+			snprintf(why, len, "CPU %s: generic hardware model %s: perf's table %s "
+				 "(Linux %s) has no Top-Down, frontend or FLOPS metric", c->cpuid,
+				 m ? m->name : "?", t->name, perfdb_source.linux_version);
+		else
+			snprintf(why, len, "CPU %s: generic hardware model %s: this CPU has no "
+				 "table in Linux perf %s", c->cpuid, m ? m->name : "?",
+				 perfdb_source.linux_version);
 	}
 	if (m == NULL)
 		return -ENOENT;

@@ -149,9 +149,22 @@ void tevent_list_init(struct tevent_list *l, const struct perfdb_table *t, const
 			l->leads = true;
 			break;
 		}
-	/* Intel: fixed counters 1 and 0; Arm: the cycle counter. */
-	put(l, "perf::CYCLES", "cycles", "cycles", t->vendor != PERFDB_AMD);
-	put(l, "perf::INSTRUCTIONS", "instructions", "instructions", intel);
+	/* Intel: fixed counters 1 and 0; Arm: the cycle counter.  On a hybrid
+	 * every member must be of the core type's own PMU: a generic hardware
+	 * event would land on another (the kernel's perf_init_event); the
+	 * codes the kernel places on those fixed counters, 0x3c and 0xc0
+	 * (intel_perfmon_event_map), under that PMU's name. */
+	if (unit != NULL && intel) {
+		char cyc[64], ins[64];
+
+		snprintf(cyc, sizeof(cyc), "%s/event=0x3c,umask=0x0/", unit);
+		snprintf(ins, sizeof(ins), "%s/event=0xc0,umask=0x0/", unit);
+		put(l, cyc, "cycles", "cycles", true);
+		put(l, ins, "instructions", "instructions", true);
+	} else {
+		put(l, "perf::CYCLES", "cycles", "cycles", t->vendor != PERFDB_AMD);
+		put(l, "perf::INSTRUCTIONS", "instructions", "instructions", intel);
+	}
 	l->n_base = l->n;
 }
 

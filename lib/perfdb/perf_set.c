@@ -180,6 +180,11 @@ static const struct perfdb_event *table_event(const struct perf_set *s, const ch
 	return i >= 0 ? &s->table->events[i] : NULL;
 }
 
+const struct perfdb_event *perf_set_event(const struct perf_set *s, const char *name)
+{
+	return table_event(s, name);
+}
+
 static int env_event(void *ctx, const char *name, double *out)
 {
 	const struct eval_state *st = ctx;

@@ -43,6 +43,8 @@ unsigned perf_set_count(const struct perf_set *s);
 const struct perfdb_metric *perf_set_metric(const struct perf_set *s, unsigned i);
 const struct perfdb_table *perf_set_table(const struct perf_set *s);
 int perf_set_index(const struct perf_set *s, const char *name);  /* -1: none */
+/* The table's event of that name (as perf's expressions spell it), or NULL. */
+const struct perfdb_event *perf_set_event(const struct perf_set *s, const char *name);
 
 /* Metric i's expression value (before ScaleUnit): 0, -ENOENT when an event
  * it needs was not counted, -EDOM when it cannot be computed (a division by

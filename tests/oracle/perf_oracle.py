@@ -29,10 +29,18 @@ output with that value (1e-9 relative, plus the rounding of analyze's 9
 significant digits); a metric Python cannot compute (an event or literal
 missing, NaN: perf prints nothing) must not be.
 
-Usage: perf_oracle.py --stackctl PATH [--tables JSON] [--seed S] [MODEL...]
+A hybrid's recordings hold its core type's events only, as perf stat
+--cputype prints them; --hybrid-both writes both core types' (perf stat -a),
+which analyze does not yet read apart (cpu_core/X/ and cpu_atom/X/ are one
+name to cli/perfstat.c).
+
+Usage: perf_oracle.py --stackctl PATH [--tables JSON] [--seed S] [--jobs N]
+       [--skip MODEL=REASON]... [--hybrid-both] [MODEL...]
+(PERF_ORACLE_ALL=1: every disagreement on stderr, not the first 60.)
 Exit 0: all agree; 1: a disagreement; 2: usage.
 """
 import argparse
+import concurrent.futures
 import json
 import math
 import os
@@ -50,13 +58,16 @@ import table_counts  # noqa: E402
 # Issue 29's CPUs: the models analyze --model takes for them.  Table models
 # are named after perf's directory (lib/model/models.c model_table_name),
 # a hybrid's per core type.
+# Clearwater Forest, Zen 2, Zen 3 and Neoverse N1 get no table model: their
+# tables hold no Top-Down, frontend or FLOPS metric to make a family of
+# (stackd --list-models); the last three are served by our hand models
+# below, with perf's metrics added, and checked as those.
 TABLE_MODELS = ["skylakex", "cascadelakex", "icelakex", "sapphirerapids", "emeraldrapids",
-                "graniterapids", "sierraforest", "clearwaterforest"]
+                "graniterapids", "sierraforest"]
 for _hybrid in ("alderlake", "arrowlake", "lunarlake", "meteorlake"):
     TABLE_MODELS += [_hybrid + "_cpu_core", _hybrid + "_cpu_atom"]
-TABLE_MODELS += ["skylake", "icelake", "tigerlake", "amdzen2", "amdzen3", "amdzen4", "amdzen5",
-                 "neoverse-n1", "neoverse-n2-v2", "neoverse-v1", "neoverse-v3", "neoverse-n3",
-                 "ampereone"]
+TABLE_MODELS += ["skylake", "icelake", "tigerlake", "amdzen4", "amdzen5",
+                 "neoverse-n2-v2", "neoverse-v1", "neoverse-v3", "neoverse-n3", "ampereone"]
 
 # Hand models -> (perf table, CPU id for strcmp_cpuid_str, #slots): the
 # tables of lib/model/model_hand_tables.c; the Arm ids are those rows';
@@ -153,19 +164,6 @@ def agree(a, b):
     return a == b or abs(a - b) <= TOLERANCE * max(abs(a), abs(b))
 
 
-def run_analyze(stackctl, model, path, smt, slots):
-    cmd = [stackctl, "analyze", "--json", "--model", model, "--smt", "on" if smt else "off"]
-    if slots:
-        cmd += ["--slots", str(slots)]
-    r = subprocess.run(cmd + [path], capture_output=True, text=True)
-    if r.returncode != 0:
-        return None, "%s: exit %d: %s" % (" ".join(cmd), r.returncode, r.stderr.strip()[-2000:])
-    try:
-        return json.loads(r.stdout), None
-    except ValueError as e:
-        return None, "%s: not JSON (%s): %s" % (" ".join(cmd), e, r.stdout[:300])
-
-
 def compare(what, py, got, bad):
     """One interval: py {name: value|None} against analyze's metrics."""
     n = 0
@@ -184,56 +182,84 @@ def compare(what, py, got, bad):
     return n
 
 
-def check_model(args, doc, model, tmp, bad):
-    """Returns (values compared, metrics with a value, metrics of the set)."""
-    found = table_of(model, doc["tables"])
-    if found is None:
-        bad.append("%s: no perf table of that name" % model)
-        return 0, 0, 0
-    tname, unit, cpuid, hand_slots = found
-    table = dict(doc["tables"][tname], _name=tname)
-    metrics = metric_set(table, unit)
-    mt = perf_metrics.MetricTable({n: m["expr"] for n, m in metrics.items()})
-    has = {e["name"].lower() for e in table["events"]}
-    uses = " ".join(m["expr"] for m in metrics.values()).lower()
-    passes = [False] + ([True] if "#smt_on" in uses else [])
-    # #slots: a hand model's fact, else analyze knows none; a table
-    # model that needs it is run with and without --slots
-    slot_runs = [hand_slots] if hand_slots else [None]
-    if "#slots" in uses and not hand_slots:
-        slot_runs.append(table_counts.arm_width(table))
-    compared, valued = 0, set()
-    for smt in passes:
-        for slots in slot_runs:
-            for interval in (False, True):
-                rng = random.Random("%s/%s/%d/%s/%s" % (args.seed, model, smt, slots, interval))
-                rec = table_counts.recording(table, unit, rng, smt, interval, cpuid, hand_slots,
-                                             args.hybrid_both)
-                path = os.path.join(tmp, "%s.csv" % model.replace("/", "_"))
+class Model:
+    """One model's table, metrics and recordings (runs)."""
+
+    def __init__(self, args, doc, name, tmp):
+        self.name, self.runs, self.error = name, [], None
+        found = table_of(name, doc["tables"])
+        if found is None:
+            self.error = "%s: no perf table of that name" % name
+            return
+        self.tname, self.unit, self.cpuid, hand_slots = found
+        self.table = dict(doc["tables"][self.tname], _name=self.tname)
+        self.metrics = metric_set(self.table, self.unit)
+        self.mt = perf_metrics.MetricTable({n: m["expr"] for n, m in self.metrics.items()})
+        self.has = {e["name"].lower() for e in self.table["events"]}
+        uses = " ".join(m["expr"] for m in self.metrics.values()).lower()
+        # SMT off, plain and -I; SMT on (where a formula asks) -I only
+        passes = [(False, False), (False, True)] + ([(True, True)] if "#smt_on" in uses else [])
+        # #slots: a hand model's fact, else analyze knows none; a table
+        # model that needs it is run again with --slots
+        slot_runs = [hand_slots]
+        if "#slots" in uses and not hand_slots:
+            slot_runs.append(table_counts.arm_width(self.table))
+        for smt, interval in passes:
+            for slots in slot_runs:
+                rng = random.Random("%s/%s/%d/%s/%s" % (args.seed, name, smt, slots, interval))
+                rec = table_counts.recording(self.table, self.unit, rng, smt, interval,
+                                             self.cpuid, hand_slots, args.hybrid_both)
+                path = os.path.join(tmp, "%s-%d.csv" % (name, len(self.runs)))
                 with open(path, "w") as f:
                     f.write(rec.text)
-                out, err = run_analyze(args.stackctl, model, path, smt, slots)
-                if err:
-                    bad.append(err)
-                    return compared, len(valued), len(metrics)
-                if out.get("perf_table", {}).get("table") != tname:
-                    bad.append("%s: analyze used perf table %r, not %s" %
-                               (model, out.get("perf_table"), tname))
-                if len(out["intervals"]) != len(rec.vectors):
-                    bad.append("%s: %d intervals read, %d written" %
-                               (model, len(out["intervals"]), len(rec.vectors)))
-                    continue
-                lits = {"#smt_on": float(smt), "#core_wide": float(not smt), "#has_pmem": 0.0}
-                if slots:
-                    lits["#slots"] = float(slots)
-                for i, (counts, iv) in enumerate(zip(rec.vectors, out["intervals"])):
-                    py = python_values(mt, metrics, counts, lits, has, cpuid)
-                    what = "%s (smt %s%s, %s interval %d)" % (
-                        model, "on" if smt else "off", ", slots %s" % slots if slots else "",
-                        "-I" if interval else "plain", i)
-                    compared += compare(what, py, iv["metrics"], bad)
-                    valued |= {n for n, v in py.items() if v is not None}
-    return compared, len(valued), len(metrics)
+                cmd = [args.stackctl, "analyze", "--json", "--model", name, "--smt",
+                       "on" if smt else "off"] + (["--slots", str(slots)] if slots else [])
+                self.runs.append({"smt": smt, "slots": slots, "interval": interval, "rec": rec,
+                                  "cmd": cmd + [path]})
+
+    def check(self, bad):
+        """Returns (values compared, metrics with a value, metrics of the set)."""
+        if self.error:
+            bad.append(self.error)
+            return 0, 0, 0
+        compared, valued = 0, set()
+        for run in self.runs:
+            out, err = run["out"]
+            if err:
+                bad.append(err)
+                break
+            if out.get("perf_table", {}).get("table") != self.tname:
+                bad.append("%s: analyze used perf table %r, not %s" %
+                           (self.name, out.get("perf_table"), self.tname))
+            rec = run["rec"]
+            if len(out["intervals"]) != len(rec.vectors):
+                bad.append("%s: %d intervals read, %d written" %
+                           (self.name, len(out["intervals"]), len(rec.vectors)))
+                continue
+            smt = run["smt"]
+            lits = {"#smt_on": float(smt), "#core_wide": float(not smt), "#has_pmem": 0.0}
+            if run["slots"]:
+                lits["#slots"] = float(run["slots"])
+            for i, (counts, iv) in enumerate(zip(rec.vectors, out["intervals"])):
+                py = python_values(self.mt, self.metrics, counts, lits, self.has, self.cpuid)
+                what = "%s (smt %s%s, %s interval %d)" % (
+                    self.name, "on" if smt else "off",
+                    ", slots %s" % run["slots"] if run["slots"] else "",
+                    "-I" if run["interval"] else "plain", i)
+                compared += compare(what, py, iv["metrics"], bad)
+                valued |= {n for n, v in py.items() if v is not None}
+        return compared, len(valued), len(self.metrics)
+
+
+def run_analyze(cmd):
+    """(analyze's JSON, None) or (None, what went wrong)."""
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        return None, "%s: exit %d: %s" % (" ".join(cmd), r.returncode, r.stderr.strip()[-2000:])
+    try:
+        return json.loads(r.stdout), None
+    except ValueError as e:
+        return None, "%s: not JSON (%s): %s" % (" ".join(cmd), e, r.stdout[:300])
 
 
 def main():
@@ -241,6 +267,7 @@ def main():
     ap.add_argument("--stackctl", required=True)
     ap.add_argument("--tables", default=os.path.join(HERE, "tables", "perf-7.2-metrics.json"))
     ap.add_argument("--seed", default="1")
+    ap.add_argument("--jobs", type=int, default=2, help="analyze runs at once")
     ap.add_argument("--skip", action="append", default=[],
                     help="MODEL=REASON: a model analyze cannot take yet, reported, not failed")
     ap.add_argument("--hybrid-both", action="store_true",
@@ -252,15 +279,22 @@ def main():
     skips = dict(s.split("=", 1) for s in args.skip)
     bad, total = [], 0
     with tempfile.TemporaryDirectory() as tmp:
-        for model in args.models or DEFAULT_MODELS:
-            if model in skips:
-                print("SKIP: %s: %s" % (model, skips[model]))
-                continue
+        models = []
+        for name in args.models or DEFAULT_MODELS:
+            if name in skips:
+                print("SKIP: %s: %s" % (name, skips[name]))
+            else:
+                models.append(Model(args, doc, name, tmp))
+        runs = [r for m in models for r in m.runs]
+        with concurrent.futures.ThreadPoolExecutor(max(1, args.jobs)) as pool:
+            for run, out in zip(runs, pool.map(run_analyze, [r["cmd"] for r in runs])):
+                run["out"] = out
+        for m in models:
             before = len(bad)
-            n, valued, size = check_model(args, doc, model, tmp, bad)
+            n, valued, size = m.check(bad)
             total += n
             print("%-22s %5d values compared, %3d of its %3d perf metrics had one%s" %
-                  (model, n, valued, size, "" if len(bad) == before else
+                  (m.name, n, valued, size, "" if len(bad) == before else
                    "  (%d disagree)" % (len(bad) - before)))
     if os.environ.get("PERF_ORACLE_ALL"):
         for b in bad:

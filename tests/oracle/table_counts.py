@@ -6,7 +6,11 @@ builds them for any table of tables/perf-7.2-metrics.json from what the
 names and the table's event fields say.  What holds in every vector (one
 vector = one thread of one core type over one interval):
  - every count is an integer >= 0; duration_time is the interval's wall
-   time (the thread busy all of it);
+   time, the thread unhalted for part of it (REF_TSC at most the TSC's
+   ticks), its clock between 0.6 and 1.6 times the TSC's;
+ - spellings of one encoding are one count (IDQ.MS_CYCLES_ANY is
+   cpu_core/IDQ.MS_UOPS,cmask=1/: event, umask, cmask, inv, edge, any and
+   MSR values from the table);
  - the counts the kernel makes one (cycles, CPU_CLK_UNHALTED.THREAD/_P/
    .CORE/_P, cpu_cycles, ls_not_halted_cyc: fixed counter 1 or event 0x3c;
    instructions, INST_RETIRED.ANY/_P/PREC_DIST, ex_ret_instr, inst_retired:
@@ -29,9 +33,10 @@ vector = one thread of one core type over one interval):
    X.ALL_LOADS (..._LOADS) / X.ALL_STORES, Arm's A_B <= A (L1D_CACHE_REFILL
    <= L1D_CACHE), and a few named chains (the CYCLE_ACTIVITY and
    MEMORY_ACTIVITY stalls nested L3 <= L2 <= L1D <= MEM_ANY <= TOTAL,
-   mispredicted <= branches); a umask= union of an event's umasks is the
-   sum of the table's events it covers (at most the cycles when they count
-   cycles);
+   mispredicted <= branches); an event whose umask has several bits
+   (FP_ARITH_INST_RETIRED.SCALAR, or a umask= term) is the sum of the
+   table's events of the same code it covers (at most the cycles when they
+   count cycles);
  - with SMT off a thread is alone on its core: THREAD_ANY = THREAD,
    ONE_THREAD_ACTIVE = REF_XCLK, DISTRIBUTED = THREAD, no SMT contention.
 Some counts are 0 now and then, as a real run has them: perf then divides
@@ -74,7 +79,8 @@ CHAINS.update({
     "br_return_retired": "br_retired", "cycles-ct": "cycles-t",
     "tx-start": "cycles-t", "el-start": "cycles-t",
 })
-# Arm's *_SPEC instruction mix: each a share of INST_SPEC, all together at most it
+# Arm's *_SPEC instruction mix: each a share of INST_SPEC, all together at
+# most it; these *_SPEC count something else (ops, predicates)
 NOT_MIX = {"inst_spec", "op_spec", "fp_fixed_ops_spec", "fp_scale_ops_spec",
            "sve_pred_spec", "sve_pred_empty_spec", "sve_pred_full_spec", "sve_pred_partial_spec"}
 # #slots of the Arm tables, where tables/arm_neoverse_*.json has it
@@ -82,9 +88,10 @@ NOT_MIX = {"inst_spec", "op_spec", "fp_fixed_ops_spec", "fp_scale_ops_spec",
 ARM_SLOTS = {"arm/neoverse-v1": 8, "arm/neoverse-n2-v2": 5}
 
 
-def arm_width(table_or_name):
-    name = table_or_name if isinstance(table_or_name, str) else table_or_name.get("_name", "")
-    return ARM_SLOTS.get(name, 8)
+def arm_width(table):
+    """Slots per cycle of an Arm table's core (its "_name"): the copied
+    fact, else 8 (any width gives counts a core of that width can make)."""
+    return ARM_SLOTS.get(table.get("_name", ""), 8)
 
 
 def canonical(name):
@@ -106,12 +113,13 @@ class Event:
         self.retire = c.endswith(":R") or (c.endswith("/R") and "/" in c[:-2])
         self.pmu, self.terms, self.mods = unit, {}, ""
         if "/" in c:
-            head, inside, self.mods = c.split("/")[0], "/".join(c.split("/")[1:-1]), c.split("/")[-1]
-            parts = inside.split(",")
-            if head in ("cpu", "cpu_core", "cpu_atom") or head == "msr":
-                base, terms = (parts[0], parts[1:]) if head != "msr" else ("msr/" + parts[0] + "/",
-                                                                          [])
-                if head in ("cpu_core", "cpu_atom"):
+            fields = c.split("/")
+            head, parts, self.mods = fields[0], "/".join(fields[1:-1]).split(","), fields[-1]
+            if head == "msr":  # msr/tsc/, msr/tsc,cpu=cpu_core/: the TSC
+                base, terms = "msr/" + parts[0] + "/", []
+            elif head in ("cpu", "cpu_core", "cpu_atom"):
+                base, terms = parts[0], parts[1:]
+                if head != "cpu":
                     self.pmu = head
             else:  # EVENT/term=v/: the event's own name carries the terms
                 base, terms = head, parts
@@ -129,7 +137,6 @@ class Event:
                 unit, base, self.mods if self.mods else "")
         self.base = base
         self.low = base.lower()
-        self.cycle_terms = any(k in self.terms for k in ("cmask", "edge", "inv"))
 
 
 class Thread:
@@ -312,6 +319,51 @@ class Thread:
             return round(self.count(total) * self.u(0.0, 1.0))
         return self.free(low)
 
+    def resolve(self, ev):
+        """(base, cmask, inv, edge): a raw event as the plain event of the
+        same encoding and its threshold terms, so that two spellings of one
+        encoding (IDQ.MS_CYCLES_ANY and cpu_core/IDQ.MS_UOPS,cmask=1/) are
+        one count; None where the table has no such plain event."""
+        f, t = self.fact(ev.low), ev.terms
+        if f.get("kind") != "raw" or "offcore_rsp" in t:
+            return None
+        um = t.get("umask", f.get("umask") or 0)
+        cm, inv, edge = (t.get(k, f.get(k) or 0) for k in ("cmask", "inv", "edge"))
+        for n, e in self.facts.items():
+            if e.get("kind") == "raw" and e.get("event") == f.get("event") and \
+                    (e.get("umask") or 0) == um and \
+                    not (e.get("cmask") or e.get("inv") or e.get("edge")) and \
+                    all(e.get(k) == f.get(k) for k in ("msr", "msr_value", "any")):
+                return n, cm, inv, edge
+        return None
+
+    def value(self, ev):
+        """The count of one event of an expression."""
+        r = self.resolve(ev)
+        if r is None:
+            return self.with_terms(ev) if (ev.terms or ev.mods) else self.count(ev.low)
+        key = ("enc",) + r + (ev.mods,)
+        if key not in self.memo:
+            if ev.mods and ev.mods in "ku":  # the kernel's or the user's part
+                self.memo[key] = round(self.encoded(*r) * self.u(0.0, 1.0))
+            else:
+                self.memo[key] = self.encoded(*r)
+        return self.memo[key]
+
+    def encoded(self, base, cm, inv, edge):
+        if not (cm or inv or edge):
+            return self.count(base)
+        key = ("enc", base, cm, inv, edge, "")
+        if key not in self.memo:
+            if inv and cm:
+                v = self.cycles - self.threshold(base, cm)
+            elif edge:
+                v = round(self.threshold(base, cm or 1) * self.u(0.0, 0.5))
+            else:
+                v = self.threshold(base, cm)
+            self.memo[key] = v
+        return self.memo[key]
+
     def with_terms(self, ev):
         """A count with cmask/edge/inv/umask terms (or :k, :u)."""
         c, base, t = self.cycles, ev.low, ev.terms
@@ -425,10 +477,10 @@ def recording(table, unit, rng, smt, interval, cpuid, slots=None, both=False):
             for ev in events[u]:
                 if ev.retire:
                     continue
-                if ev.low == "duration_time":
-                    counts[ev.expr_name] = secs
+                if ev.low == "duration_time":  # as printed, in ns
+                    counts[ev.expr_name] = printed["duration_time"] / 1e9
                     continue
-                v = th.with_terms(ev) if (ev.terms or ev.mods) else th.count(ev.low)
+                v = th.value(ev)
                 counts[ev.expr_name] = v
                 printed.setdefault(ev.printed.lower(), (ev.printed, v))
             for ev in events[u]:

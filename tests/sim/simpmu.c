@@ -144,6 +144,7 @@ void simpmu_violation(struct simpmu *sim, const char *fmt, ...)
 		snprintf(sim->violation, sizeof(sim->violation), "%s", msg);
 	if (sim->p.abort_on_violation) {
 		fprintf(stderr, "simpmu: rule violated: %s\n", msg);
+		simpmu_sysfs_remove(sim);   /* no temporary tree left behind */
 		abort();
 	}
 }
