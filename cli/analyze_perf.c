@@ -23,7 +23,9 @@ static bool table_event_id(const struct perf_set *set, const char *name, struct 
 {
 	const struct perfdb_event *e = perf_set_event(set, name);
 
-	if (e == NULL || e->kind != PERFDB_EV_RAW)
+	/* an umask above 8 bits (Intel's umask2, config 40-47) is not in an
+	 * event_id: such an event matches by name only */
+	if (e == NULL || e->kind != PERFDB_EV_RAW || e->umask > 0xff)
 		return false;
 	memset(id, 0, sizeof(*id));
 	id->kind = EVENT_ID_CORE;

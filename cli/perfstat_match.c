@@ -268,13 +268,19 @@ void perfstat_perf_command(const struct model *m, FILE *out)
 {
 	unsigned g, e;
 
+	/* Our hand models' families fit a PMU whole: one perf group each.  A
+	 * family made from perf's table holds every event its metrics need,
+	 * which may be more than the PMU has counters (stackd splits it into
+	 * parts): perf gets the events ungrouped and multiplexes them. */
+	bool grouped = m->pmus != NULL;
+
 	fprintf(out, "perf stat -x, -I 1000 -o stackd-recording.csv");
 	for (g = 0; g < m->n_groups; g++) {
-		fprintf(out, " -e '{");
+		fprintf(out, grouped ? " -e '{" : " -e '");
 		for (e = 0; e < m->groups[g].n_events; e++)
 			fprintf(out, "%s%s", e ? "," : "",
 				model_event_perf_name(&m->groups[g].events[e]));
-		fprintf(out, "}'");
+		fprintf(out, grouped ? "}'" : "'");
 	}
 	/* what stackd's collector counts beside every group: the CPU time
 	 * rates are per second of, and the switches */

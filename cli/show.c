@@ -247,7 +247,7 @@ static void print_perf_metrics(const json_t *metrics)
 	int w = 0;
 
 	json_array_foreach(metrics, i, m)
-		if (is_perf(m) && (int)strlen(mstr(m, "name")) > w)
+		if (is_perf(m) && mstr(m, "stack") == NULL && (int)strlen(mstr(m, "name")) > w)
 			w = (int)strlen(mstr(m, "name"));
 	if (w == 0)
 		return;
@@ -255,8 +255,8 @@ static void print_perf_metrics(const json_t *metrics)
 	json_array_foreach(metrics, i, m) {
 		char value[32];
 
-		if (!is_perf(m))
-			continue;
+		if (!is_perf(m) || mstr(m, "stack") != NULL)
+			continue;  /* a node of the tree above */
 		format_value(m, value, sizeof(value));
 		printf("  %-*s %8s  %5.0f%%\n", w, mstr(m, "name"), value,
 		       100.0 * json_number_value(json_object_get(m, "coverage")));

@@ -33,8 +33,8 @@ struct daemon {
 	config_reload_fn reload;
 	const struct model *model;
 	char model_why[512];
-	unsigned pmu_slots;
-	char cpuid[64];          /* the CPU as perf's PERF_CPUID names it, "" unknown */      /* the core PMU's caps/slots (Arm), 0 when it has none */
+	unsigned pmu_slots;      /* the core PMU's caps/slots (Arm), 0 when it has none */
+	char cpuid[64];          /* the CPU as perf's PERF_CPUID names it, "" unknown */
 	struct plan plan;              /* the groups opened, planned for this host */
 	struct collector *col;         /* NULL only while a re-plan swaps it */
 	struct writer w;

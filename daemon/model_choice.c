@@ -4,6 +4,7 @@
 #include "daemon/model_choice.h"
 #include "daemon/collect/collector.h"
 #include "daemon/collect/event_encode.h"
+#include "daemon/collect/sysfs_event.h"
 #include "lib/model/model_cpu.h"
 #include "daemon/plan/host_cpu_read.h"
 
@@ -11,6 +12,27 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Whether m names a PMU event or term this kernel's sysfs does not have
+ * (an older kernel than the CPU: no topdown-* events, no "frontend" or
+ * umask2 format): opening it would stop the daemon, so the CPU's generic
+ * model counts instead.  what: the event and the reason. */
+static bool unopenable(const struct model *m, char *what, size_t len)
+{
+	unsigned g, e;
+
+	for (g = 0; g < m->n_groups; g++)
+		for (e = 0; e < m->groups[g].n_events; e++) {
+			const char *spec = m->groups[g].events[e].name;
+			struct perf_event_attr a;
+
+			memset(&a, 0, sizeof(a));
+			if (sysfs_event_is_spec(spec) &&
+			    sysfs_event_resolve(SYSFS_EVENT_ROOT, spec, &a, what, len) < 0)
+				return true;
+		}
+	return false;
+}
 
 int model_choose(const char *name, const struct model **ret, char *why, size_t len)
 {
@@ -47,6 +69,10 @@ int model_choose(const char *name, const struct model **ret, char *why, size_t l
 		*ret = model_find("generic");
 		snprintf(why + strlen(why), len - strlen(why), "; a hybrid CPU: counted with the "
 			 "generic model on every core (stackd --plan shows each core type's own)");
+	} else if (unopenable(*ret, err, sizeof(err))) {
+		*ret = model_generic_for(&c);
+		snprintf(why + strlen(why), len - strlen(why), "; but this kernel cannot open %s: "
+			 "the generic model %s instead", err, (*ret)->name);
 	}
 	return 0;
 }

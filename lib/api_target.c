@@ -204,9 +204,9 @@ static void print_metrics(struct jsonw *j, const struct window *w, const struct 
 		jsonw_field_double(j, "coverage", mv[k].coverage);
 		jsonw_field_bool(j, "core_scoped", mv[k].core_scoped);
 		jsonw_field_string(j, "help", mm->help);
-		/* "perf": Linux perf's own metric, its formula from perf's table */
-		jsonw_field_string(j, "source", k >= m->n_metrics - model_perf_count(m) ? "perf" :
-				   "stackd");
+		/* "perf": computed by perf's formula, from perf's table (under
+		 * perf's name, or ours for a table's Top-Down node) */
+		jsonw_field_string(j, "source", k >= model_perf_first(m) ? "perf" : "stackd");
 		print_perf_names(j, m, mm->name);
 		jsonw_object_end(j);
 	}

@@ -331,7 +331,7 @@ static bool n2_extra_slot(const struct model *m, const struct model_context *ctx
 
 	if (m->pipeline_width != 5)
 		return false;
-	if (ctx->cpuid == NULL || sscanf(ctx->cpuid, "%llx", &midr) != 1)
+	if (ctx == NULL || ctx->cpuid == NULL || sscanf(ctx->cpuid, "%llx", &midr) != 1)
 		return true;
 	return ((midr >> 20) & 0xf) == 0 && (midr & 0xf) < 3;
 }

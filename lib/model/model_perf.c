@@ -398,6 +398,13 @@ const struct perf_set *model_perf_set(const struct model *m)
 	return pm != NULL ? pm->set : NULL;
 }
 
+unsigned model_perf_first(const struct model *m)
+{
+	const struct perf_model *pm = perf_model_of(m);
+
+	return pm != NULL ? pm->n_base : m->n_metrics;
+}
+
 unsigned model_perf_count(const struct model *m)
 {
 	const struct perf_model *pm = perf_model_of(m);
@@ -484,18 +491,21 @@ static void perf_compute(const struct model *m, const struct group_sums *sums,
 {
 	const struct perf_model *pm = perf_model_of(m);
 	struct eval_ctx c = { pm, m, sums, -1, model_total_task_clock(m, sums), 1.0 };
+	/* no context: as the hand models take it, SMT off and nothing known */
+	static const struct model_context none;
+	const struct model_context *cx = ctx != NULL ? ctx : &none;
 	struct perf_values pv;
-	unsigned k, smt = ctx->smt_on ? 1 : 0;
+	unsigned k, smt = cx->smt_on ? 1 : 0;
 
 	if (pm->base->compute != NULL)
 		pm->base->compute(m, sums, ctx, out);
 	memset(&pv, 0, sizeof(pv));
 	pv.event = eval_event;
 	pv.ctx = &c;
-	pv.smt_on = ctx->smt_on;
-	pv.core_wide = !ctx->smt_on;  /* one thread's counts: core-wide only without SMT */
-	pv.slots = ctx->slots > 0 ? ctx->slots : m->pipeline_width;
-	pv.cpuid = ctx->cpuid;
+	pv.smt_on = cx->smt_on;
+	pv.core_wide = !cx->smt_on;  /* one thread's counts: core-wide only without SMT */
+	pv.slots = cx->slots > 0 ? cx->slots : m->pipeline_width;
+	pv.cpuid = cx->cpuid;
 	for (k = 0; k < pm->n_perf; k++) {
 		const struct perfdb_metric *p = perf_set_metric(pm->set, pm->perf_index[k]);
 		struct metric_value *o = &out[pm->n_base + pm->n_alias + k];

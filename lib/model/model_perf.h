@@ -29,4 +29,9 @@ const struct perf_set *model_perf_set(const struct model *m);
  * own, in the table's order). */
 unsigned model_perf_count(const struct model *m);
 
+/* The index of m's first metric computed by perf's formulas: our names for
+ * perf's nodes (a model made from a table), then perf's own; m->n_metrics
+ * when none is. */
+unsigned model_perf_first(const struct model *m);
+
 #endif

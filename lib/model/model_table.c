@@ -157,6 +157,7 @@ static unsigned build_families(const struct perf_set *set, const char *unit,
 /* --- the model ------------------------------------------------------- */
 
 #define TABLE_MAX_FAMILIES MODEL_MAX_GROUPS
+#define TABLE_MAX_SETS 64
 
 struct table_model {
 	struct model m;
@@ -165,6 +166,8 @@ struct table_model {
 	struct model_group groups[TABLE_MAX_FAMILIES];
 	struct model_event events[TABLE_MAX_FAMILIES][MODEL_MAX_EVENTS];
 	struct model_event_rule rules[TABLE_MAX_FAMILIES * MODEL_MAX_EVENTS];
+	struct model_ratio_set sets[TABLE_MAX_SETS];
+	char set_columns[TABLE_MAX_SETS][160];
 	char name[48];
 	char description[160];
 };
@@ -222,6 +225,90 @@ static bool smt_shared_counters(const struct perfdb_table *t)
 	return false;
 }
 
+/* The formula version of a table's model: its table's version ("v1.18":
+ * 1018, "v59": 59000), which perf's maintainers raise with every change,
+ * so intervals stored under an older table are known as such (and
+ * recomputed where their events allow: lib/group_parts.c). */
+static unsigned table_version(const struct perfdb_table *t)
+{
+	unsigned major = 0, minor = 0;
+
+	if (t->version == NULL || sscanf(t->version, "v%u.%u", &major, &minor) < 1)
+		return 1;
+	return major * 1000 + minor;
+}
+
+/* --- ratio sets: perf's grouping of a metric's events ---------------- */
+
+struct set_build {
+	const struct tevent_list *l;
+	uint32_t cols;            /* columns of the metric's events, bit per column */
+	bool outside;             /* an event the family does not hold */
+};
+
+static void set_collect(void *ctx, const char *name)
+{
+	struct set_build *sb = ctx;
+	unsigned e;
+
+	if (strcmp(name, "duration_time") == 0)
+		return;
+	for (e = 0; e < sb->l->n; e++)
+		if (perf_event_same(name, sb->l->ev[e].perf_name)) {
+			if (e >= sb->l->n_base && !sb->l->ev[e].fixed)
+				sb->cols |= 1u << e;
+			return;
+		}
+	sb->outside = true;
+}
+
+/* perf opens a metric's events as one group unless its MetricConstraint
+ * says not to (NO_GROUP_EVENTS, and _NMI, _SMT: where the watchdog or SMT
+ * would leave too few counters; tools/perf/util/metricgroup.c): a ratio
+ * set of the family, which the planner never splits.  Only a set that fits
+ * beside its base in the fewest counters this model plans for (gp - 3:
+ * the watchdog's, cycles and instructions on AMD) is made, so a family is
+ * never left out for one. */
+static void add_ratio_set(struct table_model *tm, unsigned f, const struct perf_set *set,
+			  unsigned i)
+{
+	const struct perfdb_metric *pm = perf_set_metric(set, i);
+	struct set_build sb = { &tm->fam[f], 0, false };
+	unsigned e, n = tm->m.n_ratio_sets, k = 0;
+	size_t used = 0;
+
+	if (pm->constraint != NULL && strncmp(pm->constraint, "NO_GROUP_EVENTS", 15) == 0)
+		return;
+	if (n == TABLE_MAX_SETS || perf_set_needs(set, i, false, set_collect, &sb) < 0 ||
+	    perf_set_needs(set, i, true, set_collect, &sb) < 0 || sb.outside)
+		return;
+	for (e = 0; e < MODEL_MAX_EVENTS + 1; e++)
+		k += (sb.cols >> e) & 1;
+	if (k < 2 || k + 3 > tm->m.gp_counters_smt)
+		return;
+	char cols[sizeof(tm->set_columns[0])];
+
+	for (e = 0; e < tm->fam[f].n && used < sizeof(cols); e++)
+		if (sb.cols & (1u << e))
+			used += (size_t)snprintf(cols + used, sizeof(cols) - used, "%s%s",
+						 used ? "," : "", tm->fam[f].ev[e].column);
+	if (used >= sizeof(cols))
+		return;
+	memcpy(tm->set_columns[n], cols, used + 1);
+	tm->sets[n] = (struct model_ratio_set){ tm->fam_name[f], tm->set_columns[n] };
+	tm->m.n_ratio_sets = n + 1;
+}
+
+static void fill_ratio_sets(struct table_model *tm, unsigned n_fam, const struct perf_set *set)
+{
+	unsigned f, i;
+
+	tm->m.ratio_sets = tm->sets;
+	for (f = 0; f < n_fam; f++)
+		for (i = 0; i < perf_set_count(set); i++)
+			add_ratio_set(tm, f, set, i);
+}
+
 /* Counters: perf's counter.json where it has one; else the kernel's
  * figures for the PMU generation (arch/x86/events/intel/core.c: 8 general
  * counters per thread from Ice Lake, whose tables have TOPDOWN.SLOTS, 4
@@ -236,6 +323,13 @@ static void fill_counters(struct model *m, const struct perfdb_table *t, const c
 	unsigned gp = atom ? t->gp_counters_atom : t->gp_counters;
 	unsigned fixed = atom ? t->fixed_counters_atom : t->fixed_counters;
 
+	/* Alder/Raptor Lake (perf's alderlake, alderlaken): the E-core keeps
+	 * CPUID leaf 0xA's 6 general and 3 fixed counters, the P-core has
+	 * 6 << 2 | 3 = 8 and 4 (intel_pmu_init, X86_HYBRID_PMU_ATOM_IDX). */
+	if (gp == 0 && atom && strncmp(t->name, "alderlake", 9) == 0) {
+		gp = 6;
+		fixed = 3;
+	}
 	if (gp == 0)
 		gp = t->vendor == PERFDB_INTEL ? (has_slots || atom ? 8 : 4) : 6;
 	if (fixed == 0)
@@ -251,6 +345,7 @@ static void fill_counters(struct model *m, const struct perfdb_table *t, const c
 const struct model *model_table_build(const struct perfdb_table *t, const char *unit,
 				      const char *name)
 {
+	const struct model *m;
 	const struct perf_set *set = perf_set_get(t, unit);
 	struct table_model *tm;
 	unsigned n, f;
@@ -261,6 +356,10 @@ const struct model *model_table_build(const struct perfdb_table *t, const char *
 	if (tm == NULL)
 		return NULL;
 	n = build_families(set, unit, tm->fam, tm->fam_name, TABLE_MAX_FAMILIES);
+	if (n == 0) {
+		free(tm);
+		return NULL;  /* no family: the registry's generic fallback */
+	}
 	for (f = 0; f < n; f++)
 		fill_group(tm, f);
 	snprintf(tm->name, sizeof(tm->name), "%s", name);
@@ -269,16 +368,20 @@ const struct model *model_table_build(const struct perfdb_table *t, const char *
 		 t->version);
 	tm->m.name = tm->name;
 	tm->m.description = tm->description;
-	tm->m.formula_version = 1;
+	tm->m.formula_version = table_version(t);
 	tm->m.vendor = t->vendor == PERFDB_INTEL ? VENDOR_INTEL :
 		       t->vendor == PERFDB_AMD ? VENDOR_AMD : VENDOR_ARM;
 	tm->m.slot_stage = t->vendor == PERFDB_INTEL ? "issue" : "dispatch";
 	tm->m.pipeline_width = model_table_width(set);
 	fill_counters(&tm->m, t, unit, n > 0 && tm->fam[0].leads);
 	fill_rules(tm, n);
+	fill_ratio_sets(tm, n, set);
 	tm->m.groups = tm->groups;
 	tm->m.n_groups = n;
-	return model_perf_attach(&tm->m, set, NULL);
+	m = model_perf_attach(&tm->m, set, NULL);
+	if (m == NULL)
+		free(tm);
+	return m;
 }
 
 /* The N of "N * X" at the start of expr, or of "(N * X" inside it. */

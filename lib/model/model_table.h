@@ -17,7 +17,8 @@
 
 /* The model of table t for core type unit ("cpu_core", "cpu_atom"; NULL
  * on a CPU of one core type), named name.  Built on the heap, kept for the
- * process's life; NULL when out of memory or t has no such core type. */
+ * process's life; NULL when out of memory, t has no such core type, or
+ * its metrics make no family. */
 const struct model *model_table_build(const struct perfdb_table *t, const char *unit,
 				      const char *name);
 

@@ -95,8 +95,8 @@ static int event_spec(const struct perfdb_table *t, const char *unit, const stru
 	/* A modifier (":u", ":k") changes what is counted; the collector
 	 * counts user and kernel alike, so such a metric is not offered. */
 	colon = strchr(e->name, ':');
-	if (colon != NULL)
-		return -ENOENT;
+	if (colon != NULL || (strchr(e->name, '/') != NULL && e->name[strlen(e->name) - 1] != '/'))
+		return -ENOENT;  /* "cpu_core/EV/u": the same, perf's other spelling */
 	switch (e->kind) {
 	case PERFDB_EV_RAW:
 		return raw_spec(t, unit, e, buf, len);

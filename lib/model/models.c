@@ -104,7 +104,8 @@ static pthread_mutex_t built_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct built {
 	const struct perfdb_table *table;
 	const char *unit;
-	const struct model *model;   /* NULL, or no group: the table yields no family */
+	const struct model *model;   /* NULL: out of memory */
+	char name[64];
 } built[256];
 static unsigned n_built;
 
@@ -139,7 +140,6 @@ void model_table_name(const struct perfdb_table *t, const char *unit, char *buf,
 const struct model *model_for_table(const struct perfdb_table *t, const char *unit)
 {
 	const struct model *m = NULL;
-	char name[64];
 	unsigned i;
 
 	pthread_mutex_lock(&built_lock);
@@ -149,15 +149,23 @@ const struct model *model_for_table(const struct perfdb_table *t, const char *un
 			m = built[i].model;
 			goto out;
 		}
-	model_table_name(t, unit, name, sizeof(name));
-	m = model_table_build(t, unit, name);
-	if (n_built < sizeof(built) / sizeof(built[0]))
-		built[n_built++] = (struct built){ t, unit, m };
+	if (n_built == sizeof(built) / sizeof(built[0]))
+		goto out;
+	model_table_name(t, unit, built[n_built].name, sizeof(built[n_built].name));
+	m = model_table_build(t, unit, built[n_built].name);
+	/* No Top-Down, frontend or FLOPS family in perf's table (Clearwater
+	 * Forest's has power and SMI metrics only): the generic model's
+	 * groups, with whatever of perf's metrics those allow, under the
+	 * table's name. */
+	if (m == NULL && perf_set_get(t, unit) != NULL && perf_set_count(perf_set_get(t, unit)) > 0)
+		m = model_perf_attach(&model_hw_generic, perf_set_get(t, unit), built[n_built].name);
+	built[n_built].table = t;
+	built[n_built].unit = unit;
+	built[n_built].model = m;
+	n_built++;
 out:
 	pthread_mutex_unlock(&built_lock);
-	/* no family: perf has no core metric for it, the generic model's (the
-	 * model stays in built[], kept like every other) */
-	return m != NULL && m->n_groups == 0 ? NULL : m;
+	return m;
 }
 
 /* A table model by its name ("graniterapids", "alderlake_cpu_atom"). */

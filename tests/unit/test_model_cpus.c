@@ -184,9 +184,10 @@ static const struct cpu_case cases[] = {
 	{ "sierraforest", "GenuineIntel-6-AF-3", NULL, "sierraforest", N_TMA,
 	  { { "sierraforest", "td_l1", ATOM, 6 } }, NULL },
 	{ "clearwaterforest", "GenuineIntel-6-DD-0", NULL, "clearwaterforest", N_TMA,
-	  { { "generic", NULL, NULL, 0 } },
+	  { { "clearwaterforest", NULL, NULL, 0 } },
 	  "perf 7.2.12's clearwaterforest table has no Top-Down metric (cwf-metrics.json: "
-	  "Power, smi and ungrouped ones only), so no family: the generic model" },
+	  "Power, smi and ungrouped ones only), so no family: the generic model's groups "
+	  "under the table's name, with those of its metrics they allow" },
 	{ "alderlake", "GenuineIntel-6-97-2", NULL, "alderlake", N_TMA,
 	  { { "alderlake_cpu_core", "td_l1", PM, 6 }, { "alderlake_cpu_atom", "td_l1", ATOM, 5 } },
 	  NULL },
