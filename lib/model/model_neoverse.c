@@ -356,8 +356,9 @@ static void arm_compute(const struct model *m, const struct group_sums *sums,
 	model_put(&out[AM_FRONTEND_BOUND],
 		  model_ratio(model_gv(&td, "stall_slot_frontend") - extra, slots) -
 		  (v1 ? 4.0 : 1.0) * misp, cov, false);
+	/* V1's backend takes no mispredict term (and needs no BR_MIS_PRED) */
 	model_put(&out[AM_BACKEND_BOUND],
-		  model_ratio(model_gv(&td, "stall_slot_backend"), slots) - (v1 ? 0.0 : 3.0) * misp,
+		  model_ratio(model_gv(&td, "stall_slot_backend"), slots) - (v1 ? 0.0 : 3.0 * misp),
 		  v1 ? td.coverage : cov, false);
 	model_put(&out[AM_RETIRING], retired_share * used, td.coverage, false);
 	model_put(&out[AM_BAD_SPECULATION], (1.0 - retired_share) * used + 4.0 * misp, cov, false);
