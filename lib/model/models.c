@@ -30,27 +30,37 @@ static const struct model *const generic_models[] = {
 #define N_REGISTRY (sizeof(registry) / sizeof(registry[0]))
 
 /* Each hand model with perf's metrics of its CPU added (model_perf.h), as
- * every reader gets it; built once (the registry's only other state). */
+ * every reader gets it; built on first use, one at a time: making one
+ * parses its CPU's whole table, which a daemon starting on the software
+ * model must not pay for all twelve. */
 static const struct model *augmented[N_REGISTRY];
-static pthread_once_t augment_once = PTHREAD_ONCE_INIT;
+static pthread_mutex_t augment_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static void augment(void)
+static const struct model *hand_model(size_t i)
 {
-	size_t i;
+	const struct model *m;
 
-	for (i = 0; i < N_REGISTRY; i++) {
+	pthread_mutex_lock(&augment_lock);
+	m = augmented[i];
+	if (m == NULL) {
 		const struct perfdb_table *t = model_perf_table(registry[i]);
 		const struct perf_set *s = t != NULL ? perf_set_get(t, NULL) : NULL;
 
-		augmented[i] = s != NULL ? model_perf_attach(registry[i], s, NULL) : NULL;
-		if (augmented[i] == NULL)
-			augmented[i] = registry[i];
+		m = s != NULL ? model_perf_attach(registry[i], s, NULL) : NULL;
+		if (m == NULL)
+			m = registry[i];
+		augmented[i] = m;
 	}
+	pthread_mutex_unlock(&augment_lock);
+	return m;
 }
 
 static const struct model *const *hand_models(void)
 {
-	pthread_once(&augment_once, augment);
+	size_t i;
+
+	for (i = 0; i < N_REGISTRY; i++)
+		hand_model(i);
 	return augmented;
 }
 
@@ -77,7 +87,7 @@ const struct model *model_find(const char *name)
 
 	for (i = 0; i < N_REGISTRY; i++)
 		if (strcmp(registry[i]->name, name) == 0)
-			return hand_models()[i];
+			return hand_model(i);
 	for (i = 0; i < sizeof(generic_models) / sizeof(generic_models[0]); i++)
 		if (strcmp(generic_models[i]->name, name) == 0)
 			return generic_models[i];
@@ -92,7 +102,7 @@ const struct model *model_for_pmu(const char *pmu)
 	for (i = 0; i < N_REGISTRY; i++)
 		for (p = registry[i]->pmus; p != NULL && *p != NULL; p++)
 			if (strcmp(*p, pmu) == 0)
-				return hand_models()[i];
+				return hand_model(i);
 	return NULL;
 }
 
