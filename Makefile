@@ -76,8 +76,11 @@ HELPER_BINS := $(patsubst tests/helpers/%.c,$(BUILD)/helpers/%,$(HELPER_SRCS))
 
 .PHONY: all run demo test unit system cppcheck bench deps deps-run clean install check-deps fuzz \
 	fuzz-short \
-	golden golden-update deb package-test dist rpm docs-health torture sim-tables style \
+	golden golden-update deb package-test dist rpm docs-health torture sim-tables sim-kernel-constraints style \
 	perf-tables
+
+# Build jobs for `make test` (and cppcheck): one per CPU.
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
 # The query-string fuzzer (clang libFuzzer): briefly in `make test`, as long
 # as you like with `make fuzz FUZZ_SECONDS=600`.
@@ -150,6 +153,11 @@ perf-tables:
 sim-tables:
 	python3 tests/sim/gen-intel-counters.py $(PMU_EVENTS) >tests/sim/intel_counters.c
 
+# The kernel's counter constraint tables the simulator schedules by:
+# make sim-kernel-constraints LINUX_SRC=<linux source tree>
+sim-kernel-constraints:
+	python3 tests/sim/gen-kernel-constraints.py $(LINUX_SRC) >tests/sim/kernel_constraints.c
+
 # The golden tests' database writer: the daemon's store code, like a unit test.
 FIXTURE_BIN := $(BUILD)/tests/mkfixture
 FIXTURE_SRCS := tests/golden/mkfixture.c tests/golden/fixture_zen.c
@@ -169,6 +177,11 @@ $(BUILD)/helpers/peerbench: tests/helpers/peerbench.c $(PEERBENCH_SRCS) daemon/s
 	@echo "  CC $@"
 	$(Q)$(CC) -std=gnu11 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror -I. -o $@ $< \
 		$(PEERBENCH_SRCS)
+# The shim that makes one perf_event_open() fail (test 392) is a shared object.
+$(BUILD)/helpers/refuse_event: tests/helpers/refuse_event.c
+	@mkdir -p $(dir $@)
+	@echo "  CC $@"
+	$(Q)$(CC) -std=gnu11 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror -shared -fPIC -o $@ $< -ldl
 # The metric expression driver (tests/oracle/expr_crosscheck.py) links the evaluator.
 $(BUILD)/helpers/metric_eval: tests/helpers/metric_eval.c $(METRIC_EXPR_SRCS) \
 		lib/perfdb/metric_expr.h lib/perfdb/metric_expr_int.h
@@ -195,14 +208,16 @@ $(FUZZ_EXPR_BIN): tests/fuzz/fuzz_metric_expr.c $(METRIC_EXPR_SRCS) lib/perfdb/m
 	$(Q)clang -std=gnu11 -D_GNU_SOURCE -g -O1 -I. -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=all -o $@ tests/fuzz/fuzz_metric_expr.c $(METRIC_EXPR_SRCS) -lm
 
+# The two fuzzers run side by side (one core each), 20 s each.
 fuzz-short: $(FUZZ_BIN) $(FUZZ_EXPR_BIN)
 	@mkdir -p $(BUILD)/fuzz/corpus $(BUILD)/fuzz/corpus_metric_expr
-	@$(FUZZ_BIN) -max_total_time=20 -max_len=4096 -print_final_stats=1 $(BUILD)/fuzz/corpus \
-		tests/fuzz/corpus 2>$(BUILD)/fuzz/short.log || { tail -30 $(BUILD)/fuzz/short.log; exit 1; }
-	@echo "PASS fuzz/http_query: $$(grep -o 'stat::number_of_executed_units: *[0-9]*' $(BUILD)/fuzz/short.log | grep -o '[0-9]*$$') inputs in 20 s, no crash"
 	@$(FUZZ_EXPR_BIN) -max_total_time=20 -max_len=4096 -print_final_stats=1 \
 		$(BUILD)/fuzz/corpus_metric_expr tests/fuzz/corpus_metric_expr \
-		2>$(BUILD)/fuzz/short_expr.log || { tail -30 $(BUILD)/fuzz/short_expr.log; exit 1; }
+		2>$(BUILD)/fuzz/short_expr.log & expr=$$!; \
+	$(FUZZ_BIN) -max_total_time=20 -max_len=4096 -print_final_stats=1 $(BUILD)/fuzz/corpus \
+		tests/fuzz/corpus 2>$(BUILD)/fuzz/short.log || { tail -30 $(BUILD)/fuzz/short.log; exit 1; }; \
+	wait $$expr || { tail -30 $(BUILD)/fuzz/short_expr.log; exit 1; }
+	@echo "PASS fuzz/http_query: $$(grep -o 'stat::number_of_executed_units: *[0-9]*' $(BUILD)/fuzz/short.log | grep -o '[0-9]*$$') inputs in 20 s, no crash"
 	@echo "PASS fuzz/metric_expr: $$(grep -o 'stat::number_of_executed_units: *[0-9]*' $(BUILD)/fuzz/short_expr.log | grep -o '[0-9]*$$') inputs in 20 s, no crash"
 
 fuzz: $(FUZZ_BIN) $(FUZZ_EXPR_BIN)
@@ -241,7 +256,7 @@ run: deps-run
 	$(BUILD)/stackd --web-dir $(CURDIR)/web --user root
 
 test: deps tests/browser/node_modules/playwright-core
-	@$(MAKE) --no-print-directory all $(BUILD)/asan/stackd $(BUILD)/asan/stackctl \
+	@$(MAKE) --no-print-directory -j$(JOBS) all $(BUILD)/asan/stackd $(BUILD)/asan/stackctl \
 		$(UNIT_BINS) $(HELPER_BINS) $(FIXTURE_BIN)
 	@$(MAKE) --no-print-directory unit
 	@$(MAKE) --no-print-directory fuzz-short
@@ -284,7 +299,7 @@ style: all
 	@python3 tests/style/check $(BUILD)
 
 cppcheck:
-	cppcheck --quiet --error-exitcode=1 --enable=warning,style,performance,portability \
+	cppcheck -j $(JOBS) --quiet --error-exitcode=1 --enable=warning,style,performance,portability \
 		--inline-suppr --std=c11 -D_GNU_SOURCE -I. -I$(BUILD)/gen \
 		--include=tests/cppcheck-macros.h --suppress=missingIncludeSystem \
 		lib daemon cli tests/unit tests/helpers tests/golden tests/sim

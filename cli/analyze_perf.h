@@ -16,11 +16,17 @@ struct analyze_perf {
 	unsigned n;                   /* the set's metrics */
 	double *value;                /* [interval * n + k]: perf's figure (shares 0..1) */
 	bool *valid;
+	/* [interval * n + k]: TD_NO_* bits (analyze_td.h) when the value is
+	 * perf 5.10-6.2's built-in Top-Down, perf 7.2's formula wanting only
+	 * those events; 0: perf 7.2's own */
+	unsigned char *older;
 	unsigned n_valid;             /* metrics valid in some interval */
 };
 
 /* Evaluate set on every interval of rec (ctx: the host's #SMT_on, #slots
- * and CPU id; width: the model's #slots when ctx has none).
+ * and CPU id; width: the model's #slots when ctx has none).  A Top-Down
+ * node perf 7.2 computes with INT_MISC.UOP_DROPPING or CLEARS_COUNT, on a
+ * recording that lacks only those, is perf 5.10-6.2's built-in value.
  * 0, or -ENOMEM; analyze_perf_free() after either. */
 int analyze_perf_compute(const struct perf_set *set, const struct ps_recording *rec,
 			 const struct model_context *ctx, unsigned width, struct analyze_perf *out);

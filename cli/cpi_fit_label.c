@@ -48,7 +48,7 @@ static double num(const json_t *o, const char *key)
 bool cpi_fit_label(const json_t *fit, uint64_t now_ns, char *buf, size_t len)
 {
 	const char *label = json_string_value(json_object_get(fit, "label"));
-	char rows[32], when[32], r2[16] = "n/a", held[16] = "n/a";
+	char rows[32], when[32], r2[16] = "n/a", held[16] = "n/a", procs[40] = "";
 
 	buf[0] = '\0';
 	if (!json_is_object(fit))
@@ -66,8 +66,13 @@ bool cpi_fit_label(const json_t *fit, uint64_t now_ns, char *buf, size_t len)
 		snprintf(r2, sizeof(r2), "%.2f", num(fit, "r2"));
 	if (isfinite(num(fit, "held_out_error")))
 		snprintf(held, sizeof(held), "%.1f%%", 100.0 * num(fit, "held_out_error"));
-	snprintf(buf, len, "%s: R² %s on %s process-intervals, held-out error %s, fitted %s ago",
-		 label != NULL ? label : "regression estimate", r2, rows, held, when);
+	/* processes: fits of method 2 on (CPI_FIT_VERSION); older answers lack it */
+	if (isfinite(num(fit, "processes")))
+		snprintf(procs, sizeof(procs), " of %.0f process%s", num(fit, "processes"),
+			 num(fit, "processes") == 1 ? "" : "es");
+	snprintf(buf, len, "%s: R² %s within processes on %s process-intervals%s, held-out "
+		 "error %s, fitted %s ago", label != NULL ? label : "regression estimate", r2,
+		 rows, procs, held, when);
 	return true;
 }
 

@@ -1,7 +1,9 @@
 /*
  * export.c - `stackctl export`: the stored sample rows for notebooks, as
- * CSV or JSON, fetched page by page (GET /api/v1/export, "next") so a
- * large export never holds more than one page in memory.  With -o FILE the
+ * CSV or JSON, page by page (GET /api/v1/export's pages, "next") so a
+ * large export never holds more than one page in memory: from a file, the
+ * API's own page read in-process (export_page.h); from the daemon, the
+ * page it printed as CSV, or its JSON rows for JSON.  With -o FILE the
  * file appears only when the export is complete.
  */
 #include "cli/cli.h"
@@ -9,6 +11,7 @@
 #include "cli/source.h"
 #include "cli/target.h"
 #include "lib/duration.h"
+#include "lib/export_page.h"
 #include "lib/clock.h"
 
 #include <errno.h>
@@ -18,7 +21,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#define EXPORT_PAGE_ROWS 10000
+/* The API's cap: fewer requests (600,000 rows via the API: 4.7 s at 10000) */
+#define EXPORT_PAGE_ROWS 20000
 #define EXPORT_MAX_PAGE_ROWS 20000   /* the API's cap */
 
 enum { OPT_SINCE = 0x100, OPT_UNTIL, OPT_WHO, OPT_FORMAT, OPT_PAGE_ROWS };
@@ -53,43 +57,100 @@ struct export_job {
 	bool progress;
 };
 
-static int fetch_page(struct export_job *job, const char *after, json_t **ret, char *err,
-		      size_t errlen)
+/* The page's query string, "?from=...&limit=..." (after: the previous
+ * page's "next", NULL on the first), the same whichever way it is read. */
+static void page_query(const struct export_job *job, const char *after, bool csv, char *query,
+		       size_t len)
 {
-	char target[1200], num[32];
+	char num[32];
 
-	snprintf(target, sizeof(target), "/api/v1/export");
+	query[0] = '\0';
 	duration_format(job->since, num, sizeof(num));
-	source_add_param(target, sizeof(target), "from", num);
+	source_add_param(query, len, "from", num);
 	if (job->until > 0) {
 		duration_format(job->until, num, sizeof(num));
-		source_add_param(target, sizeof(target), "to", num);
+		source_add_param(query, len, "to", num);
 	}
 	if (job->kind != NULL) {
 		char who[400];
 
 		snprintf(who, sizeof(who), "%s:%s", job->kind, job->name);
-		source_add_param(target, sizeof(target), "who", who);
+		source_add_param(query, len, "who", who);
 	}
 	snprintf(num, sizeof(num), "%ld", job->page_rows);
-	source_add_param(target, sizeof(target), "limit", num);
+	source_add_param(query, len, "limit", num);
 	if (after != NULL)
-		source_add_param(target, sizeof(target), "after", after);
-	return source_get(job->src, target, ret, err, errlen);
+		source_add_param(query, len, "after", after);
+	if (csv)
+		source_add_param(query, len, "format", "csv");
 }
 
-static int run(struct export_job *job, char *err, size_t errlen)
+/* A page from a database file: the API's own page (export_page.h) read
+ * in-process and printed by the one printer, no JSON between. */
+static int page_from_file(struct export_job *job, char *after, size_t afterlen, char *err,
+			  size_t errlen)
 {
-	char after[96] = "";
+	const struct api_access full = { true, (int64_t)getuid() };
+	struct export_page page;
+	char query[1200];
+	int r;
 
-	for (;;) {
-		struct rowset rs;
-		json_t *page = NULL;
-		const char *next;
-		int r = fetch_page(job, after[0] ? after : NULL, &page, err, errlen);
+	page_query(job, after[0] ? after : NULL, false, query, sizeof(query));
+	/* source_add_param starts the string with '?' */
+	r = export_page_read(job->src->db, &full, query + (query[0] == '?'), &page, err, errlen);
+	if (r == 0) {
+		rowset_stream_rows(&job->out, &page.rs, 0);
+		job->rows += page.rs.n_rows;
+		snprintf(after, afterlen, "%s", page.next);
+	}
+	export_page_done(&page);
+	/* the API's statuses as source_get returns them */
+	return r == 400 ? -EINVAL : r == 503 ? -ENODATA : r > 0 ? -EIO : r;
+}
 
+/* A page from the daemon as CSV (format=csv): the daemon's printer wrote
+ * it; the header line is printed once, from the first page. */
+static int page_csv_from_daemon(struct export_job *job, json_t *page)
+{
+	const char *csv = json_string_value(json_object_get(page, "csv"));
+	const char *body;
+
+	if (csv == NULL)
+		return -EPROTO;
+	body = csv;
+	if (job->out.header_done) {
+		body = strchr(csv, '\n');
+		body = body != NULL ? body + 1 : "";
+	}
+	fputs(body, job->out.f);
+	job->out.header_done = true;
+	job->rows += (size_t)json_integer_value(json_object_get(page, "row_count"));
+	return 0;
+}
+
+/* A page from the daemon: as CSV when that is what is printed (and not to
+ * a terminal, where the printer hides control characters), else as the
+ * API's JSON rows, into the same printer. */
+static int page_from_daemon(struct export_job *job, char *after, size_t afterlen, char *err,
+			    size_t errlen)
+{
+	bool csv = job->out.fmt == RS_CSV && !job->out.terminal;
+	char target[1300], query[1200];
+	json_t *page = NULL;
+	const char *next;
+	struct rowset rs;
+	int r;
+
+	page_query(job, after[0] ? after : NULL, csv, query, sizeof(query));
+	snprintf(target, sizeof(target), "/api/v1/export%s", query);
+	r = source_get(job->src, target, &page, err, errlen);
+	if (r < 0)
+		return r;
+	if (csv) {
+		r = page_csv_from_daemon(job, page);
 		if (r < 0)
-			return r;
+			snprintf(err, errlen, "the daemon's answer has no \"csv\" page");
+	} else {
 		rowset_init(&rs);
 		r = json_rowset_load(json_object_get(page, "columns"), json_object_get(page, "rows"),
 				     &rs, err, errlen);
@@ -98,9 +159,21 @@ static int run(struct export_job *job, char *err, size_t errlen)
 			job->rows += rs.n_rows;
 		}
 		rowset_done(&rs);
-		next = json_string_value(json_object_get(page, "next"));
-		snprintf(after, sizeof(after), "%s", next ? next : "");
-		json_decref(page);
+	}
+	next = json_string_value(json_object_get(page, "next"));
+	snprintf(after, afterlen, "%s", next ? next : "");
+	json_decref(page);
+	return r;
+}
+
+static int run(struct export_job *job, char *err, size_t errlen)
+{
+	char after[96] = "";
+
+	for (;;) {
+		int r = job->src->is_http ? page_from_daemon(job, after, sizeof(after), err, errlen) :
+			page_from_file(job, after, sizeof(after), err, errlen);
+
 		if (r < 0)
 			return r;
 		if (ferror(job->out.f)) {

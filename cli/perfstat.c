@@ -1,58 +1,20 @@
 /*
- * perfstat.c - reading `perf stat -x,` recordings (see perfstat.h).
- *
- * Line shapes: value,unit,event,run_time,running%,metric,metric unit; with
- * -I the time comes first; then an aggregation id may come before the
- * value: CPU3 (-A), S0-D0-C1 / S0-D0 / S0 / N0 followed by the number of
- * CPUs (--per-core, --per-die, --per-socket, --per-node), comm-pid
- * (--per-thread).  perf prints an event name with terms as given, commas
- * and all ("cpu/event=0x1a0,umask=0x1/"), so a name whose '/' or '@' is
- * unbalanced continues in the next field.  perf has already scaled
- * multiplexed counts; running% says how much was measured.
+ * perfstat.c - reading `perf stat` recordings (see perfstat.h): each line
+ * goes to the parser of its format (perfstat_csv.c, perfstat_human.c,
+ * perfstat_json.c), and its count to its interval, summed over the rows
+ * (CPUs, cores, sockets, threads) perf printed it for; perf's metric
+ * figures are kept beside (perfstat_printed.c).
  */
 #include "cli/perfstat.h"
 #include "lib/clock.h"
 #include "cli/event_id.h"
+#include "cli/perfstat_line.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Fields of one line: time, aggregation id, CPUs, value, unit, an event
- * name split at each of its commas, run time, running %, metric, unit. */
-#define MAX_FIELDS 48
-
-static bool is_number(const char *s, double *v)
-{
-	char *end;
-
-	if (*s == '\0')
-		return false;
-	errno = 0;
-	*v = strtod(s, &end);
-	return errno == 0 && *end == '\0' && isfinite(*v);
-}
-
-static size_t split(char *line, char **f)
-{
-	size_t n = 0;
-	char *p = line;
-
-	for (;;) {
-		char *c = strchr(p, ',');
-
-		if (n == MAX_FIELDS)
-			break;
-		f[n++] = p;
-		if (c == NULL)
-			break;
-		*c = '\0';
-		p = c + 1;
-	}
-	return n;
-}
 
 static struct ps_interval *interval_for(struct ps_recording *rec, double t)
 {
@@ -82,7 +44,7 @@ static struct ps_interval *interval_for(struct ps_recording *rec, double t)
  * socket or thread are summed, but the run's duration_time, which is one
  * wall time however many rows show it. */
 static int add_count(struct ps_interval *iv, unsigned name, bool is_duration, unsigned occ,
-		     bool counted, double value, double running)
+		     bool counted, double value, double running, double err)
 {
 	struct ps_count *c;
 	size_t i;
@@ -91,8 +53,10 @@ static int add_count(struct ps_interval *iv, unsigned name, bool is_duration, un
 		c = &iv->counts[i];
 		if (c->occurrence != occ || c->name != name)
 			continue;
-		if (!is_duration)
+		if (!is_duration) {
 			c->value += value;
+			c->err += err;
+		}
 		else if (value > c->value)
 			c->value = value;
 		c->counted = c->counted && counted;
@@ -110,8 +74,19 @@ static int add_count(struct ps_interval *iv, unsigned name, bool is_duration, un
 		iv->cap = cap;
 	}
 	iv->counts[iv->n++] = (struct ps_count){ .name = name, .occurrence = occ, .value = value,
-						 .counted = counted, .running = running };
+						 .counted = counted, .running = running,
+						 .err = err };
 	return 0;
+}
+
+/* Whether two spellings name one hybrid core PMU, or none: a hybrid's
+ * "cpu_core/cycles/" and "cpu_atom/cycles/" are two counts. */
+static bool same_core_pmu(const char *a, const char *b)
+{
+	size_t na = strncmp(a, "cpu_", 4) == 0 ? strcspn(a, "/") : 0;
+	size_t nb = strncmp(b, "cpu_", 4) == 0 ? strcspn(b, "/") : 0;
+
+	return na == nb && strncmp(a, b, na) == 0;
 }
 
 /* The index of the name spelled so in rec->names, added if new; -ENOMEM.
@@ -127,7 +102,8 @@ static int name_index(struct ps_recording *rec, const char *spelling)
 	event_id_normalise(spelling, key, sizeof(key));
 	event_id_modifiers(spelling, mods, sizeof(mods));
 	for (i = 0; i < rec->n_names; i++) {
-		if (strcmp(rec->names[i].key, key) != 0)
+		if (strcmp(rec->names[i].key, key) != 0 ||
+		    !same_core_pmu(rec->names[i].spelling, spelling))
 			continue;
 		event_id_modifiers(rec->names[i].spelling, other, sizeof(other));
 		if (strcmp(mods, other) == 0)
@@ -237,20 +213,13 @@ static int occurrence(struct seen_keys *seen, const char *key)
 struct reader {
 	struct ps_recording *rec;
 	struct seen_keys seen;
+	struct ps_csv_state csv;
 	double last_time;   /* of the interval being read (-I); NaN before */
-	bool decided;       /* whether this is an -I recording is known */
 	unsigned lineno;
+	char event[96];     /* the count perf's next metric rows belong to */
+	char pmu[16];       /* its core PMU, or its metric group's */
 	char *err;
 	size_t errlen;
-};
-
-/* One count line, parsed. */
-struct ps_line {
-	double t;           /* NaN without -I */
-	const char *row;    /* "CPU3", "S0-D0-C1", "comm-pid"; NULL: the whole run */
-	const char *event;  /* as perf printed it */
-	double v, running;
-	bool counted;
 };
 
 /* Refuse what is not a line of text: control characters, a NUL (fgets
@@ -280,162 +249,79 @@ static int check_text(struct reader *rd, FILE *f, const char *line, size_t size)
 	return 0;
 }
 
-/* What perf puts before the value to say whose count a line is. */
-enum row_kind {
-	ROW_NONE,
-	ROW_CPU,      /* CPU3 (-A) */
-	ROW_GROUP,    /* S0-D0-C1, S0-D0, S0, N0: then the number of CPUs */
-	ROW_THREAD,   /* comm-pid (--per-thread) */
-};
-
-/* "S0", "S0-D1", "S0-D0-C3", "S0-D0-L3-ID2", "N1": socket, die, core,
- * cache, node.  A thread "S0-123" is not one. */
-static bool is_group_id(const char *s)
+/* The core PMU a name or group header names: "cpu_core" of
+ * "cpu_core/cycles/" or of "TopdownL1 (cpu_core)"; "" none. */
+static void pmu_of(const char *s, bool header, char *out, size_t len)
 {
-	const char *p = s;
+	const char *open = header ? strrchr(s, '(') : s;
+	size_t n;
 
-	if (*p != 'S' && *p != 'N')
-		return false;
-	for (;;) {
-		size_t n = strspn(p, "SDCNLI");
-
-		if (n == 0 || n > 2 || !isdigit((unsigned char)p[n]))
-			return false;
-		p += n + strspn(p + n, "0123456789");
-		if (*p == '\0')
-			return true;
-		if (*p++ != '-')
-			return false;
-	}
+	out[0] = '\0';
+	if (open == NULL)
+		return;
+	open += header;
+	n = strcspn(open, header ? ")" : "/");
+	if (strncmp(open, "cpu_", 4) == 0 && open[n] != '\0' && n < len)
+		snprintf(out, len, "%.*s", (int)n, open);
 }
 
-static enum row_kind row_kind(const char *s)
+/* Add a count to its interval, as the nth copy of its event.  0 or
+ * -ENOMEM. */
+static int add_count_line(struct reader *rd, struct ps_interval *iv, const struct ps_line *pl)
 {
-	const char *dash;
-	double v;
-
-	if (s[0] == '\0' || s[0] == '<' || is_number(s, &v))
-		return ROW_NONE;
-	if (strncmp(s, "CPU", 3) == 0 && isdigit((unsigned char)s[3]))
-		return ROW_CPU;
-	if (is_group_id(s))
-		return ROW_GROUP;
-	dash = strrchr(s, '-');
-	if (dash != NULL && dash[1] != '\0' && strspn(dash + 1, "0123456789") == strlen(dash + 1))
-		return ROW_THREAD;
-	return ROW_NONE;
-}
-
-/* Whether a name's '/' or '@' pair (or a "\," escape) is still open. */
-static bool name_open(const char *s)
-{
-	size_t slashes = 0, ats = 0, len = strlen(s), i;
-
-	for (i = 0; i < len; i++) {
-		slashes += s[i] == '/';
-		ats += s[i] == '@';
-	}
-	return slashes % 2 == 1 || ats % 2 == 1 || (len > 0 && s[len - 1] == '\\');
-}
-
-/* Join fields at..: an event name perf printed with its commas.  split()
- * cut the line in place, so the fields are contiguous: put the commas
- * back.  Returns the new number of fields. */
-static size_t join_name(char **fld, size_t n, size_t at)
-{
-	while (at + 1 < n && name_open(fld[at])) {
-		fld[at][strlen(fld[at])] = ',';
-		memmove(&fld[at + 1], &fld[at + 2], (n - at - 2) * sizeof(*fld));
-		n--;
-	}
-	return n;
-}
-
-/* The first line decides whether this is an -I recording: then a time
- * comes first and the 2nd field is a value or a row id, not a unit. */
-static void decide_interval(struct reader *rd, char **fld, size_t n)
-{
-	double probe;
-
-	rd->rec->interval_mode = n >= 4 && is_number(fld[0], &probe) &&
-				 (is_number(fld[1], &probe) || fld[1][0] == '<' ||
-				  row_kind(fld[1]) != ROW_NONE);
-	rd->decided = true;
-}
-
-/* The n fields of a count line into pl.  0 or -EINVAL. */
-static int parse_fields(struct reader *rd, char **fld, size_t n, struct ps_line *pl)
-{
-	size_t at = 0;
-	enum row_kind kind;
-	double pct, cpus;
-
-	if (!rd->decided)
-		decide_interval(rd, fld, n);
-	*pl = (struct ps_line){ .t = NAN, .running = 1.0, .counted = true };
-	if (rd->rec->interval_mode) {
-		if (!is_number(fld[0], &pl->t)) {
-			snprintf(rd->err, rd->errlen, "line %u: time '%s' is not a number (an -I "
-				 "recording starts every line with the time)", rd->lineno, fld[0]);
-			return -EINVAL;
-		}
-		at = 1;
-	}
-	kind = at < n ? row_kind(fld[at]) : ROW_NONE;
-	if (kind != ROW_NONE)
-		pl->row = fld[at++];
-	if (kind == ROW_GROUP && at < n && is_number(fld[at], &cpus))
-		at++;  /* how many CPUs the core, die or socket has */
-	if (n < at + 3) {
-		snprintf(rd->err, rd->errlen, "line %u: too short: expected value,unit,event,... "
-			 "(perf stat -x,), got %zu field%s", rd->lineno, n, n == 1 ? "" : "s");
-		return -EINVAL;
-	}
-	if (fld[at][0] == '<') {
-		pl->counted = false;  /* <not counted>, <not supported> */
-	} else if (!is_number(fld[at], &pl->v) || pl->v < 0) {
-		snprintf(rd->err, rd->errlen, "line %u: value '%s' is not a count", rd->lineno,
-			 fld[at]);
-		return -EINVAL;
-	}
-	n = join_name(fld, n, at + 2);
-	if (fld[at + 2][0] == '\0') {
-		snprintf(rd->err, rd->errlen, "line %u: no event name", rd->lineno);
-		return -EINVAL;
-	}
-	pl->event = fld[at + 2];
-	if (strcmp(fld[at + 1], "msec") == 0)
-		pl->v *= (double)NS_PER_MSEC;  /* task-clock, cpu-clock: store ns */
-	/* -r N puts the variance ("3.25%") before run time and running %. */
-	if (n > at + 3 && fld[at + 3][0] != '\0' && fld[at + 3][strlen(fld[at + 3]) - 1] == '%')
-		at++;
-	if (n > at + 4 && is_number(fld[at + 4], &pct))
-		pl->running = pct / 100.0;
-	return 0;
-}
-
-/* Add a parsed line to its interval, as the nth copy of its event.
- * 0 or -ENOMEM. */
-static int add_line(struct reader *rd, const struct ps_line *pl)
-{
-	struct ps_interval *iv;
+	double v = pl->v, err = pl->err;
 	char key[160];
 	int occ, name;
 
-	if (!isnan(pl->t) && (isnan(rd->last_time) || pl->t != rd->last_time)) {
-		seen_clear(&rd->seen);
-		rd->last_time = pl->t;
-	}
-	iv = interval_for(rd->rec, pl->t);
 	name = name_index(rd->rec, pl->event);
-	if (iv == NULL || name < 0)
-		goto oom;
+	if (name < 0)
+		return -ENOMEM;
 	note_modifiers(rd->rec, pl->event);
+	if (strcmp(pl->unit, "msec") == 0) {
+		v *= (double)NS_PER_MSEC;  /* task-clock, cpu-clock: store ns */
+		err *= (double)NS_PER_MSEC;
+	}
 	snprintf(key, sizeof(key), "%s|%d", pl->row ? pl->row : "", name);
 	occ = occurrence(&rd->seen, key);
 	if (occ < 0 || add_count(iv, (unsigned)name,
 				 strcmp(rd->rec->names[name].key, "duration_time") == 0,
-				 (unsigned)occ, pl->counted, pl->v, pl->running) < 0)
+				 (unsigned)occ, pl->counted, v, pl->running, err) < 0)
+		return -ENOMEM;
+	return 0;
+}
+
+/* Add a parsed line: its count, and perf's figure printed with it (of the
+ * last count when the line has none).  0 or -ENOMEM. */
+static int add_line(struct reader *rd, const struct ps_line *pl)
+{
+	struct ps_interval *iv;
+
+	if (!isnan(pl->t)) {
+		rd->rec->interval_mode = true;
+		if (isnan(rd->last_time) || pl->t != rd->last_time) {
+			seen_clear(&rd->seen);
+			rd->last_time = pl->t;
+		}
+	}
+	iv = interval_for(rd->rec, pl->t);
+	if (iv == NULL)
+		goto oom;
+	if (pl->event != NULL) {
+		snprintf(rd->event, sizeof(rd->event), "%s", pl->event);
+		pmu_of(pl->event, false, rd->pmu, sizeof(rd->pmu));
+		if (add_count_line(rd, iv, pl) < 0)
+			goto oom;
+	} else if (pl->group != NULL) {
+		rd->event[0] = '\0';
+		pmu_of(pl->group, true, rd->pmu, sizeof(rd->pmu));
+	}
+	if (pl->mvalue != NULL &&
+	    perfstat_add_printed(rd->rec, (size_t)(iv - rd->rec->iv), rd->lineno, pl->row,
+				 rd->pmu, rd->event, pl->mvalue, pl->mtext) < 0)
+		goto oom;
+	if (pl->mvalue2 != NULL &&
+	    perfstat_add_printed(rd->rec, (size_t)(iv - rd->rec->iv), rd->lineno, pl->row,
+				 rd->pmu, rd->event, pl->mvalue2, pl->mtext2) < 0)
 		goto oom;
 	return 0;
 oom:
@@ -443,35 +329,84 @@ oom:
 	return -ENOMEM;
 }
 
+/* One line in whichever format it is written: its verdict, or -EINVAL with
+ * the reason in why. */
+static int parse_line(struct reader *rd, char *line, struct ps_line *pl, char *why, size_t len)
+{
+	const char *p = line + strspn(line, " \t");
+
+	if (*p == '{')
+		return perfstat_json_line(line, pl, why, len);
+	/* a line without blanks in a CSV file is a (short) CSV line */
+	if (perfstat_is_csv(line) || (rd->csv.decided && strpbrk(p, " \t") == NULL))
+		return perfstat_csv_line(line, &rd->csv, pl, why, len);
+	return perfstat_human_line(line, pl, &rd->rec->elapsed, why, len);
+}
+
+/* Read one line (not blank, not a comment); 0, or -EINVAL / -ENOMEM said. */
+static int read_line(struct reader *rd, char *line)
+{
+	char why[160];
+	struct ps_line pl;
+	int r;
+
+	r = parse_line(rd, line, &pl, why, sizeof(why));
+	if (r == PS_LINE_COUNT)
+		return add_line(rd, &pl);
+	if (r == PS_LINE_SKIP)
+		return perfstat_add_skipped(rd->rec, rd->lineno, why);
+	if (r < 0)
+		snprintf(rd->err, rd->errlen, "line %u: %s", rd->lineno, why);
+	return r < 0 ? r : 0;
+}
+
+/* A comment ("# started on ...", the -I header), not one of perf's metric
+ * lines, which start with '#' too when nothing precedes them: "#  35.0 %
+ * tma_retiring" (a figure after the '#'). */
+static bool is_comment(const char *p)
+{
+	double v;
+	char fig[32];
+
+	if (*p != '#')
+		return false;
+	p += 1 + strspn(p + 1, " ");
+	snprintf(fig, sizeof(fig), "%.*s", (int)strcspn(p, " %"), p);
+	return !perfstat_number(fig, true, &v) || p[strlen(fig)] == '\0';
+}
+
 int perfstat_read(FILE *f, struct ps_recording *rec, char *err, size_t errlen)
 {
 	struct reader rd = { .rec = rec, .last_time = NAN, .err = err, .errlen = errlen };
-	char line[4096], *fld[MAX_FIELDS];
-	struct ps_line pl;
+	char line[4096];
 	int r = 0;
 
 	memset(rec, 0, sizeof(*rec));
 	while (r == 0 && fgets(line, sizeof(line), f) != NULL) {
+		const char *p;
+
 		rd.lineno++;
 		r = check_text(&rd, f, line, sizeof(line));
 		if (r < 0)
 			break;
 		line[strcspn(line, "\r\n")] = '\0';
-		if (line[0] == '#' || line[strspn(line, " \t")] == '\0')
-			continue;
+		p = line + strspn(line, " \t");
+		if (is_comment(p))
+			perfstat_note_cpuid(rec, p);
 		/* -I --summary repeats the whole run's totals: the intervals
 		 * already hold them. */
-		if (strncmp(line + strspn(line, " "), "summary,", 8) == 0)
+		if (is_comment(p) || *p == '\0' || strncmp(p, "summary,", 8) == 0)
 			continue;
-		r = parse_fields(&rd, fld, split(line, fld), &pl);
-		if (r == 0)
-			r = add_line(&rd, &pl);
+		r = read_line(&rd, line);
+		if (r == -ENOMEM)
+			snprintf(err, errlen, "out of memory");
 	}
 	if (r == 0 && ferror(f)) {
 		snprintf(err, errlen, "read error");
 		r = -EIO;
 	} else if (r == 0 && rec->n == 0) {
-		snprintf(err, errlen, "line %u: no counts found (empty file?)", rd.lineno);
+		snprintf(err, errlen, "line %u: no counts found (%s)", rd.lineno,
+			 rec->n_skipped ? "no line is perf stat's output" : "empty file?");
 		r = -EINVAL;
 	}
 	free(rd.seen.k);
@@ -486,5 +421,7 @@ void perfstat_free(struct ps_recording *rec)
 		free(rec->iv[i].counts);
 	free(rec->iv);
 	free(rec->names);
+	free(rec->printed);
+	free(rec->skipped);
 	memset(rec, 0, sizeof(*rec));
 }

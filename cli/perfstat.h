@@ -1,9 +1,10 @@
 /*
- * perfstat.h - read `perf stat -x,` output as perf writes it (plain, -I
- * interval, -A per CPU, --per-core/-die/-socket/-node, --per-thread) and
- * turn it into a model's group sums, so `stackctl analyze` runs the very
- * formulas stackd runs.  Events are matched by what they count
- * (event_id.h), not by how they are spelled.
+ * perfstat.h - read `perf stat` output as perf writes it and people paste
+ * it: the default text, -x, CSV and -j JSON (plain, -I interval, -A per
+ * CPU, --per-core/-die/-socket/-node, --per-thread), with perf's own metric
+ * figures, and turn it into a model's group sums, so `stackctl analyze`
+ * runs the very formulas stackd runs.  Events are matched by what they
+ * count (event_id.h), not by how they are spelled.
  */
 #ifndef STACKD_PERFSTAT_H
 #define STACKD_PERFSTAT_H
@@ -25,6 +26,7 @@ struct ps_count {
 	double value;        /* summed over CPUs, cores, sockets, threads */
 	bool counted;        /* false: <not counted> / <not supported> */
 	double running;      /* share of the time it counted, 0..1 (perf scaled it) */
+	double err;          /* value's rounding as printed (msec to 2 places); 0 exact */
 };
 
 struct ps_interval {
@@ -34,6 +36,25 @@ struct ps_interval {
 };
 
 #define PS_MAX_MODIFIER_SETS 4
+
+/* A metric figure perf printed in the recording (its metric column). */
+struct ps_printed {
+	size_t interval;     /* index in ps_recording.iv */
+	unsigned line;
+	char row[32];        /* "CPU3", "S0-D0-C1"; "" the whole run */
+	char pmu[16];        /* "cpu_core", "cpu_atom" of its event or group; "" */
+	char event[96];      /* the count it was printed beside; "" a group's */
+	char name[64];       /* "tma_retiring", "insn per cycle", "K/sec" */
+	double value;        /* as printed: a percentage as 30.8 */
+	int decimals;        /* digits printed after the point */
+	bool percent;        /* printed with '%' */
+};
+
+/* A line that holds nothing perf stat writes: skipped, and said with -v. */
+struct ps_skipped {
+	unsigned line;
+	char why[120];
+};
 
 struct ps_recording {
 	bool interval_mode;
@@ -45,6 +66,12 @@ struct ps_recording {
 	 * "k"...): more than one means it mixes them. */
 	char modifiers[PS_MAX_MODIFIER_SETS][8];
 	unsigned n_modifiers;
+	struct ps_printed *printed;
+	size_t n_printed, cap_printed;
+	struct ps_skipped *skipped;
+	size_t n_skipped, cap_skipped;
+	double elapsed;      /* "N seconds time elapsed"; 0 none */
+	char cpuid[64];      /* a perf CPU id a comment names ("# cpuid : ..."); "" */
 };
 
 /* Which recorded name serves each of a model's events. */
@@ -69,9 +96,24 @@ struct event_id;
 void perfstat_match_combined(const struct model *m, const struct event_id *ids, size_t n_ids,
 			     struct ps_match *mt);
 
-/* Parse; on error returns -EINVAL with "line N: what" in err. */
+/* Parse any of perf's formats, line by line; on error returns -EINVAL with
+ * "line N: what" in err. */
 int perfstat_read(FILE *f, struct ps_recording *rec, char *err, size_t errlen);
 void perfstat_free(struct ps_recording *rec);
+
+/* The recording's counts of one core PMU ("cpu_core"): its events with the
+ * prefix taken off, and those of no PMU (task-clock, duration_time) alike;
+ * perf's figures of that PMU.  0 or -ENOMEM (sub freed). */
+int perfstat_pmu_part(const struct ps_recording *rec, const char *pmu,
+		      struct ps_recording *sub);
+
+/* The core PMUs a hybrid recording names ("cpu_core", "cpu_atom"), at most
+ * max; how many (0: not hybrid). */
+unsigned perfstat_core_pmus(const struct ps_recording *rec, char (*pmus)[16], unsigned max);
+
+/* Whether the events say the host ran with SMT on: perf's metrics for SMT
+ * read the *_ANY / ONE_THREAD_ACTIVE events (perf's #SMT_on). */
+bool perfstat_smt_evidence(const struct ps_recording *rec, char *which, size_t len);
 
 /* Bind m's events to rec's names by identity (libpfm4 with m's PMU, raw
  * terms, else names).  0 or -ENOMEM; perfstat_match_free() after. */

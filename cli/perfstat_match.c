@@ -140,7 +140,9 @@ unsigned perfstat_unused(const struct ps_recording *rec, const struct ps_match *
 
 	buf[0] = '\0';
 	for (i = 0; i < rec->n_names; i++) {
-		if (mt->used[i] || is_time_name(rec->names[i].key))
+		/* " other pmu": another core type's, in a hybrid's part */
+		if (mt->used[i] || is_time_name(rec->names[i].key) ||
+		    strcmp(rec->names[i].key, " other pmu") == 0)
 			continue;
 		if (at < len)
 			at += (size_t)snprintf(buf + at, len - at, "%s%s", n ? ", " : "",

@@ -18,6 +18,7 @@
 #include "lib/rowset.h"
 #include "lib/clock.h"
 #include "lib/model/model.h"
+#include "lib/model/model_hybrid.h"
 #include "lib/sampling_mode.h"
 
 #include <errno.h>
@@ -133,18 +134,98 @@ static void format_value(const json_t *m, char *buf, size_t len)
 		snprintf(buf, len, "%.3g", x);
 }
 
-static void print_line(const json_t *m, int depth, double scale, const char *sgr, bool color)
+/* The approximation a row's help names ("(approximation: ...)", "(lower
+ * bound: ...)"), as the API gives it, into buf; false when it names none. */
+static bool approx_text(const char *help, char *buf, size_t len)
 {
-	char value[32], name[64];
+	static const char *const words[] = { "approximation", "lower bound", "upper bound",
+					     "lower estimate", "unknown" };
+	const char *at = NULL, *open;
+	size_t i;
+
+	for (i = 0; help != NULL && i < sizeof(words) / sizeof(words[0]); i++) {
+		const char *w = strstr(help, words[i]);
+
+		if (w != NULL && (at == NULL || w < at))
+			at = w;
+	}
+	if (at == NULL)
+		return false;
+	/* the parenthesis it stands in, else from the word to the end */
+	for (open = at; open > help && open[-1] != '(' && open[-1] != ')'; open--)
+		;
+	if (open > help && open[-1] == '(') {
+		const char *end;
+		int depth = 0;
+
+		for (end = open; *end != '\0' && (*end != ')' || depth > 0); end++)
+			depth += *end == '(' ? 1 : *end == ')' ? -1 : 0;
+		snprintf(buf, len, "%.*s", (int)(end - open), open);
+	} else {
+		snprintf(buf, len, "%s", at);
+	}
+	return true;
+}
+
+/* The health flags of a row (the API's "health": values no core can
+ * produce, children above their parent), one line. */
+static bool health_text(const json_t *m, char *buf, size_t len)
+{
+	const json_t *h = json_object_get(m, "health"), *x;
+	size_t i, used = 0;
+
+	if (!json_is_array(h) || json_array_size(h) == 0)
+		return false;
+	buf[0] = '\0';
+	json_array_foreach(h, i, x) {
+		int n = snprintf(buf + used, len - used, "%s%s", i ? "; " : "",
+				 json_string_value(x) ? json_string_value(x) : "?");
+
+		if (n < 0 || (size_t)n >= len - used)
+			break;
+		used += (size_t)n;
+	}
+	return true;
+}
+
+/* A row: its bar, value and coverage, marked "~" where it is an
+ * approximation and "!" where a sanity check flags it (both explained
+ * under the stack, print_notes); unit: what a fraction is a share of
+ * where it differs from the stack's title (Top-Down's level 3: cycles). */
+static void print_line(const json_t *m, int depth, double scale, const char *sgr, bool color,
+		       const char *unit)
+{
+	char value[32], name[64], note[512];
 	const json_t *cov = json_object_get(m, "coverage");
+	bool approx = approx_text(mstr(m, "help"), note, sizeof(note));
+	bool flagged = health_text(m, note, sizeof(note));
 
 	format_value(m, value, sizeof(value));
 	snprintf(name, sizeof(name), "%*s%s", 2 + 2 * depth, "", mstr(m, "name"));
 	printf("%-*s ", NAME_WIDTH + 2, name);
 	print_bar(scale > 0 ? json_number_value(json_object_get(m, "value")) / scale : 0, sgr,
 		  color);
-	printf(" %8s  %5.0f%%%s\n", value, 100.0 * json_number_value(cov),
-	       json_is_true(json_object_get(m, "core_scoped")) ? "  (whole core)" : "");
+	printf(" %8s%c%c %4.0f%%%s%s%s\n", value, approx ? '~' : ' ', flagged ? '!' : ' ',
+	       100.0 * json_number_value(cov),
+	       json_is_true(json_object_get(m, "core_scoped")) ? "  (whole core)" : "",
+	       unit != NULL ? "  " : "", unit != NULL ? unit : "");
+}
+
+/* Under a stack: what each "~" and "!" of its rows means. */
+static void print_notes(const json_t *metrics, const char *stack)
+{
+	const json_t *m;
+	char note[512];
+	size_t i;
+
+	json_array_foreach(metrics, i, m) {
+		if (!streq(mstr(m, "stack"), stack))
+			continue;
+		if (approx_text(mstr(m, "help"), note, sizeof(note)))
+			printf("  ~ %s: %s\n", mstr(m, "name"), note);
+		if (health_text(m, note, sizeof(note)))
+			printf("  ! %s: %s\n", mstr(m, "name"), note);
+	}
 }
 
 static void print_children(const json_t *metrics, const char *parent, int depth, double scale,
@@ -156,7 +237,11 @@ static void print_children(const json_t *metrics, const char *parent, int depth,
 	json_array_foreach(metrics, i, m) {
 		if (!streq(mstr(m, "parent"), parent))
 			continue;
-		print_line(m, depth, scale, sgr, color);
+		/* Top-Down's level 3 (perf's tma_* nodes) are shares of cycles,
+		 * under level-2 shares of slots: they need not add up to it */
+		print_line(m, depth, scale, sgr, color,
+			   depth >= 2 && streq(mstr(m, "stack"), "topdown") &&
+			   streq(mstr(m, "unit"), "fraction") ? "of cycles" : NULL);
 		if (depth < 4)
 			print_children(metrics, mstr(m, "name"), depth + 1, scale, sgr, color);
 	}
@@ -164,10 +249,9 @@ static void print_children(const json_t *metrics, const char *parent, int depth,
 
 /* Stacks in slots are titled from the model's facts (its slot stage and
  * width); the others by their unit. */
-static const char *stack_title(const char *model, const char *stack, char *buf, size_t len)
+static const char *stack_title_of(const struct model *m, const char *stack, char *buf,
+				  size_t len)
 {
-	const struct model *m = model != NULL ? model_find(model) : NULL;
-
 	if (m != NULL && model_stack_title(m, stack, buf, len) == 0)
 		return buf;
 	if (streq(stack, "frontend"))
@@ -181,6 +265,28 @@ static const char *stack_title(const char *model, const char *stack, char *buf, 
 	return stack;
 }
 
+/* A hybrid CPU's stacks are one per core type ("topdown@cpu_atom"),
+ * titled with it, and its combined Top-Down says how it combines. */
+static const char *stack_title(const char *model, const char *stack, char *buf, size_t len)
+{
+	const struct model *m = model != NULL ? model_find(model) : NULL;
+	const struct model *parts[HYBRID_MAX_TYPES];
+	const char *units[HYBRID_MAX_TYPES], *at = strchr(stack, '@');
+	unsigned base[HYBRID_MAX_TYPES + 1], n = model_hybrid_parts(m, parts, units, base), i;
+	char family[64], title[192];
+
+	if (n > 0 && at == NULL && streq(stack, "topdown"))
+		return "Top-Down, both core types: each one's shares weighted by its cycles";
+	if (n == 0 || at == NULL)
+		return stack_title_of(m, stack, buf, len);
+	snprintf(family, sizeof(family), "%.*s", (int)(at - stack), stack);
+	for (i = 0; i < n && !streq(units[i], at + 1); i++)
+		;
+	snprintf(buf, len, "%s (%s): %s", streq(at + 1, "cpu_atom") ? "E-cores" : "P-cores",
+		 at + 1, stack_title_of(i < n ? parts[i] : NULL, family, title, sizeof(title)));
+	return buf;
+}
+
 static void print_stack(const json_t *metrics, const char *model, const char *stack,
 			bool color)
 {
@@ -192,7 +298,9 @@ static void print_stack(const json_t *metrics, const char *model, const char *st
 
 	json_array_foreach(metrics, i, m)
 		if (streq(mstr(m, "stack"), stack) && mstr(m, "parent") == NULL) {
-			total += json_number_value(json_object_get(m, "value"));
+			/* an overlap part is negative: bars against the positive sum */
+			if (json_number_value(json_object_get(m, "value")) > 0)
+				total += json_number_value(json_object_get(m, "value"));
 			fractions &= streq(mstr(m, "unit"), "fraction");
 		}
 	/* the title may run into the bars' column: they start below it */
@@ -206,10 +314,11 @@ static void print_stack(const json_t *metrics, const char *model, const char *st
 			continue;
 		/* Fractions against 1; other stacks (CPI) against their total. */
 		print_line(m, 0, fractions ? 1.0 : total, color_of(streq(stack, "topdown") ? name :
-								   NULL), color);
+								   NULL), color, NULL);
 		print_children(metrics, name, 1, fractions ? 1.0 : total,
 			       color_of(streq(stack, "topdown") ? name : NULL), color);
 	}
+	print_notes(metrics, stack);
 }
 
 static const json_t *find_metric(const json_t *metrics, const char *name)
@@ -223,19 +332,31 @@ static const json_t *find_metric(const json_t *metrics, const char *name)
 	return NULL;
 }
 
-/* name_low / name_high pairs: shown once, as a range. */
-static bool is_range_part(const json_t *metrics, const char *name)
+/* name_low / name_high pairs: shown once, as a range; one of the two
+ * alone (the other stage has no counter: unknown) beside the metric
+ * `name` it bounds.  Into base: name. */
+static bool range_base(const json_t *metrics, const char *name, char *base, size_t len)
 {
 	size_t n = strlen(name);
-	char other[128];
+	char other[160];
 
-	if (n > 4 && strcmp(name + n - 4, "_low") == 0)
-		snprintf(other, sizeof(other), "%.*s_high", (int)(n - 4), name);
-	else if (n > 5 && strcmp(name + n - 5, "_high") == 0)
-		snprintf(other, sizeof(other), "%.*s_low", (int)(n - 5), name);
-	else
+	if (n > 4 && strcmp(name + n - 4, "_low") == 0) {
+		snprintf(base, len, "%.*s", (int)(n - 4), name);
+		snprintf(other, sizeof(other), "%s_high", base);
+	} else if (n > 5 && strcmp(name + n - 5, "_high") == 0) {
+		snprintf(base, len, "%.*s", (int)(n - 5), name);
+		snprintf(other, sizeof(other), "%s_low", base);
+	} else {
 		return false;
-	return find_metric(metrics, other) != NULL;
+	}
+	return find_metric(metrics, other) != NULL || find_metric(metrics, base) != NULL;
+}
+
+static bool is_range_part(const json_t *metrics, const char *name)
+{
+	char base[128];
+
+	return range_base(metrics, name, base, sizeof(base));
 }
 
 /* Linux perf's own metrics (source "perf"), after ours: perf's names run
@@ -263,32 +384,52 @@ static void print_perf_metrics(const json_t *metrics)
 	}
 }
 
-static void print_ranges_and_scalars(const json_t *metrics)
+/* One range: "low .. high", a side with no counter "unknown". */
+static void print_range(const json_t *metrics, const char *base)
 {
+	char name[160], lo[32] = "unknown", hi[32] = "unknown";
+	const json_t *l, *h;
+	int pad;
+
+	snprintf(name, sizeof(name), "%s_low", base);
+	l = find_metric(metrics, name);
+	snprintf(name, sizeof(name), "%s_high", base);
+	h = find_metric(metrics, name);
+	if (l != NULL)
+		format_value(l, lo, sizeof(lo));
+	if (h != NULL)
+		format_value(h, hi, sizeof(hi));
+	pad = BAR_WIDTH - (int)strlen(lo) - (int)strlen(hi) - 4;
+	printf("  %-*s %s .. %s  %*s%5.0f%%\n", NAME_WIDTH, base, lo, hi, pad > 0 ? pad : 0, "",
+	       100.0 * json_number_value(json_object_get(l != NULL ? l : h, "coverage")));
+}
+
+static void print_ranges_and_scalars(const json_t *metrics, const char *model)
+{
+	const struct model *md = model != NULL ? model_find(model) : NULL;
 	const json_t *m;
 	bool header = false, figures = false;
+	char title[256];
 	size_t i;
 
+	if (md == NULL || model_ranges_title(md, title, sizeof(title)) < 0)
+		snprintf(title, sizeof(title), "Ranges: each loss at two pipeline stages, the "
+			 "smaller .. the larger (unknown: no counter for that stage)");
 	json_array_foreach(metrics, i, m) {
 		const char *name = mstr(m, "name");
 		size_t n = strlen(name);
-		char base[128], hi_name[160], lo[32], hi[32];
-		const json_t *h;
+		char base[128], low[160];
 
-		if (n <= 4 || strcmp(name + n - 4, "_low") != 0 || !is_range_part(metrics, name))
+		if (!range_base(metrics, name, base, sizeof(base)))
 			continue;
-		snprintf(base, sizeof(base), "%.*s", (int)(n - 4), name);
-		snprintf(hi_name, sizeof(hi_name), "%s_high", base);
-		h = find_metric(metrics, hi_name);
+		/* each range once: at its _low, or at a _high with no _low */
+		snprintf(low, sizeof(low), "%s_low", base);
+		if (n > 5 && strcmp(name + n - 5, "_high") == 0 && find_metric(metrics, low) != NULL)
+			continue;
 		if (!header)
-			printf("\nRanges: the same loss measured at two pipeline stages\n");
+			printf("\n%s\n", title);
 		header = true;
-		format_value(m, lo, sizeof(lo));
-		format_value(h, hi, sizeof(hi));
-		printf("  %-*s %s .. %s  %*s%5.0f%%\n", NAME_WIDTH, base, lo, hi,
-		       (int)(BAR_WIDTH - strlen(lo) - strlen(hi) - 4 > 0 ?
-			     BAR_WIDTH - strlen(lo) - strlen(hi) - 4 : 0), "",
-		       100.0 * json_number_value(json_object_get(m, "coverage")));
+		print_range(metrics, base);
 	}
 	json_array_foreach(metrics, i, m) {
 		char value[32];
@@ -338,6 +479,22 @@ static void print_target_mode(const json_t *a)
 								     text, sizeof(text)));
 }
 
+/* Families the plan split over groups (too many events for the counters
+ * free): their figures combine groups counted at different times, which
+ * every figure built on them inherits. */
+static void print_split(const json_t *a)
+{
+	const json_t *g;
+	size_t i, n = 0;
+
+	json_array_foreach(json_object_get(a, "groups"), i, g)
+		if (json_is_true(json_object_get(g, "split")))
+			printf("%s%s", n++ ? ", " : "split (combines groups counted at different "
+			       "times, each event scaled to its family's cycles): ", mstr(g, "name"));
+	if (n > 0)
+		putchar('\n');
+}
+
 /* Under the regression CPI stack, its label and the fit's quality; where
  * the model has that stack but no fit, its title and why. */
 static void print_cpi_fit(const json_t *a, bool under_stack)
@@ -385,6 +542,7 @@ static void print_bars(const json_t *a, const char *window, bool color)
 	}
 	print_host_quality(a);
 	print_target_mode(a);
+	print_split(a);
 	recorded_label_print(a, "", stdout);
 	json_array_foreach(metrics, i, m) {
 		const char *s = mstr(m, "stack");
@@ -403,7 +561,7 @@ static void print_bars(const json_t *a, const char *window, bool color)
 		;
 	if (k == n_stacks)
 		print_cpi_fit(a, false);
-	print_ranges_and_scalars(metrics);
+	print_ranges_and_scalars(metrics, mstr(a, "model"));
 }
 
 /* A row's help; the regression CPI stack's rows say there, too, that they

@@ -11,6 +11,7 @@
 #include "cli/top_live.h"
 #include "cli/top_view.h"
 #include "lib/clock.h"
+#include "lib/top_rows.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -40,8 +41,10 @@ static void help(void)
 	       "                   outranks an idle one with a high ratio; CPU time when\n"
 	       "                   the model has no Top-Down.  Aliases: cpu, frontend,\n"
 	       "                   backend, badspec, retire, flops\n"
-	       "  --by KIND        process (default), comm, unit or user: sum the processes\n"
-	       "                   of each command name, systemd unit or user\n"
+	       "  --by KIND        process (default), comm, unit, user, namespace, pod or\n"
+	       "                   container: sum the processes of each command name,\n"
+	       "                   systemd unit, user, or Kubernetes namespace, pod or\n"
+	       "                   container (Docker's and podman's too, by id)\n"
 	       "  --family NAME    the figures shown beside the Top-Down split: l2, fe_l3\n"
 	       "                   (level 3 under the frontend), frontend, flops, cpi\n"
 	       "                   (regression), commit (Zen 4's commit stage), cpi_cycles\n"
@@ -71,7 +74,8 @@ static void help(void)
 	       "            retiring slots      i  IPC      F  GFLOP/s\n"
 	       "  P c       sort by CPU time    M  memory-bound share (if the model has it)\n"
 	       "  < >       sort by the previous / next column\n"
-	       "  t  next family    g  next grouping (process, comm, unit, user)\n"
+	       "  t  next family    g  next grouping (process, comm, unit, user, namespace,\n"
+	       "                    pod, container)\n"
 	       "  Up Down PgUp PgDn Home End  scroll\n"
 	       "  /  search commands (text or glob)     u  filter by user     m  by unit\n"
 	       "  o  by command     x  clear filters\n"
@@ -238,6 +242,7 @@ static int parse_args(struct top_args *a, int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *by;
+	enum top_by kind;
 	int c;
 
 	a->o = (struct cli_getopt){ .verb = "top", .options = options, .shortopts = "bn:d:",
@@ -250,9 +255,9 @@ static int parse_args(struct top_args *a, int argc, char **argv)
 	if (cli_no_arguments("top", argc, argv) != 0)
 		return EXIT_USAGE;
 	by = a->req.by;
-	if (by != NULL && strcmp(by, "process") != 0 && strcmp(by, "comm") != 0 &&
-	    strcmp(by, "unit") != 0 && strcmp(by, "user") != 0) {
-		cli_error("top", "invalid --by '%s' (one of: process, comm, unit, user)", by);
+	if (by != NULL && top_rows_by_parse(by, &kind) < 0) {
+		cli_error("top", "invalid --by '%s' (one of: process, comm, unit, user, namespace, "
+			  "pod, container)", by);
 		return EXIT_USAGE;
 	}
 	return -1;

@@ -61,7 +61,8 @@ static const char help_text[] =
 	"              node MEM, where the model has one)\n"
 	"    < >       the previous / next column on screen\n"
 	"  View:\n"
-	"    t  next family    g  next grouping (process, comm, unit, user)\n"
+	"    t  next family    g  next grouping (process, comm, unit, user, namespace,\n"
+	"                         pod, container)\n"
 	"    Up Down PgUp PgDn Home End   scroll\n"
 	"  Filter:\n"
 	"    /  search: commands matching a text or glob (empty: all)\n"
@@ -299,13 +300,15 @@ static bool scroll_key(struct live *l, int ch)
 
 static void next_grouping(struct live *l)
 {
-	static const char *const order[] = { "process", "comm", "unit", "user" };
+	static const char *const order[] = { "process", "comm", "unit", "user", "namespace",
+					     "pod", "container" };
+	const size_t n = sizeof(order) / sizeof(order[0]);
 	size_t i;
 
-	for (i = 0; i < 4; i++)
+	for (i = 0; i < n; i++)
 		if (strcmp(l->by, order[i]) == 0)
 			break;
-	snprintf(l->by, sizeof(l->by), "%s", order[(i + 1) % 4]);
+	snprintf(l->by, sizeof(l->by), "%s", order[(i + 1) % n]);
 	/* A sort by pid or user name may not exist in the new grouping. */
 	if (strcmp(l->sort, "pid") == 0 || strcmp(l->sort, "cmdline") == 0)
 		l->sort[0] = '\0';

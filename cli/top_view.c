@@ -92,10 +92,24 @@ static bool any_periodic(const struct rowset *rs)
 	return false;
 }
 
+/* Some row failed a sanity check (lib/model/model_sanity.h): only then
+ * the table shows HEALTH, which says which figure and why. */
+static bool any_health(const struct rowset *rs)
+{
+	int c = rowset_find_column(rs, "health");
+	size_t r;
+
+	for (r = 0; c >= 0 && r < rs->n_rows; r++)
+		if (rs->cells[r * rs->n_cols + (size_t)c].type == RS_TEXT)
+			return true;
+	return false;
+}
+
 static void choose_columns(struct top_view *v)
 {
 	static const char *const always[] = { "pid", "user", "uid", "comm", "unit", "processes",
-					      "cpu_percent", "ipc" };
+					      "cpu_percent", "ipc", "namespace", "pod",
+					      "container" };
 	struct rowset *rs = &v->rs;
 	bool have_l1 = false;
 	size_t c, i;
@@ -119,6 +133,8 @@ static void choose_columns(struct top_view *v)
 			show = true;
 		if (strcmp(col->name, "periodic_share") == 0)
 			show = v->periodic || strcmp(col->name, v->sort) == 0;
+		if (strcmp(col->name, "health") == 0)
+			show = any_health(rs);
 		col->table_hidden = !show;
 	}
 	/* a rate per CPU second shown: its per wall second beside it */
@@ -257,6 +273,22 @@ int top_view_fetch(struct source *src, const struct top_request *req, struct top
 	for (size_t i = 0; req->family != NULL && top_view_families[i] != NULL; i++)
 		if (strcmp(top_view_families[i], req->family) == 0)
 			v->family = top_view_families[i];
+	/* a family asked for that this model has no column of: say which
+	 * it has, rather than show another one */
+	if (req->family != NULL && v->family != NULL && !has_family(&v->rs, v->family)) {
+		size_t used = 0;
+
+		used += (size_t)snprintf(err, errlen, "the model (%s) has no family '%s'; one of:",
+					 json_string_value(json_object_get(v->answer, "model")) ?
+					 json_string_value(json_object_get(v->answer, "model")) : "?",
+					 req->family);
+		for (size_t i = 0; top_view_families[i] != NULL && used < errlen; i++)
+			if (has_family(&v->rs, top_view_families[i]))
+				used += (size_t)snprintf(err + used, errlen - used, " %s",
+							 top_view_families[i]);
+		top_view_done(v);
+		return -EINVAL;
+	}
 	if (v->family == NULL || !has_family(&v->rs, v->family))
 		v->family = has_family(&v->rs, "l2") ? "l2" : "all";
 	choose_columns(v);

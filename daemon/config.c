@@ -179,9 +179,13 @@ static const struct config_key keys[] = {
 	  false, "size cap of the stored data in MiB, the oldest dropped first (0: none)", 0,
 	  NULL },
 	{ "families", TEXT(families),
-	  "metric families (counter groups) to collect: all, or names such as td_l1,flops, "
-	  "or all,-NAME to leave one out (stackd --list-models names them)",
+	  "metric families (counter groups): auto (Top-Down L1, L2 where it fits, >= half the "
+	  "time), all, names such as td_l1,flops, or all,-NAME to leave one out (stackd --list-models names them)",
 	  sizeof(((struct config *)0)->families), check_families },
+	{ "reserved_counters", TEXT(reserved_counters),
+	  "general counters per thread stackd leaves free for other tools (perf stat, "
+	  "profilers): a number, or auto: one where that costs the plan no group, else none",
+	  sizeof(((struct config *)0)->reserved_counters), families_check_reserved },
 	{ "count_modes", TEXT(count_modes),
 	  "what the model's events count: user,kernel, user (as perf's :u) or kernel (:k)",
 	  sizeof(((struct config *)0)->count_modes), check_count_modes },
@@ -195,6 +199,8 @@ static const struct config_key keys[] = {
 	{ "exclude_user", TEXT(exclude_user),
 	  "users (names or uids) whose processes are folded into [excluded] likewise",
 	  sizeof(((struct config *)0)->exclude_user), check_exclude_user },
+	{ "kubelet_pods_dir", KEY_PATH, offsetof(struct config, kubelet_pods_dir), 0, 0, false,
+	  "the kubelet's pod logs (NAMESPACE_POD_UID/CONTAINER/): pods' names", 0, NULL },
 	{ "retry_buffer", KEY_UINT, offsetof(struct config, retry_buffer), 1, 100000, false,
 	  "intervals kept in memory while the database cannot be written (1..100000)", 0, NULL },
 	{ "switch_rate_warning", KEY_U64, offsetof(struct config, switch_rate_warning), 0,
@@ -236,11 +242,16 @@ static const struct config_key keys[] = {
 	  10 * NS_PER_MSEC, 3600 * NS_PER_SEC, false,
 	  "CPU time one uncached API answer may take before it is given up (10ms..1h)", 0, NULL },
 	{ "prometheus_max_keys", KEY_UINT, offsetof(struct config, prometheus_max_keys), 1, 10000,
-	  false, "command names and units each in /metrics before the rest add up as [other]",
-	  0, NULL },
+	  false, "command names and units followed in /metrics, each, before [other]", 0, NULL },
 	{ "prometheus_top_processes", KEY_UINT, offsetof(struct config, prometheus_top_processes),
 	  0, 1000, false, "processes in /metrics: the busiest by CPU time smoothed over intervals, "
-	  "each kept until another is 1.5x busier (0: all)", 0, NULL },
+	  "each kept until another is 1.5x busier (0: none)", 0, NULL },
+	{ "prometheus_top_comms", KEY_UINT, offsetof(struct config, prometheus_top_comms), 0,
+	  1000, false, "command names in /metrics besides [other], chosen as processes", 0, NULL },
+	{ "prometheus_top_units", KEY_UINT, offsetof(struct config, prometheus_top_units), 0,
+	  1000, false, "units (and containers) in /metrics besides [other], each", 0, NULL },
+	{ "prometheus_per_cpu", KEY_UINT, offsetof(struct config, prometheus_per_cpu), 0, 1, false,
+	  "1: each CPU's sampling mode in /metrics (a series per CPU)", 0, NULL },
 };
 
 #define N_KEYS (sizeof(keys) / sizeof(keys[0]))
@@ -267,8 +278,10 @@ void config_defaults(struct config *c)
 		.retention_ns = { 24ULL * 3600 * NS_PER_SEC, 7ULL * 86400 * NS_PER_SEC,
 				  400ULL * 86400 * NS_PER_SEC },
 		.max_database_mb = 4096,
-		.families = "all",
+		.families = "auto",
+		.reserved_counters = "auto",
 		.count_modes = "user,kernel",
+		.kubelet_pods_dir = "/var/log/pods",
 		.switch_rate_warning = 20000,
 		.max_sampling_cost = 0.02,
 		.listen = STACKD_DEFAULT_LISTEN,
@@ -279,7 +292,9 @@ void config_defaults(struct config *c)
 		.http_allowed_hosts = "",
 		.http_query_cpu_ns = HTTP_QUERY_CPU_DEFAULT_NS,
 		.prometheus_max_keys = 100,
-		.prometheus_top_processes = 10,
+		.prometheus_top_processes = 0,
+		.prometheus_top_comms = 12,
+		.prometheus_top_units = 12,
 	};
 }
 

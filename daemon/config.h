@@ -43,11 +43,13 @@ struct config {
 					  * before the CPU samples periodically; 0: no cap */
 	uint64_t retention_ns[3];        /* raw intervals, minute and hour rollups kept */
 	unsigned max_database_mb;        /* size cap: oldest data goes first; 0: none */
-	char families[512];              /* "all", or families to collect (families.h) */
+	char families[512];              /* "auto", "all", or families to collect (families.h) */
+	char reserved_counters[8];       /* "auto", or general counters left to other tools */
 	char count_modes[32];            /* "user,kernel", "user" or "kernel" */
 	char exclude_comm[1024];         /* processes folded into [excluded] (exclude.h) */
 	char exclude_unit[1024];
 	char exclude_user[1024];
+	char kubelet_pods_dir[PATH_MAX];  /* pods' and containers' names (container.h) */
 	/* HTTP (http_server.h) */
 	char listen[1024];               /* comma-separated addresses, or "none" */
 	char web_dir[PATH_MAX];          /* the dashboard's files; "builtin": stackd's own copy; "none": no page */
@@ -59,13 +61,16 @@ struct config {
 	uint64_t http_query_cpu_ns;      /* CPU time one uncached answer may take */
 	unsigned prometheus_max_keys;    /* command names and units each, before "[other]" */
 	unsigned prometheus_top_processes;
+	unsigned prometheus_top_comms;   /* printed in /metrics, besides [other] */
+	unsigned prometheus_top_units;
+	unsigned prometheus_per_cpu;     /* 1: stackd_cpu_sampling_periodic{cpu} */
 };
 
 #define STACKD_DEFAULT_LISTEN STACKD_DEFAULT_TCP ",unix:" STACKD_DEFAULT_SOCKET
 #define STACKD_DEFAULT_WEB_DIR "builtin"
 
 /* Keys that only take effect at start (SIGHUP cannot change them). */
-#define CONFIG_RESTART_KEYS "database, model, ring_pages, switch_event, listen, user, web_dir, http_*, prometheus_*"
+#define CONFIG_RESTART_KEYS "database, model, ring_pages, switch_event, listen, user, web_dir, kubelet_pods_dir, http_*, prometheus_*"
 
 void config_defaults(struct config *c);
 

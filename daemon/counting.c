@@ -2,8 +2,14 @@
  * counting.c - see counting.h.
  */
 #include "daemon/counting.h"
+#include "daemon/collect/collector_degrade.h"
 #include "daemon/plan/families.h"
 #include "daemon/plan/plan.h"
+#include "daemon/plan/plan_drop.h"
+#include "daemon/plan/plan_hybrid.h"
+#include "daemon/model_choice.h"
+#include "daemon/base/log.h"
+#include "lib/model/model_hybrid.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -11,11 +17,10 @@
 #include <string.h>
 #include <unistd.h>
 
-int counting_make_plan(const struct daemon *d, const char *families, struct plan *out, char *err,
-		  size_t errlen)
+int counting_make_plan(const struct daemon *d, const char *families, const char *reserved_counters,
+		       struct plan *out, char *err, size_t errlen)
 {
 	bool off[MODEL_MAX_GROUPS];
-	struct plan_budget budget;
 	char why[1536];
 	int r;
 
@@ -24,20 +29,62 @@ int counting_make_plan(const struct daemon *d, const char *families, struct plan
 		snprintf(err, errlen, "families: %s", why);
 		return r;
 	}
-	plan_detect_budget(d->model, 0, &budget);
-	return plan_make(d->model, off, &budget, out, err, errlen);
+	/* the counters other users were found holding (held_counters.c) */
+	r = plan_make_for_host(d->model, off, families, reserved_counters, d->held.extra, out, err,
+			       errlen);
+	if (r == 0)
+		plan_copy_refusals(out, &d->plan);   /* what this host refused, it still does */
+	return r;
 }
 
-int counting_open_collector(struct daemon *d, const struct plan *plan, char *err, size_t errlen)
+/* A hybrid model's core types and their CPUs, from each PMU's sysfs
+ * "cpus" file (the kernel's own list of the CPUs that PMU counts on). */
+static int read_core_types(const struct model *m, char cpus[][256],
+			   struct collector_core_types *out, char *err, size_t errlen)
+{
+	const struct model *parts[HYBRID_MAX_TYPES];
+	const char *units[HYBRID_MAX_TYPES];
+	unsigned base[HYBRID_MAX_TYPES + 1], n, i;
+
+	n = model_hybrid_parts(m, parts, units, base);
+	for (i = 0; i < n && i < COLLECTOR_MAX_CORE_TYPES; i++) {
+		char path[128];
+		FILE *f;
+
+		snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/cpus", units[i]);
+		f = fopen(path, "re");
+		if (f == NULL || fgets(cpus[i], 256, f) == NULL) {
+			snprintf(err, errlen, "model %s counts core type %s, but %s cannot be read "
+				 "(%s): not a hybrid CPU of this kind? (choose the model of one "
+				 "core type)", m->name, units[i], path, f ? "empty" : strerror(errno));
+			if (f != NULL)
+				fclose(f);
+			return -ENOENT;
+		}
+		fclose(f);
+		cpus[i][strcspn(cpus[i], "\n")] = '\0';
+		out->unit[i] = units[i];
+		out->cpus[i] = cpus[i];
+		out->n = i + 1;
+	}
+	return 0;
+}
+
+int counting_open_collector(struct daemon *d, struct plan *plan, char *err, size_t errlen)
 {
 	struct collector_params params;
+	char cpus[COLLECTOR_MAX_CORE_TYPES][256], cpuid[96];
+	int r;
 
 	memset(&params, 0, sizeof(params));
-	params.plan = plan;
+	r = read_core_types(plan->model, cpus, &params.core_types, err, errlen);
+	if (r < 0)
+		return r;
 	params.switch_position = d->cfg.switch_event;
 	params.ring_pages = d->cfg.ring_pages;
 	config_count_modes(&d->cfg, &params.count_user, &params.count_kernel);
-	return collector_open(&params, &d->col, err, errlen);
+	model_choice_host_facts(cpuid, sizeof(cpuid));
+	return collector_open_what_opens(&params, plan, cpuid, &d->col, err, errlen);
 }
 
 int counting_start_workers(struct daemon *d)
@@ -54,6 +101,10 @@ int counting_start_workers(struct daemon *d)
 		if (r < 0)
 			return r;
 		d->n_workers++;
+		if (!d->workers[i].has_groups)
+			log_warning("cpu %d: no counter group of the plan counts on this CPU (its "
+				    "core type has none planned or none opened): its processes' "
+				    "figures there are not measured", d->col->cpus[i].cpu);
 	}
 	counting_set_budget(d);
 	for (i = 0; i < d->n_workers; i++) {

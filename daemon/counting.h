@@ -9,13 +9,17 @@
 
 #include "daemon/daemon_state.h"
 
-/* The plan for the families list on this host as it is now (its counter
- * budget read again).  0, or -errno with err saying why. */
-int counting_make_plan(const struct daemon *d, const char *families, struct plan *out, char *err,
-		       size_t errlen);
+/* The plan for the families and reserved_counters settings on this host as
+ * it is now (its counter budget read again, less the counters found held
+ * by other users: d->held).  0, or -errno with err saying why. */
+int counting_make_plan(const struct daemon *d, const char *families, const char *reserved_counters,
+		       struct plan *out, char *err, size_t errlen);
 /* Open plan's groups on every CPU, as d->cfg says (switch_event,
- * ring_pages, count_modes) into d->col.  0, or -errno with err. */
-int counting_open_collector(struct daemon *d, const struct plan *plan, char *err, size_t errlen);
+ * ring_pages, count_modes) into d->col.  A family whose events the kernel
+ * refuses is taken out of plan (plan_drop.h: its reason kept, logged)
+ * and the rest opened; only nothing opening at all fails.  0, or -errno
+ * with err. */
+int counting_open_collector(struct daemon *d, struct plan *plan, char *err, size_t errlen);
 /* One worker per CPU of d->col, started.  On failure the ones made are
  * in d->workers, for counting_stop_workers(). */
 int counting_start_workers(struct daemon *d);

@@ -13,6 +13,7 @@
 #include "daemon/serve/http_server.h"
 #include "daemon/notify.h"
 #include "daemon/plan/plan.h"
+#include "daemon/plan/plan_held.h"
 #include "daemon/attribute/proctab.h"
 #include "daemon/serve/prom.h"
 #include "daemon/collect/worker.h"
@@ -36,6 +37,8 @@ struct daemon {
 	unsigned pmu_slots;      /* the core PMU's caps/slots (Arm), 0 when it has none */
 	char cpuid[64];          /* the CPU as perf's PERF_CPUID names it, "" unknown */
 	struct plan plan;              /* the groups opened, planned for this host */
+	struct plan_held held;         /* counters found held by other users */
+	bool held_replan;              /* plan again around them (held_counters.h) */
 	struct collector *col;         /* NULL only while a re-plan swaps it */
 	struct writer w;
 	struct proctab pt;

@@ -58,6 +58,30 @@ static void report_health(struct daemon *d, const struct interval_data *iv)
 	report_attribution(d, iv);
 }
 
+/* Counters another PMU user holds (daemon/plan/plan_held.h): true when the
+ * plan should change, which the main loop does once iv is stored
+ * (held_counters.h). */
+static bool review_held(struct daemon *d, const struct interval_data *iv)
+{
+	int step = plan_held_review(&d->held, &d->plan, iv->enabled_ns, iv->unschedulable,
+				    iv->n_groups, (unsigned)iv->ncpus);
+
+	if (step > 0) {
+		char label[96];
+
+		plan_group_label(&d->plan, (unsigned)d->held.starved, label, sizeof(label));
+		log_warning("group %s was refused by the PMU %d times without counting in "
+			    "between: another PMU user (perf, a profiler, a second stackd) holds "
+			    "counters; planning again with %u general counter%s held back for it",
+			    label, PLAN_HELD_REFUSALS, d->held.extra, d->held.extra == 1 ? "" : "s");
+	} else if (step < 0) {
+		log_info("every counter group ran for %d intervals: planning again with %u "
+			 "general counter%s held back for other PMU users", PLAN_HELD_CALM,
+			 d->held.extra, d->held.extra == 1 ? "" : "s");
+	}
+	return step != 0;
+}
+
 /* Each CPU's sampling mode now, for /metrics. */
 static void publish_modes(struct daemon *d)
 {
@@ -93,6 +117,7 @@ void interval_flush(struct daemon *d, bool final)
 			    "one by one");
 	report_health(d, iv);
 	recheck = !final && recheck_due(d, iv);
+	d->held_replan = !final && review_held(d, iv);
 	rate = iv->st.max_cpu_switch_rate;
 	prom_add_interval(d->prom, iv);
 	publish_modes(d);

@@ -64,6 +64,9 @@ static void help(void)
 	       "                           100..10000 (0, the default: 1000, fewer down to 100\n"
 	       "                           where a clock sample is dear: half of\n"
 	       "                           max_sampling_cost)\n"
+	       "      --reserved N|auto    general counters per thread left free for other\n"
+	       "                           tools (perf stat, profilers); auto, the default:\n"
+	       "                           one where that costs the plan no group\n"
 	       "  -l, --listen ADDRS       HTTP API and dashboard: 127.0.0.1:PORT, [::1]:PORT,\n"
 	       "                           unix:/PATH (comma-separated), or none (default %s)\n"
 	       "      --web-dir DIR        the dashboard: builtin, a directory of its files\n"
@@ -82,8 +85,9 @@ static void help(void)
 	       "      --plan               print the counter groups stackd would open on this\n"
 	       "                           host (planned for its PMU), open nothing, and exit;\n"
 	       "                           describe another host with --smt on|off,\n"
-	       "                           --nmi-watchdog on|off, --reserved N (general\n"
-	       "                           counters another user holds), --cpuid ID (a CPU\n"
+	       "                           --nmi-watchdog on|off, --counters N (general\n"
+	       "                           counters per thread), --vpmu no-perf-metrics (a\n"
+	       "                           guest's PMU without slots/topdown-*), --cpuid ID (a CPU\n"
 	       "                           as Linux perf's PERF_CPUID names it:\n"
 	       "                           GenuineIntel-6-AD-1, AuthenticAMD-26-2-0, an Arm\n"
 	       "                           MIDR 0x00000000410fd4f0), --host DIR (a host's\n"
@@ -143,6 +147,15 @@ static void list_models(void)
 		printf("%s\tfamilies: ", tables[i]->name);
 		print_families(tables[i]);
 	}
+	printf("\nhybrid CPUs, each core type's groups on its own CPUs (what auto picks there):\n");
+	for (i = 0; i < perfdb_n_tables; i++) {
+		const struct model *m = model_for_hybrid_table(&perfdb_tables[i]);
+
+		if (m == NULL)
+			continue;
+		printf("%s\tfamilies: ", m->name);
+		print_families(m);
+	}
 }
 
 static int add_setting(const char *key, const char *value, const char *flag)
@@ -191,16 +204,18 @@ enum {
 	OPT_PLAN,
 	OPT_SMT,
 	OPT_NMI_WATCHDOG,
-	OPT_RESERVED,
+	OPT_COUNTERS,
+	OPT_VPMU,
 	OPT_CPUID,
 	OPT_HOST,
 	OPT_JSON,
+	OPT_RESERVED,
 	OPT_DEMO,
 	OPT_MAX_SAMPLING_COST,
 	OPT_PERIODIC_HZ,
 };
 
-static struct plan_args arg_plan = { .on = false, .smt = -1, .watchdog = -1 };
+static struct plan_args arg_plan = { .on = false, .smt = -1, .watchdog = -1, .counters = -1 };
 
 /* --plan and its options; -1 to go on, else the exit status. */
 static int parse_plan_option(int c)
@@ -229,12 +244,18 @@ static int parse_plan_option(int c)
 		}
 		*(c == OPT_SMT ? &arg_plan.smt : &arg_plan.watchdog) = plan_args_on_off(optarg);
 		return -1;
-	default:   /* OPT_RESERVED */
-		arg_plan.reserved = (unsigned)strtoul(optarg, &end, 10);
-		arg_plan.reserved_given = true;
-		if (*optarg < '0' || *optarg > '9' || *end != '\0' || arg_plan.reserved > 64) {
-			fprintf(stderr, "stackd: --reserved takes a number of counters (0..64), "
-				"not '%s'\n", optarg);
+	case OPT_VPMU:
+		if (strcmp(optarg, "no-perf-metrics") != 0) {
+			fprintf(stderr, "stackd: --vpmu takes no-perf-metrics, not '%s'\n", optarg);
+			return EXIT_FAILURE;
+		}
+		arg_plan.no_perf_metrics = true;
+		return -1;
+	default:   /* OPT_COUNTERS */
+		arg_plan.counters = (int)strtol(optarg, &end, 10);
+		if (*optarg < '0' || *optarg > '9' || *end != '\0' || arg_plan.counters > 32) {
+			fprintf(stderr, "stackd: --counters takes a number of general counters "
+				"per thread (0..32), not '%s'\n", optarg);
 			return EXIT_FAILURE;
 		}
 		return -1;
@@ -258,6 +279,7 @@ static const struct {
 	{ 'l', "listen", "--listen" },
 	{ OPT_WEB_DIR, "web_dir", "--web-dir" },
 	{ 'u', "user", "--user" },
+	{ OPT_RESERVED, "reserved_counters", "--reserved" },
 };
 
 /* One option; -1 to go on, else the exit status. */
@@ -333,6 +355,8 @@ static int parse_args(int argc, char **argv, bool *check)
 		{ "smt", required_argument, NULL, OPT_SMT },
 		{ "nmi-watchdog", required_argument, NULL, OPT_NMI_WATCHDOG },
 		{ "reserved", required_argument, NULL, OPT_RESERVED },
+		{ "counters", required_argument, NULL, OPT_COUNTERS },
+		{ "vpmu", required_argument, NULL, OPT_VPMU },
 		{ "cpuid", required_argument, NULL, OPT_CPUID },
 		{ "host", required_argument, NULL, OPT_HOST },
 		{ "json", no_argument, NULL, OPT_JSON },
@@ -356,10 +380,10 @@ static int parse_args(int argc, char **argv, bool *check)
 		return EXIT_FAILURE;
 	}
 	if (!arg_plan.on && (arg_plan.json || arg_plan.smt >= 0 || arg_plan.watchdog >= 0 ||
-			     arg_plan.reserved_given || arg_plan.cpuid != NULL ||
-			     arg_plan.host_root != NULL)) {
-		fprintf(stderr, "stackd: --smt, --nmi-watchdog, --reserved, --cpuid, --host and "
-			"--json go with --plan\n");
+			     arg_plan.counters >= 0 || arg_plan.no_perf_metrics ||
+			     arg_plan.cpuid != NULL || arg_plan.host_root != NULL)) {
+		fprintf(stderr, "stackd: --smt, --nmi-watchdog, --counters, --vpmu, --cpuid, --host "
+			"and --json go with --plan\n");
 		return EXIT_FAILURE;
 	}
 	return -1;
@@ -373,8 +397,11 @@ static int run_demo(const struct config *cfg, bool check)
 		.listen = cfg->listen,
 		.web_dir = cfg->web_dir,
 		.http_max_connections = cfg->http_max_connections,
-		.prometheus_max_keys = cfg->prometheus_max_keys,
-		.prometheus_top_processes = cfg->prometheus_top_processes,
+		.prom = { .max_keys = cfg->prometheus_max_keys,
+			  .top_comms = cfg->prometheus_top_comms,
+			  .top_units = cfg->prometheus_top_units,
+			  .top_processes = cfg->prometheus_top_processes,
+			  .per_cpu = cfg->prometheus_per_cpu != 0, .demo = true },
 	};
 	size_t i;
 

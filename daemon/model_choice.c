@@ -63,12 +63,15 @@ int model_choose(const char *name, const struct model **ret, char *why, size_t l
 	}
 	if (model_for_cpu(&c, event_encode_host_pmu(), ret, models, units, &n, why, len) < 0)
 		return 0;
-	if (n > 1) {
-		/* Per core type collection is not built yet: count what every
-		 * core type counts alike (generic events), and say so. */
+	if (n > 1 && unopenable(*ret, err, sizeof(err))) {
+		/* A kernel without one core type's events: what every core
+		 * type counts alike (generic events) rather than nothing. */
 		*ret = model_find("generic");
-		snprintf(why + strlen(why), len - strlen(why), "; a hybrid CPU: counted with the "
-			 "generic model on every core (stackd --plan shows each core type's own)");
+		snprintf(why + strlen(why), len - strlen(why), "; but this kernel cannot open %s: "
+			 "the generic model on every core instead", err);
+	} else if (n > 1) {
+		snprintf(why + strlen(why), len - strlen(why), "; a hybrid CPU: model %s counts "
+			 "each core type's groups on its own CPUs", (*ret)->name);
 	} else if (unopenable(*ret, err, sizeof(err))) {
 		*ret = model_generic_for(&c);
 		snprintf(why + strlen(why), len - strlen(why), "; but this kernel cannot open %s: "

@@ -2,11 +2,13 @@
  * plan_cli.c - see plan_cli.h.
  */
 #include "daemon/plan_cli.h"
+#include "lib/model/model_hybrid.h"
 #include "daemon/plan/families.h"
 #include "daemon/plan/plan_print.h"
 #include "daemon/model_choice.h"
 #include "lib/model/model_cpu.h"
 #include "daemon/plan/host_cpu_read.h"
+#include "daemon/plan/plan_host.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -57,9 +59,40 @@ static int plan_models(const struct config *cfg, const struct plan_args *a,
 {
 	*n = 1;
 	units[0] = units[1] = NULL;
-	if ((a->cpuid == NULL && a->host_root == NULL) || strcmp(cfg->model, "auto") != 0)
-		return model_choose(cfg->model, &models[0], why, len);
+	if ((a->cpuid == NULL && a->host_root == NULL) || strcmp(cfg->model, "auto") != 0) {
+		unsigned base[HYBRID_MAX_TYPES + 1];
+		int r = model_choose(cfg->model, &models[0], why, len);
+
+		/* a hybrid model: each core type planned with its own budget */
+		if (r == 0 && model_hybrid_parts(models[0], models, units, base) > 0)
+			*n = 2;
+		return r;
+	}
 	return plan_cpu_models(a->cpuid, a->host_root, models, units, n, why, len);
+}
+
+/* The budget --plan plans with: the host's (this one, or --host DIR's
+ * files; a --cpuid CPU has none), then what the options say. */
+static void plan_budget(const struct config *cfg, const struct plan_args *a,
+			const struct model *m, struct plan_budget *b)
+{
+	const char *root = a->host_root != NULL ? a->host_root : "";
+	bool live = a->cpuid == NULL && a->host_root == NULL;
+	struct plan_host h;
+
+	plan_host_read(root, live, &h);
+	/* A hypothetical CPU or SMT state: the model's counter figure. */
+	if (a->cpuid != NULL || (live && a->smt >= 0))
+		h.gp = 0;
+	if (a->cpuid != NULL)
+		h.perf_metrics_known = false;
+	plan_host_budget(m, root, &h, a->smt, a->watchdog,
+			 families_reserved(cfg->reserved_counters), b);
+	if (a->counters >= 0 && !b->unlimited)
+		plan_budget_set_total(b, (unsigned)a->counters, "--counters");
+	if (a->no_perf_metrics)
+		b->no_perf_metrics = true;
+	families_policy(cfg->families, cfg->reserved_counters, b);
 }
 
 static int plan_one(const struct config *cfg, const struct plan_args *a, const struct model *m,
@@ -75,15 +108,7 @@ static int plan_one(const struct config *cfg, const struct plan_args *a, const s
 		fprintf(stderr, "stackd: families: %s\n", err);
 		return -EINVAL;
 	}
-	const char *root = a->host_root != NULL ? a->host_root : "";
-
-	plan_budget_for(m, a->smt >= 0 ? a->smt == 1 : plan_root_smt_on(root),
-			a->watchdog >= 0 ? a->watchdog == 1 : plan_root_watchdog_on(root),
-			a->reserved, &budget);
-	/* This host's SMT state: its CPU's counter figure too, as the daemon
-	 * would plan (a hypothetical SMT state or CPU: the model's). */
-	if (a->smt < 0 && a->cpuid == NULL && a->host_root == NULL)
-		plan_apply_host_counters(&budget);
+	plan_budget(cfg, a, m, &budget);
 	r = plan_make(m, off, &budget, &plan, err, sizeof(err));
 	if (r < 0 && r != -ENOSPC) {
 		fprintf(stderr, "stackd: %s\n", err);

@@ -15,8 +15,8 @@ struct plan_args {
 	bool on;             /* --plan given */
 	int smt;             /* --smt on|off: 1/0; -1: this host's */
 	int watchdog;        /* --nmi-watchdog on|off: 1/0; -1: this host's */
-	unsigned reserved;   /* --reserved N: general counters another user holds */
-	bool reserved_given;
+	int counters;        /* --counters N: general counters per thread; -1: the host's */
+	bool no_perf_metrics;  /* --vpmu no-perf-metrics: no slots/topdown-* (a guest) */
 	bool json;
 	const char *cpuid;   /* --cpuid ID: plan for that CPU (perf's PERF_CPUID), or NULL */
 	/* --host DIR: plan for the host whose /proc and /sys files are copied

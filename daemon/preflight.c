@@ -5,6 +5,7 @@
 #include "daemon/collect/collector.h"
 #include "daemon/collect/cpulist.h"
 #include "daemon/plan/families.h"
+#include "daemon/plan/plan_hybrid.h"
 #include "daemon/collect/fdlimit.h"
 #include "daemon/privilege.h"
 #include "daemon/model_choice.h"
@@ -50,13 +51,11 @@ static int check_database(const struct config *c, char *err, size_t errlen)
 
 /* The groups this host's PMU takes (plan.h): a start where nothing fits
  * fails here with the reason. */
-static int check_plan(const bool off[MODEL_MAX_GROUPS], const struct model *m,
-		      struct plan *plan, char *err, size_t errlen)
+static int check_plan(const struct config *c, const bool off[MODEL_MAX_GROUPS],
+		      const struct model *m, struct plan *plan, char *err, size_t errlen)
 {
-	struct plan_budget budget;
-
-	plan_detect_budget(m, 0, &budget);
-	return plan_make(m, off, &budget, plan, err, errlen);
+	return plan_make_for_host(m, off, c->families, c->reserved_counters, 0, plan, err,
+				  errlen);
 }
 
 static int check_fds(const struct plan *plan, char *err, size_t errlen)
@@ -93,7 +92,7 @@ int preflight_check(const struct config *c, char *err, size_t errlen)
 	r = check_families(c, m, why, off, err, errlen);
 	if (r < 0)
 		return r;
-	r = check_plan(off, m, &plan, err, errlen);
+	r = check_plan(c, off, m, &plan, err, errlen);
 	if (r < 0)
 		return r;
 	r = check_database(c, err, errlen);

@@ -68,7 +68,8 @@ int reload_config(struct daemon *d)
 	if (d->reload(&n, err, sizeof(err)) < 0 ||
 	    exclude_parse(&x, n.exclude_comm, n.exclude_unit, n.exclude_user, err,
 			  sizeof(err)) < 0 ||
-	    counting_make_plan(d, n.families, &next, err, sizeof(err)) < 0) {
+	    counting_make_plan(d, n.families, n.reserved_counters, &next, err,
+			       sizeof(err)) < 0) {
 		log_error("reload: %s; keeping the running configuration", err);
 		notify_send(&d->notify, "READY=1\nSTATUS=reload failed: %s", err);
 		return 0;
@@ -86,6 +87,13 @@ int reload_config(struct daemon *d)
 	if (r < 0) {
 		notify_send(&d->notify, "STOPPING=1\nSTATUS=no counter groups could be opened");
 		return r;
+	}
+	/* next was planned with it: once in force, it holds them back */
+	if (r > 0) {
+		memcpy(d->cfg.reserved_counters, n.reserved_counters,
+		       sizeof(n.reserved_counters));
+		/* the groups may be others now: their refusals start again */
+		memset(d->held.refusals, 0, sizeof(d->held.refusals));
 	}
 	meta_write(d);
 	log_info("configuration reloaded");

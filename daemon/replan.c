@@ -207,13 +207,14 @@ static void release_old(struct daemon *d, struct old_side *o)
  * (and nothing left open). */
 static int resume(struct daemon *d, const struct plan *plan, char *err, size_t errlen)
 {
+	struct plan opened = *plan;   /* less what the host refuses */
 	char why[1024];
 	int r;
 
-	r = counting_open_collector(d, plan, err, errlen);
+	r = counting_open_collector(d, &opened, err, errlen);
 	if (r < 0)
 		return r;
-	d->plan = *plan;   /* the writer reads it through its pointer */
+	d->plan = opened;   /* the writer reads it through its pointer */
 	r = counting_start_workers(d);
 	if (r < 0) {
 		snprintf(err, errlen, "cannot start the CPU workers: %s", strerror(-r));
@@ -294,7 +295,7 @@ static int switch_plan(struct daemon *d, const struct config *n, const struct pl
 		describe_groups(&d->plan, groups, sizeof(groups));
 		log_info("reload: %s: re-planned the counter groups, now %s", what, groups);
 		meta_log_plan(&d->plan);
-		return 0;
+		return 1;
 	}
 	log_error("reload: cannot open the new counter groups (%s): %s; reopening the running "
 		  "ones", what, err);
@@ -315,7 +316,7 @@ int replan_apply(struct daemon *d, const struct config *n, const struct plan *ne
 		memcpy(d->cfg.families, n->families, sizeof(n->families));
 		if (what[0] != '\0')
 			log_info("reload: %s: the counter groups stay as they are", what);
-		return 0;
+		return 1;
 	}
 	/* Queued intervals name their groups by the running plan's indices:
 	 * they must be written before the store learns other groups. */

@@ -17,6 +17,7 @@
 #include "daemon/run.h"
 #include "daemon/daemon_state.h"
 #include "daemon/instance.h"
+#include "daemon/held_counters.h"
 #include "daemon/interval_flush.h"
 #include "daemon/reload.h"
 #include "daemon/signals.h"
@@ -55,6 +56,9 @@ static int loop(struct daemon *d)
 
 			if (read(d->tfd, &expirations, sizeof(expirations)) > 0)
 				interval_flush(d, false);
+			/* after the interval, as a reload would */
+			if (d->held_replan && held_counters_apply(d) < 0)
+				return -EIO;
 		}
 		if (pfd[0].revents & POLLIN) {
 			struct signalfd_siginfo si;

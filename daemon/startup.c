@@ -12,6 +12,7 @@
 #include "daemon/base/log.h"
 #include "daemon/collect/cpulist.h"
 #include "daemon/collect/kernel_ops.h"
+#include "daemon/plan/plan_drop.h"
 #include "lib/clock.h"
 #include "lib/db.h"
 #include "lib/duration.h"
@@ -85,8 +86,12 @@ static int open_http(struct daemon *d)
 	int r;
 
 	memset(&hc, 0, sizeof(hc));
-	r = prom_new(d->model, &d->plan, d->cfg.prometheus_max_keys, d->cfg.prometheus_top_processes,
-		     &d->prom);
+	r = prom_new(d->model, &d->plan, &(struct prom_limits){
+			     .max_keys = d->cfg.prometheus_max_keys,
+			     .top_comms = d->cfg.prometheus_top_comms,
+			     .top_units = d->cfg.prometheus_top_units,
+			     .top_processes = d->cfg.prometheus_top_processes,
+			     .per_cpu = d->cfg.prometheus_per_cpu != 0 }, &d->prom);
 	if (r < 0)
 		return log_error_r(r, "startup");
 	hc.listen = d->cfg.listen;
@@ -133,20 +138,58 @@ static int serve_http(struct daemon *d)
 	return r;
 }
 
-/* The model's counter groups, as configured; the exclusions. */
+/* The model auto falls back to when this host refuses every family of
+ * the one chosen (a guest whose vPMU lacks what the CPU's table needs):
+ * the generic hardware model where cycles count, else the software model;
+ * NULL when there is none lower. */
+static const struct model *fallback_model(const struct daemon *d)
+{
+	char why[256];
+
+	if (strcmp(d->cfg.model, "auto") != 0 || d->model == &model_software)
+		return NULL;
+	if (d->model->vendor != VENDOR_GENERIC && collector_probe_hardware(why, sizeof(why)) == 0)
+		return model_find("generic");
+	return &model_software;
+}
+
+/* The model's counter groups, as configured; the exclusions.  A family
+ * the host refuses is left out (counting_open_collector); a model none of
+ * whose families opens gives way to a lower one when auto chose it, with
+ * every family the lower one plans (the families setting named the
+ * first model's). */
 static int open_counters(struct daemon *d)
 {
+	const char *families = d->cfg.families;
+	const struct model *lower;
 	char err[2048];
-	int r;
+	int r, first;
 
-	r = counting_make_plan(d, d->cfg.families, &d->plan, err, sizeof(err));
-	if (r == 0) {
-		meta_log_plan(&d->plan);
-		r = exclude_parse(&d->excl, d->cfg.exclude_comm, d->cfg.exclude_unit,
-				  d->cfg.exclude_user, err, sizeof(err));
-	}
-	if (r == 0)
+	r = exclude_parse(&d->excl, d->cfg.exclude_comm, d->cfg.exclude_unit, d->cfg.exclude_user,
+			  err, sizeof(err));
+	while (r == 0) {
+		r = counting_make_plan(d, families, d->cfg.reserved_counters, &d->plan, err,
+				       sizeof(err));
+		if (r < 0)
+			break;
 		r = counting_open_collector(d, &d->plan, err, sizeof(err));
+		if (r == 0) {
+			meta_log_plan(&d->plan);
+			break;
+		}
+		if (d->plan.n_groups > 0 || plan_dropped_families(&d->plan, &first) == 0 ||
+		    (lower = fallback_model(d)) == NULL)
+			break;
+		log_warning("this host refused every family of model %s; model auto: counting "
+			    "with model %s instead", d->model->name, lower->name);
+		snprintf(d->model_why + strlen(d->model_why),
+			 sizeof(d->model_why) - strlen(d->model_why),
+			 "; this host refused every family of %s: model %s instead", d->model->name,
+			 lower->name);
+		d->model = lower;
+		families = "auto";
+		r = 0;
+	}
 	if (r < 0)
 		log_error("%s", err);
 	return r;
@@ -164,6 +207,8 @@ static int open_proctab(struct daemon *d)
 	if (r < 0)
 		return log_error_r(-ENOMEM, "startup");
 	d->pt_ready = true;
+	if (proctab_set_pods_dir(&d->pt, d->cfg.kubelet_pods_dir) < 0)
+		return log_error_r(-ENOMEM, "startup");
 	/* The side-band events are already on, so nothing starting from now
 	 * is missed; the scan names what was there before. */
 	r = proctab_scan(&d->pt);

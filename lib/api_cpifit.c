@@ -39,13 +39,14 @@ static void print_dropped(struct jsonw *j, const char *text)
 	jsonw_array_end(j);
 }
 
-static void print_weights(struct jsonw *j, const struct model *m, const double *w)
+static void print_weights(struct jsonw *j, const struct model *m, const char *key,
+			  const double *w)
 {
 	unsigned k;
 
-	jsonw_key(j, "weights");
+	jsonw_key(j, key);
 	jsonw_object_begin(j);
-	jsonw_field_double(j, "base", w[0]);
+	jsonw_field_double(j, "base", w[0]);   /* errors: null (each process has its own) */
 	for (k = 0; k < CPI_REGRESSORS; k++) {
 		jsonw_key(j, model_generic_regressor(m, k));
 		if (isnan(w[k + 1]))
@@ -75,6 +76,8 @@ void api_print_cpi_fit(struct jsonw *j, const struct model *m, const struct quer
 	jsonw_field_uint(j, "rows", f->rows);
 	jsonw_field_uint(j, "train_rows", f->train_rows);
 	jsonw_field_uint(j, "held_rows", f->held_rows);
+	jsonw_field_uint(j, "processes", f->processes);
+	jsonw_field_uint(j, "held_processes", f->held_processes);
 	jsonw_field_double(j, "condition", f->condition);
 	jsonw_field_uint(j, "fit_version", f->fit_version);
 	jsonw_field_uint(j, "created_ns", f->created_ns);
@@ -83,7 +86,8 @@ void api_print_cpi_fit(struct jsonw *j, const struct model *m, const struct quer
 	jsonw_field_uint(j, "from_ns", f->from_ns);
 	jsonw_field_uint(j, "to_ns", f->to_ns);
 	jsonw_object_end(j);
-	print_weights(j, m, f->weights);
+	print_weights(j, m, "weights", f->weights);
+	print_weights(j, m, "errors", f->errors);
 	print_dropped(j, f->dropped);
 	jsonw_object_end(j);
 }

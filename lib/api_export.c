@@ -4,8 +4,11 @@
  * for one process over one interval; its counts go to columns named as
  * the events (every event any stored group has: empty where the row's
  * group did not count it).  "next" resumes after the page's last row.
+ * The page itself is export_page_read's (export_page.h), which `stackctl
+ * export --db` calls too.
  */
 #include "lib/api_endpoints.h"
+#include "lib/export_page.h"
 #include "lib/rowset.h"
 
 #include <errno.h>
@@ -15,12 +18,6 @@
 
 #define EXPORT_DEFAULT_ROWS 10000
 #define EXPORT_MAX_COLUMNS 256
-
-struct export_page {
-	struct rowset rs;
-	int first_event_col;
-	struct export_cursor last;
-};
 
 static const char *const fixed_columns[] = {
 	"interval_start_ns", "interval_end_ns", "pid", "start_ns", "comm", "uid", "unit",
@@ -97,75 +94,137 @@ static int build_columns(struct db *db, struct export_page *p)
 	return n < 0 ? -EIO : r < 0 ? -ENOMEM : 0;
 }
 
-int api_export(const struct api_request *rq, struct api_response *resp)
+/* The query's parameters into p's window, target and cursor, and the page
+ * read; 0, an HTTP status with err, or -ENOMEM. */
+static int read_page(struct db *db, const struct api_access *acc, const struct http_query *q,
+		     struct export_page *p, char *err, size_t errlen)
 {
-	static const char *const keys[] = { "from", "to", "who", "after", "limit", NULL };
-	const struct api_access *acc = rq->acc;
-	struct db *db = rq->db;
-	uint64_t oldest, newest, from, to, limit = EXPORT_DEFAULT_ROWS;
+	uint64_t oldest, newest, limit = EXPORT_DEFAULT_ROWS;
 	struct export_cursor after = { 0, 0, 0 };
 	enum query_who who = WHO_PID;
-	const char *what = NULL;
-	struct export_page page;
-	struct http_query q;
-	struct api_out o;
-	char err[1024];
+	const char *what = NULL, *format = http_query_get(q, "format");
 	int n;
 
-	if (http_query_parse(rq->query, keys, &q, err, sizeof(err)) < 0 ||
-	    http_query_uint(&q, "limit", API_MAX_EXPORT_ROWS, &limit, err, sizeof(err)) < 0)
-		return api_error(resp, 400, "%s", err);
-	if (http_query_get(&q, "who") != NULL &&
-	    api_parse_who(http_query_get(&q, "who"), &who, &what, err, sizeof(err)) < 0)
-		return api_error(resp, 400, "%s", err);
-	if (parse_cursor(http_query_get(&q, "after"), &after) < 0)
-		return api_error(resp, 400, "parameter 'after': '%s' is not a cursor from \"next\"",
-				 http_query_get(&q, "after"));
+	if (http_query_uint(q, "limit", API_MAX_EXPORT_ROWS, &limit, err, errlen) < 0)
+		return 400;
+	if (http_query_get(q, "who") != NULL &&
+	    api_parse_who(http_query_get(q, "who"), &who, &what, err, errlen) < 0)
+		return 400;
+	if (parse_cursor(http_query_get(q, "after"), &after) < 0) {
+		snprintf(err, errlen, "parameter 'after': '%s' is not a cursor from \"next\"",
+			 http_query_get(q, "after"));
+		return 400;
+	}
+	if (format != NULL && strcmp(format, "csv") != 0 && strcmp(format, "json") != 0) {
+		snprintf(err, errlen, "parameter 'format': '%s' is not json or csv", format);
+		return 400;
+	}
+	p->csv = format != NULL && strcmp(format, "csv") == 0;
 	if (limit == 0)
 		limit = EXPORT_DEFAULT_ROWS;
-	if (query_span(db, &oldest, &newest) < 0)
-		return api_error(resp, 503, "no data yet: stackd has not stored an interval");
-	from = newest > 3600 * NS_PER_SEC ? newest - 3600 * NS_PER_SEC : 0;
-	to = newest;
-	if (api_parse_time(&q, "from", newest, &from, err, sizeof(err)) < 0 ||
-	    api_parse_time(&q, "to", newest, &to, err, sizeof(err)) < 0)
-		return api_error(resp, 400, "%s", err);
-	if (to <= from)
-		return api_error(resp, 400, "parameter 'from' must be before 'to'");
-
-	memset(&page, 0, sizeof(page));
-	rowset_init(&page.rs);
-	if (build_columns(db, &page) < 0) {
-		rowset_done(&page.rs);
-		return api_error(resp, 500, "cannot read the counter groups");
+	if (query_span(db, &oldest, &newest) < 0) {
+		snprintf(err, errlen, "no data yet: stackd has not stored an interval");
+		return 503;
 	}
-	n = query_export(db, from, to, who, what, acc->full ? -1 : acc->uid, &after, limit,
-			 add_row, &page, err, sizeof(err));
-	if (n < 0 || api_out_open(&o) < 0) {
-		rowset_done(&page.rs);
-		return n == -ENOMEM || n >= 0 ? -ENOMEM : api_error(resp, 500, "%s", err);
+	p->from_ns = newest > 3600 * NS_PER_SEC ? newest - 3600 * NS_PER_SEC : 0;
+	p->to_ns = newest;
+	if (api_parse_time(q, "from", newest, &p->from_ns, err, errlen) < 0 ||
+	    api_parse_time(q, "to", newest, &p->to_ns, err, errlen) < 0)
+		return 400;
+	if (p->to_ns <= p->from_ns) {
+		snprintf(err, errlen, "parameter 'from' must be before 'to'");
+		return 400;
+	}
+	if (build_columns(db, p) < 0) {
+		snprintf(err, errlen, "cannot read the counter groups");
+		return 500;
+	}
+	n = query_export(db, p->from_ns, p->to_ns, who, what, acc->full ? -1 : acc->uid, &after,
+			 limit, add_row, p, err, errlen);
+	if (n < 0)
+		return n == -ENOMEM ? -ENOMEM : 500;
+	if ((uint64_t)n == limit)
+		snprintf(p->next, sizeof(p->next), "%" PRId64 ".%" PRId64 ".%" PRId64,
+			 p->last.interval_id, p->last.process_id, p->last.group_id);
+	return 0;
+}
+
+int export_page_read(struct db *db, const struct api_access *acc, const char *query,
+		     struct export_page *p, char *err, size_t errlen)
+{
+	static const char *const keys[] = { "from", "to", "who", "after", "limit", "format", NULL };
+	struct http_query q;
+
+	memset(p, 0, sizeof(*p));
+	rowset_init(&p->rs);
+	if (http_query_parse(query, keys, &q, err, errlen) < 0)
+		return 400;
+	return read_page(db, acc, &q, p, err, errlen);
+}
+
+void export_page_done(struct export_page *p)
+{
+	rowset_done(&p->rs);
+}
+
+/* The page's rows as CSV, the one CSV printer's (rowset.h), in a string
+ * member "csv" of the answer: the header line first on every page. */
+static int print_csv(const struct export_page *p, struct jsonw *w)
+{
+	struct rs_stream s;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (f == NULL)
+		return -ENOMEM;
+	rowset_stream_begin(&s, RS_CSV, f);
+	rowset_stream_rows(&s, &p->rs, 0);
+	rowset_stream_end(&s);
+	if (fclose(f) != 0) {
+		free(buf);
+		return -ENOMEM;
+	}
+	jsonw_field_string(w, "csv", buf);
+	free(buf);
+	return 0;
+}
+
+int api_export(const struct api_request *rq, struct api_response *resp)
+{
+	struct export_page page;
+	struct api_out o;
+	char err[1024];
+	int r = export_page_read(rq->db, rq->acc, rq->query, &page, err, sizeof(err));
+
+	if (r != 0 || api_out_open(&o) < 0) {
+		export_page_done(&page);
+		return r > 0 ? api_error(resp, r, "%s", err) : -ENOMEM;
 	}
 	jsonw_object_begin(&o.w);
-	jsonw_field_uint(&o.w, "from_ns", from);
-	jsonw_field_uint(&o.w, "to_ns", to);
-	jsonw_field_int(&o.w, "row_count", n);
+	jsonw_field_uint(&o.w, "from_ns", page.from_ns);
+	jsonw_field_uint(&o.w, "to_ns", page.to_ns);
+	jsonw_field_int(&o.w, "row_count", (int64_t)page.rs.n_rows);
 	jsonw_key(&o.w, "next");
-	if ((uint64_t)n == limit) {
-		char next[96];
-
-		snprintf(next, sizeof(next), "%" PRId64 ".%" PRId64 ".%" PRId64,
-			 page.last.interval_id, page.last.process_id, page.last.group_id);
-		jsonw_string(&o.w, next);
-	} else {
+	if (page.next[0] != '\0')
+		jsonw_string(&o.w, page.next);
+	else
 		jsonw_null(&o.w);
+	jsonw_break(&o.w, 1);
+	if (page.csv) {
+		r = print_csv(&page, &o.w);
+	} else {
+		jsonw_key(&o.w, "columns");
+		rowset_print_columns_json(&page.rs, &o.w);
+		jsonw_break(&o.w, 1);
+		jsonw_key(&o.w, "rows");
+		rowset_print_json(&page.rs, 0, &o.w);
 	}
-	jsonw_break(&o.w, 1);
-	jsonw_key(&o.w, "columns");
-	rowset_print_columns_json(&page.rs, &o.w);
-	jsonw_break(&o.w, 1);
-	jsonw_key(&o.w, "rows");
-	rowset_print_json(&page.rs, 0, &o.w);
 	jsonw_object_end(&o.w);
-	rowset_done(&page.rs);
+	export_page_done(&page);
+	if (r < 0) {
+		api_out_abort(&o);
+		return r;
+	}
 	return api_out_finish(&o, 200, true, resp);
 }

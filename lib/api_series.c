@@ -135,7 +135,8 @@ static int answered(int r)
 }
 
 /* Parse query into q and check it into a (from and to default to the last
- * hour of data, step to a quarter of the points allowed).  Returns 0, or 1
+ * hour of data, step to a quarter of the points allowed; from rounded down
+ * to a multiple of step).  Returns 0, or 1
  * after an error answer, or -ENOMEM. */
 static int parse_ask(struct db *db, const char *query, struct http_query *q,
 		     struct series_ask *a, struct api_response *resp)
@@ -169,6 +170,14 @@ static int parse_ask(struct db *db, const char *query, struct http_query *q,
 		a->step = (a->to - a->from + API_MAX_POINTS / 4 - 1) / (API_MAX_POINTS / 4);
 	if (a->step < NS_PER_SEC / 1000)
 		a->step = NS_PER_SEC / 1000;
+	/* Buckets on multiples of step since the epoch, not on the newest
+	 * interval's end: two answers with the same step share their bucket
+	 * times however far the data moved between them, so a client joins
+	 * its series on t_ns (the dashboard's charts were blank when an
+	 * interval landed between its requests).  The first bucket is then
+	 * whole, and starts up to a step before the asked from. */
+	a->from -= a->from % a->step;
+	/* counted once rounded: the rounding adds up to one bucket */
 	if ((a->to - a->from) / a->step > API_MAX_POINTS)
 		return answered(api_error(resp, 400, "parameter 'step': %" PRIu64 " points would "
 					  "exceed the limit of %d; use a longer step",

@@ -5,7 +5,9 @@
  */
 #include "lib/api_endpoints.h"
 #include "lib/group_parts.h"
+#include "lib/model/model_hybrid.h"
 #include "lib/model/model_perf.h"
+#include "lib/model/model_sanity.h"
 #include "lib/model/perf_names.h"
 #include "lib/pids.h"
 #include "lib/sampling_mode.h"
@@ -130,8 +132,9 @@ static void print_totals(struct jsonw *j, const struct window *w, const struct t
 	api_print_sampling_mode(j, &w->split);
 }
 
-static void print_groups(struct jsonw *j, const struct model *m, const struct target_sums *t)
+static void print_groups(struct jsonw *j, const struct window *w, const struct target_sums *t)
 {
+	const struct model *m = w->model;
 	unsigned g, k;
 
 	jsonw_break(j, 1);
@@ -144,6 +147,8 @@ static void print_groups(struct jsonw *j, const struct model *m, const struct ta
 		jsonw_field_double(j, "coverage", t->task_clock_ns > 0 ?
 				   (double)t->sums[g].task_clock_ns / (double)t->task_clock_ns :
 				   NAN);
+		/* its figures combine groups counted at different times */
+		jsonw_field_bool(j, "split", g < w->n_groups && w->groups[g].split);
 		jsonw_key(j, "counts");
 		jsonw_object_begin(j);
 		for (k = 0; k < m->groups[g].n_events; k++)
@@ -170,10 +175,56 @@ static void print_perf_names(struct jsonw *j, const struct model *m, const char 
 	jsonw_array_end(j);
 }
 
+/* Computed by perf's formula, from perf's table (under perf's name, or
+ * ours for a table's Top-Down node); on a hybrid CPU, its core type's. */
+static bool from_perf(const struct model *m, unsigned k)
+{
+	const struct model *part;
+	unsigned pk;
+
+	model_hybrid_metric_part(m, k, &part, &pk);
+	return pk >= model_perf_first(part);
+}
+
+/* A hybrid CPU's metric: the core type it is of, or "both" for a figure
+ * combined over them (its help says how). */
+static const char *hybrid_core_type(const struct model *m, unsigned k)
+{
+	const struct model *part;
+	unsigned pk;
+	const char *unit = model_hybrid_metric_part(m, k, &part, &pk);
+
+	return unit != NULL ? unit : "both";
+}
+
+/* A value no core can produce (model_sanity.h): "health": [what, ...];
+ * nothing when it passes every check. */
+static void print_health(struct jsonw *j, const struct model *m, const struct group_sums *sums,
+			 const struct metric_value *mv, unsigned k, unsigned flags)
+{
+	char text[256];
+	unsigned bit;
+
+	if (flags == 0)
+		return;
+	jsonw_key(j, "health");
+	jsonw_array_begin(j);
+	for (bit = 1; bit <= SANITY_FP_PORTS; bit <<= 1)
+		if (flags & bit) {
+			model_sanity_text(m, sums, mv, k, bit, text, sizeof(text));
+			jsonw_string(j, text);
+		}
+	jsonw_array_end(j);
+}
+
 static void print_metrics(struct jsonw *j, const struct window *w, const struct target_sums *t)
 {
+	const struct model *parts[HYBRID_MAX_TYPES];
+	const char *units[HYBRID_MAX_TYPES];
+	unsigned base[HYBRID_MAX_TYPES + 1];
 	const struct model *m = w->model;
 	struct metric_value mv[MODEL_MAX_METRICS];
+	unsigned flags[MODEL_MAX_METRICS];
 	struct model_context ctx = { .smt_on = w->smt_on,
 				     .cpi_weights = w->cpi_fit.fitted ? w->cpi_fit.weights : NULL,
 				     .slots = w->slots,
@@ -189,6 +240,7 @@ static void print_metrics(struct jsonw *j, const struct window *w, const struct 
 	}
 	memset(mv, 0, sizeof(mv));
 	m->compute(m, t->sums, &ctx, mv);
+	model_sanity(m, t->sums, mv, flags);
 	for (k = 0; k < m->n_metrics; k++) {
 		const struct model_metric *mm = &m->metrics[k];
 
@@ -204,13 +256,44 @@ static void print_metrics(struct jsonw *j, const struct window *w, const struct 
 		jsonw_field_double(j, "coverage", mv[k].coverage);
 		jsonw_field_bool(j, "core_scoped", mv[k].core_scoped);
 		jsonw_field_string(j, "help", mm->help);
-		/* "perf": computed by perf's formula, from perf's table (under
-		 * perf's name, or ours for a table's Top-Down node) */
-		jsonw_field_string(j, "source", k >= model_perf_first(m) ? "perf" : "stackd");
+		jsonw_field_string(j, "source", from_perf(m, k) ? "perf" : "stackd");
+		if (model_hybrid_parts(m, parts, units, base) > 0)
+			jsonw_field_string(j, "core_type", hybrid_core_type(m, k));
 		print_perf_names(j, m, mm->name);
+		print_health(j, m, t->sums, mv, k, flags[k]);
 		jsonw_object_end(j);
 	}
 	jsonw_array_end(j);
+}
+
+/* "stack_titles": the headings of the stacks in slots, naming the stage
+ * whose slots they are (model_stack_title), and "ranges_title", naming
+ * the two stages of the _low/_high ranges: what a client would otherwise
+ * guess (the dashboard said "issue slots" on Zen 4). */
+static void print_stack_titles(struct jsonw *j, const struct model *m)
+{
+	char title[256];
+	const char *done[MODEL_MAX_METRICS];
+	unsigned k, n = 0, i;
+
+	if (m == NULL)
+		return;
+	jsonw_break(j, 1);
+	jsonw_key(j, "stack_titles");
+	jsonw_object_begin(j);
+	for (k = 0; k < m->n_metrics; k++) {
+		const char *st = m->metrics[k].stack;
+
+		for (i = 0; st != NULL && i < n && strcmp(done[i], st) != 0; i++)
+			;
+		if (st == NULL || i < n || model_stack_title(m, st, title, sizeof(title)) < 0)
+			continue;
+		done[n++] = st;
+		jsonw_field_string(j, st, title);
+	}
+	jsonw_object_end(j);
+	if (model_ranges_title(m, title, sizeof(title)) == 0)
+		jsonw_field_string(j, "ranges_title", title);
 }
 
 int api_target(const struct api_request *rq, struct api_response *resp)
@@ -255,8 +338,9 @@ int api_target(const struct api_request *rq, struct api_response *resp)
 				 what, (double)window_ns / (double)NS_PER_SEC, acc->full ? "" : " (among your processes)");
 	}
 	print_totals(&o.w, &w, &t);
-	print_groups(&o.w, w.model, &t);
+	print_groups(&o.w, &w, &t);
 	print_metrics(&o.w, &w, &t);
+	print_stack_titles(&o.w, w.model);
 	api_print_cpi_fit(&o.w, w.model, &w.cpi_fit);
 	jsonw_object_end(&o.w);
 	window_done(&w);

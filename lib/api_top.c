@@ -1,5 +1,6 @@
 /*
- * api_top.c - GET /api/v1/top: the processes (or comms, units, users) of
+ * api_top.c - GET /api/v1/top: the processes (or comms, units, users,
+ * Kubernetes namespaces, pods, containers) of
  * the last window, sorted, with the columns that describe them and the
  * window's health, so a client can draw `stackctl top` from this alone.
  */
@@ -123,7 +124,7 @@ int api_top(const struct api_request *rq, struct api_response *resp)
 	if (http_query_get(&q, "by") != NULL &&
 	    top_rows_by_parse(http_query_get(&q, "by"), &by) < 0)
 		return api_error(resp, 400, "parameter 'by': '%s' is not one of process, comm, "
-				 "unit, user", http_query_get(&q, "by"));
+				 "unit, user, namespace, pod, container", http_query_get(&q, "by"));
 	r = parse_filter(&q, rq->acc, &filter, err, sizeof(err));
 	if (r < 0)
 		return api_error(resp, r == -EPERM ? 403 : 400, "%s", err);

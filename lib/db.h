@@ -6,7 +6,7 @@
 
 /* The newest schema (PRAGMA user_version) this build reads and writes; the
  * daemon's embedded schema/ steps end at this version (checked by a test). */
-#define STACKD_SCHEMA_VERSION 9
+#define STACKD_SCHEMA_VERSION 11
 
 /* Where stackd keeps its database unless told otherwise. */
 #define STACKD_STATE_DIR "/var/lib/stackd"

@@ -12,13 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int group_index(const struct group_map *map, int64_t id)
-{
-	const struct stored_group *sg = group_map_find(map, id);
-
-	return sg != NULL ? sg->family : -1;
-}
-
 static char *dup_column(sqlite3_stmt *st, int col)
 {
 	const unsigned char *t = sqlite3_column_text(st, col);
@@ -47,10 +40,12 @@ static int read_group_times(struct db *db, const struct tiers *t, struct window 
 	sqlite3_bind_int64(st, 2, hi);
 	query_bind_tiers(st, t);
 	while (sqlite3_step(st) == SQLITE_ROW) {
-		int g = group_index(map, sqlite3_column_int64(st, 0));
+		const struct stored_group *sg = group_map_find(map, sqlite3_column_int64(st, 0));
+		int g = sg != NULL ? sg->family : -1;
 
 		if (g < 0)
 			continue;
+		w->groups[g].split |= !sg->whole && sqlite3_column_int64(st, 1) > 0;
 		w->groups[g].enabled_ns += (uint64_t)sqlite3_column_int64(st, 1);
 		w->groups[g].unschedulable += (uint64_t)sqlite3_column_int64(st, 2);
 	}
@@ -110,10 +105,12 @@ static int fold_parts(const struct group_map *map, struct window *w, struct part
 }
 
 /* The samples statement's columns: the process's (p.id .. p.unit), then
- * group_id, task clock, context switches, the value columns, periodic time. */
+ * group_id, task clock, context switches, the value columns, periodic time,
+ * and the process's namespace, pod and container. */
 enum {
 	SAMPLES_GROUP = 7, SAMPLES_TC, SAMPLES_CS, SAMPLES_VALUES,
 	SAMPLES_PERIODIC = SAMPLES_VALUES + STACKD_SAMPLE_VALUES,
+	SAMPLES_NAMESPACE, SAMPLES_POD, SAMPLES_CONTAINER,
 };
 
 /* The window's samples (?1, ?2 and the tiers) summed per process and
@@ -127,7 +124,8 @@ static int prepare_samples(struct db *db, sqlite3_stmt **st)
 		return SQLITE_TOOBIG;
 	return query_prepare_printf(db, st,
 		"SELECT p.id, p.pid, p.start_ns, p.comm, p.cmdline, p.uid, p.unit, s.group_id,"
-		" s.tc, s.cs, %s, s.pn"
+		" s.tc, s.cs, %s, s.pn, p.pod_namespace, coalesce(p.pod_name, p.pod_uid),"
+		" coalesce(p.container_name, substr(p.container_id, 1, 12))"
 		" FROM (SELECT process_id, group_id, sum(task_clock_ns) AS tc,"
 		"  sum(context_switches) AS cs, %s,"
 		"  sum(sample.periodic_ns) AS pn"
@@ -161,6 +159,9 @@ static struct window_proc *add_proc(struct window *w, size_t *cap, sqlite3_stmt 
 	p->cmdline = dup_column(st, 4);
 	p->uid = sqlite3_column_type(st, 5) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 5);
 	p->unit = dup_column(st, 6);
+	p->namespace_ = dup_column(st, SAMPLES_NAMESPACE);
+	p->pod = dup_column(st, SAMPLES_POD);
+	p->container = dup_column(st, SAMPLES_CONTAINER);
 	return p;
 }
 
@@ -304,6 +305,9 @@ void window_done(struct window *w)
 	for (i = 0; i < w->n_procs; i++) {
 		free(w->procs[i].cmdline);
 		free(w->procs[i].unit);
+		free(w->procs[i].namespace_);
+		free(w->procs[i].pod);
+		free(w->procs[i].container);
 	}
 	free(w->procs);
 	memset(w, 0, sizeof(*w));

@@ -36,6 +36,10 @@ struct window_proc {
 	int64_t uid;                 /* -1 unknown */
 	char *cmdline;
 	char *unit;
+	/* Kubernetes' names (schema/011-containers.sql), NULL outside: the
+	 * pod's uid while its name is unknown, the container's id's first
+	 * 12 digits likewise (a Docker or podman container has no pod) */
+	char *namespace_, *pod, *container;
 	uint64_t task_clock_ns;      /* over all groups: full coverage */
 	uint64_t periodic_ns;        /* of it, measured in periodic mode */
 	uint64_t context_switches;
@@ -46,6 +50,9 @@ struct window_group {
 	char name[64];
 	uint64_t enabled_ns;         /* summed over CPUs and intervals (all parts) */
 	uint64_t unschedulable;      /* times found in error state, summed */
+	/* counted in parts (the plan split the family over groups): its
+	 * figures combine groups counted at different times */
+	bool split;
 };
 
 /* Who the CPU time went to, summed over CPUs: all of it, the idle task's,
@@ -78,7 +85,9 @@ struct query_cpi_fit {
 	bool generic;                   /* the model has a regression CPI stack */
 	bool fitted;                    /* else reason says why not */
 	double weights[CPI_WEIGHTS];    /* base, cycles per event; NaN: dropped */
+	double errors[CPI_WEIGHTS];     /* each penalty's standard error; NaN: none */
 	size_t rows, train_rows, held_rows;
+	size_t processes, held_processes;  /* behind the fit; of them held out */
 	double r2, held_error, condition;
 	uint64_t created_ns, from_ns, to_ns;
 	unsigned fit_version;

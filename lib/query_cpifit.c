@@ -48,6 +48,10 @@ static void read_fit(sqlite3_stmt *st, struct query_cpi_fit *f)
 	for (k = 0; k < CPI_WEIGHTS; k++)
 		f->weights[k] = column_double(st, 10 + (int)k);
 	snprintf(f->dropped, sizeof(f->dropped), "%s", dropped != NULL ? (const char *)dropped : "");
+	f->processes = (size_t)sqlite3_column_int64(st, 19);
+	f->held_processes = (size_t)sqlite3_column_int64(st, 20);
+	for (k = 0; k < CPI_WEIGHTS; k++)
+		f->errors[k] = column_double(st, 21 + (int)k);
 }
 
 /* The newest fit of m, or else the newest attempt's reason for none. */
@@ -64,7 +68,8 @@ int query_cpi_fit(struct db *db, const struct model *m, struct query_cpi_fit *f)
 	regressor_list(m, regressors, sizeof(regressors));
 	rc = sqlite3_prepare_v2(db->db, "SELECT created_ns, window_start_ns, window_end_ns, rows,"
 				" train_rows, held_rows, r2, held_error, condition, fit_version, w0, w1,"
-				" w2, w3, w4, w5, w6, dropped, error FROM cpi_fit WHERE model = ?1"
+				" w2, w3, w4, w5, w6, dropped, error, processes, held_processes,"
+				" e0, e1, e2, e3, e4, e5, e6 FROM cpi_fit WHERE model = ?1"
 				" AND formula_version = ?2 AND fit_version = ?3 AND regressors = ?4"
 				" ORDER BY error IS NOT NULL, created_ns DESC, id DESC LIMIT 1",
 				-1, &st, NULL);

@@ -3,6 +3,7 @@
  */
 #include "lib/top_rows.h"
 #include "lib/group_parts.h"
+#include "lib/model/model_sanity.h"
 #include "lib/pids.h"
 #include "lib/sampling_mode.h"
 
@@ -16,8 +17,10 @@
 
 struct top_columns {
 	int pid, comm, user, uid, unit, start, cmdline, processes;
+	int ns, pod, container;         /* Kubernetes' names */
 	int cpu, tc, cs;
 	int periodic;                   /* periodic_share */
+	int health;                     /* the sanity checks' flags (model_sanity.h) */
 	int cycles;                     /* the summed cycles column, -1: none */
 	int family[MODEL_MAX_GROUPS][MODEL_MAX_EVENTS];
 	int coverage[MODEL_MAX_GROUPS];
@@ -60,7 +63,8 @@ static const char *title_of(const char *name)
 
 static const char *const by_names[] = {
 	[TOP_BY_PROCESS] = "process", [TOP_BY_COMM] = "comm", [TOP_BY_UNIT] = "unit",
-	[TOP_BY_USER] = "user",
+	[TOP_BY_USER] = "user", [TOP_BY_NAMESPACE] = "namespace", [TOP_BY_POD] = "pod",
+	[TOP_BY_CONTAINER] = "container",
 };
 
 int top_rows_by_parse(const char *name, enum top_by *ret)
@@ -119,6 +123,16 @@ static void build_key_columns(struct rowset *rs, enum top_by by, struct top_colu
 		c->user = rowset_add_column(rs, "user", "USER", RS_UNIT_NONE);
 		c->uid = rowset_add_column(rs, "uid", "UID", RS_UNIT_NONE);
 		break;
+	case TOP_BY_NAMESPACE:
+	case TOP_BY_POD:
+	case TOP_BY_CONTAINER:
+		c->ns = rowset_add_column(rs, "namespace", "NAMESPACE", RS_UNIT_NONE);
+		if (by != TOP_BY_NAMESPACE)
+			c->pod = rowset_add_column(rs, "pod", "POD", RS_UNIT_NONE);
+		if (by == TOP_BY_CONTAINER)
+			c->container = rowset_add_column(rs, "container", "CONTAINER",
+							 RS_UNIT_NONE);
+		break;
 	}
 	c->processes = rowset_add_column(rs, "processes", "PROCS", RS_UNIT_NONE);
 }
@@ -134,6 +148,9 @@ static int build_columns(struct rowset *rs, const struct model *m, enum top_by b
 	 * statistical however small the host's periodic share */
 	c->periodic = rowset_add_column(rs, "periodic_share", "PERIODIC", RS_UNIT_FRACTION);
 	c->tc = rowset_add_column(rs, "task_clock_ns", "CPU-TIME", RS_UNIT_NS);
+	/* values no core can produce, by metric (model_sanity.h): empty when
+	 * all pass */
+	c->health = m != NULL ? rowset_add_column(rs, "health", "HEALTH", RS_UNIT_NONE) : -1;
 	c->cs = rowset_add_column(rs, "context_switches", "SWITCHES", RS_UNIT_COUNT);
 	for (g = 0; m != NULL && g < m->n_groups; g++) {
 		const struct model_group *mg = &m->groups[g];
@@ -215,6 +232,17 @@ void top_rows_wall_name(const char *metric, char *buf, size_t len)
 		snprintf(buf, len, "%s_wall", metric);
 }
 
+/* The row's health: what the sanity checks flag, or nothing. */
+static int set_health(struct rowset *rs, size_t row, int col, const struct model *m,
+		      const struct group_sums *sums, const struct metric_value *mv)
+{
+	char text[2048];
+
+	if (col < 0 || model_sanity_line(m, sums, mv, text, sizeof(text)) == 0)
+		return 0;
+	return rowset_set_text(rs, row, col, text);
+}
+
 static int fill_model_cells(struct rowset *rs, size_t row, const struct window *w,
 			    const struct window_proc *p, const struct top_columns *c)
 {
@@ -256,6 +284,8 @@ static int fill_model_cells(struct rowset *rs, size_t row, const struct window *
 	}
 	memset(mv, 0, sizeof(mv));
 	m->compute(m, p->sums, &ctx, mv);
+	if (set_health(rs, row, c->health, m, p->sums, mv) < 0)
+		return -ENOMEM;
 	for (k = 0; k < m->n_metrics; k++) {
 		if (!mv[k].valid)
 			continue;
@@ -291,7 +321,11 @@ static int fill_row(struct rowset *rs, const struct window *w, const struct wind
 	}
 	if ((c->comm >= 0 && rowset_set_text(rs, (size_t)row, c->comm, p->comm) < 0) ||
 	    (c->unit >= 0 && rowset_set_text(rs, (size_t)row, c->unit, p->unit) < 0) ||
-	    (c->cmdline >= 0 && rowset_set_text(rs, (size_t)row, c->cmdline, p->cmdline) < 0))
+	    (c->cmdline >= 0 && rowset_set_text(rs, (size_t)row, c->cmdline, p->cmdline) < 0) ||
+	    (c->ns >= 0 && rowset_set_text(rs, (size_t)row, c->ns, p->namespace_) < 0) ||
+	    (c->pod >= 0 && rowset_set_text(rs, (size_t)row, c->pod, p->pod) < 0) ||
+	    (c->container >= 0 &&
+	     rowset_set_text(rs, (size_t)row, c->container, p->container) < 0))
 		return -ENOMEM;
 	if (span > 0)
 		rowset_set_double(rs, (size_t)row, c->cpu,
@@ -301,8 +335,8 @@ static int fill_row(struct rowset *rs, const struct window *w, const struct wind
 		rowset_set_double(rs, (size_t)row, c->periodic,
 				  sampling_mode_share(p->periodic_ns, p->task_clock_ns));
 	rowset_set_int(rs, (size_t)row, c->cs, (int64_t)p->context_switches);
-	if (w->model != NULL)
-		fill_model_cells(rs, (size_t)row, w, p, c);
+	if (w->model != NULL && fill_model_cells(rs, (size_t)row, w, p, c) < 0)
+		return -ENOMEM;
 	if (c->uid >= 0 && p->uid >= 0)
 		rowset_set_int(rs, (size_t)row, c->uid, p->uid);
 	if (c->start >= 0)
@@ -349,6 +383,18 @@ static int cmp_text(const char *a, const char *b)
 	return strcmp(a, b);
 }
 
+/* Namespace, then pod, then container, as deep as by goes. */
+static int cmp_k8s(const struct window_proc *a, const struct window_proc *b, enum top_by by)
+{
+	int d = cmp_text(a->namespace_, b->namespace_);
+
+	if (d == 0 && by != TOP_BY_NAMESPACE)
+		d = cmp_text(a->pod, b->pod);
+	if (d == 0 && by == TOP_BY_CONTAINER)
+		d = cmp_text(a->container, b->container);
+	return d;
+}
+
 static int cmp_by_key(const void *x, const void *y, void *arg)
 {
 	const struct window_proc *a = *(const struct window_proc *const *)x;
@@ -361,6 +407,10 @@ static int cmp_by_key(const void *x, const void *y, void *arg)
 		return cmp_text(a->unit, b->unit);
 	case TOP_BY_USER:
 		return (a->uid > b->uid) - (a->uid < b->uid);
+	case TOP_BY_NAMESPACE:
+	case TOP_BY_POD:
+	case TOP_BY_CONTAINER:
+		return cmp_k8s(a, b, *(const enum top_by *)arg);
 	case TOP_BY_PROCESS:
 		break;
 	}
@@ -401,6 +451,9 @@ static int build_groups(const struct window *w, const struct top_filter *f, enum
 		memset(&sum, 0, sizeof(sum));
 		snprintf(sum.comm, sizeof(sum.comm), "%s", kept_procs[i]->comm);
 		sum.unit = kept_procs[i]->unit;
+		sum.namespace_ = kept_procs[i]->namespace_;
+		sum.pod = kept_procs[i]->pod;
+		sum.container = kept_procs[i]->container;
 		sum.uid = kept_procs[i]->uid;
 		memset(acc, 0, sizeof(*acc));
 		for (j = i; j < n && cmp_by_key(&kept_procs[i], &kept_procs[j], &by) == 0; j++)

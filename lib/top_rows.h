@@ -27,8 +27,14 @@ struct top_filter {
 #define TOP_FILTER_ALL { false, -1, NULL, NULL }
 
 /* One row per process, or the processes of one comm / unit / user summed
- * (counts add up, so the formulas run on the sums). */
-enum top_by { TOP_BY_PROCESS, TOP_BY_COMM, TOP_BY_UNIT, TOP_BY_USER };
+ * (counts add up, so the formulas run on the sums); or of one Kubernetes
+ * namespace, pod (namespace and pod) or container (namespace, pod and
+ * container: a name is unique only within its pod), as kube-state-metrics
+ * labels them.  Processes outside any sum into one row with no names. */
+enum top_by {
+	TOP_BY_PROCESS, TOP_BY_COMM, TOP_BY_UNIT, TOP_BY_USER,
+	TOP_BY_NAMESPACE, TOP_BY_POD, TOP_BY_CONTAINER,
+};
 
 int top_rows_by_parse(const char *name, enum top_by *ret);   /* -EINVAL if unknown */
 const char *top_rows_by_name(enum top_by by);

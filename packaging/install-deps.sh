@@ -29,6 +29,10 @@ TEST_PKGS="$TEST_PKGS tmux groff bash-completion"
 TEST_PKGS="$TEST_PKGS python3"
 # package tests: build the .deb, lint it (make deb, make package-test)
 TEST_PKGS="$TEST_PKGS debhelper dpkg-dev fakeroot lintian git rpm"
+# Kubernetes packaging tests: the image built and run with podman (runc:
+# crun refuses a cgroup v1+v2 hybrid), the manifests checked against the
+# Kubernetes client's models (packaging/kubernetes)
+TEST_PKGS="$TEST_PKGS podman runc python3-kubernetes python3-yaml"
 
 [ "$want" = test ] || TEST_PKGS=""
 missing=""

@@ -22,12 +22,22 @@ const NAMES = { // human names of the API's fields
   gflops: "GFLOP/s", cpu_percent: "CPU %", switches_per_cpu_s: "Switches per CPU-second",
   page_faults_per_cpu_s: "Faults per CPU-second", migrations_per_cpu_s: "Migrations per CPU-second",
 };
-const BY_KEY = { process: "comm", comm: "comm", unit: "unit", user: "user" };
+const BY_KEY = { process: "comm", comm: "comm", unit: "unit", user: "user",
+  namespace: "namespace", pod: "pod", container: "container" };
+// Kubernetes' groupings: a pod is named within its namespace, a container
+// within its pod; they have no drill-down (group by process and filter).
+const K8S_BY = { namespace: ["namespace"], pod: ["namespace", "pod"],
+  container: ["namespace", "pod", "container"] };
+const groupName = (r) => (K8S_BY[state.by] ? K8S_BY[state.by].map((k) => r[k] || "–").join("/") :
+  r[BY_KEY[state.by]]);
 
 const state = {
   window: "5m", by: "process", sort: null, filter: "", target: null, system: null,
   rows: [], columns: [], metric: "cpu_percent", busy: false, timers: [],
+  limit: 40, // the table's rows asked for: 40 more per "show more"
+  lastAnswer: 0, offlineSince: 0, // ms: the daemon's last answer; 0: it answers
 };
+const PAGE = 40;
 const $ = (id) => document.getElementById(id);
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -71,11 +81,58 @@ function svgEl(tag, attrs) {
   return e;
 }
 
+// Every request goes through here: a fetch that gets no answer at all
+// (the daemon stopped, the host went away) turns the page to its failure
+// state; the next answer turns it back and reloads every panel.
 async function getJSON(url) {
-  const r = await fetch(url);
+  let r;
+  try {
+    r = await fetch(url);
+  } catch (e) {
+    goOffline();
+    throw new Error("stackd is not answering");
+  }
+  const wasOffline = state.offlineSince > 0;
+  state.lastAnswer = Date.now();
+  if (wasOffline) goOnline();
   const body = await r.json();
   if (!r.ok) throw new Error(body.error || r.statusText);
   return body;
+}
+
+// The failure state: a banner, every panel marked as showing the last
+// figures it had (kept, not blanked: they are still the newest known),
+// the health line greyed.  The page keeps asking every 2 s.
+const PANELS = ["host-view", "table-pane", "detail"];
+function goOffline() {
+  if (!state.offlineSince) state.offlineSince = Date.now();
+  const since = fmtTime(state.offlineSince * 1e6, false, true);
+  const asOf = state.lastAnswer ? fmtTime(state.lastAnswer * 1e6, false, true) : "never";
+  const b = $("offline");
+  b.hidden = false;
+  b.textContent = `stackd is not answering since ${since}: everything below is as of ` +
+    `${asOf} and does not update (trying again every 2 s)`;
+  document.body.classList.add("offline");
+  $("health").classList.add("stale");
+  for (const id of PANELS) {
+    const sec = $(id);
+    let mark = sec.querySelector(":scope > .offline-mark");
+    if (!mark) {
+      mark = el("p", { className: "offline-mark" });
+      sec.prepend(mark);
+    }
+    mark.textContent = `No answer from stackd since ${since}: as of ${asOf}, not updating`;
+  }
+  setStatus("not answering", true);
+}
+function goOnline() {
+  state.offlineSince = 0;
+  $("offline").hidden = true;
+  document.body.classList.remove("offline");
+  $("health").classList.remove("stale");
+  for (const m of document.querySelectorAll(".offline-mark")) m.remove();
+  // everything again, from the daemon as it is now
+  setTimeout(() => { loadHost(); refreshTop(); loadDetail(); }, 0);
 }
 function setStatus(text, isError) {
   $("status").textContent = text;
@@ -275,6 +332,9 @@ function chart(box, o) {
   const hit = svgEl("rect", { x: L, y: T, width: pw, height: ph, class: "hit" });
   svg.append(cross, hit);
   svg.dataset.runs = runs.length;
+  // the points drawn (any series): 0 is a chart with nothing on it
+  svg.dataset.points = base.filter((p, i) => o.series.some((s) => s.pts[i] &&
+    Number.isFinite(s.pts[i].v))).length;
   hit.addEventListener("pointermove", (e) => hover(e, svg, o, x, cross, pw, L));
   hit.addEventListener("pointerleave", () => {
     cross.setAttribute("visibility", "hidden");
@@ -326,10 +386,16 @@ const pointsOf = (s, f) => s.points.map((p) => ({ t: p.t_ns, v: f(p), gap: p.gap
   low: p.low_attribution,
   // the target's own share (an older daemon: the host's)
   periodic: (p.target_periodic_share ?? p.periodic_share) || 0 }));
-// Align b's points on a's times (the same buckets; b may lack some).
+// b's values on a's points, joined by bucket (b may lack some): each
+// point's bucket counted in steps from a's from_ns.  The API starts its
+// buckets on multiples of the step, so two answers share their times
+// however far the data moved between the requests; an older stackd
+// anchored them on the newest interval's end, less than a step apart from
+// one answer to the next, and the rounding still meets them.
 function alignOn(a, b) {
-  const byT = new Map(b.points.map((p) => [p.t_ns, p.value]));
-  return a.points.map((p) => (byT.has(p.t_ns) ? byT.get(p.t_ns) : NaN));
+  const step = a.step_ns || 1, at = (t) => Math.round((t - a.from_ns) / step);
+  const byK = new Map(b.points.map((p) => [at(p.t_ns), p.value]));
+  return a.points.map((p) => { const k = at(p.t_ns); return byK.has(k) ? byK.get(k) : NaN; });
 }
 
 async function loadHost() {
@@ -346,7 +412,7 @@ async function loadHost() {
     if (hasTopDown()) {
       const names = L1.filter((n) => n !== "smt_contention" || state.system.model === "zen4");
       const parts = await Promise.all(names.map((n) => series("host", n)));
-      panels.push({ title: "Top-Down level 1 (share of issue slots, busy CPUs together)",
+      panels.push({ title: "Top-Down level 1 (share of the model's slots, busy CPUs together)",
         stacked: true, yMax: 1, fmt: fmtShare, series: names.map((n, k) => ({ label: human(n),
           color: COLORS[n], pts: alignOn(cpu, parts[k]).map((v, i) => ({ ...busy[i], v })) })) });
     }
@@ -379,7 +445,7 @@ async function loadHost() {
       (busy.some((p) => p.periodic > 0) ? " · violet diamonds: measured partly in periodic " +
       "mode (statistical estimates, not exact)" : "");
   } catch (e) {
-    $("host-note").textContent = "host series: " + e.message;
+    if (!state.offlineSince) $("host-note").textContent = "host series: " + e.message;
   }
 }
 
@@ -398,13 +464,14 @@ function tableColumns() {
   const cols = [];
   const key = BY_KEY[state.by];
   cols.push([state.by === "process" ? "Process" : { comm: "Command", unit: "Unit",
-    user: "User" }[state.by], key, (r) => nameCell(r), "text name", ""]);
+    user: "User", namespace: "Namespace", pod: "Namespace/Pod",
+    container: "Namespace/Pod/Container" }[state.by], key, (r) => nameCell(r), "text name", ""]);
   if (state.by !== "process") cols.push(["Procs", "processes", (r) => fmtCount(r.processes), "opt",
     "processes summed"]);
   cols.push(["CPU %", "task_clock_ns", (r) => cpuCell(r), "", "CPU time as a share of one CPU " +
     "(~: partly measured in periodic mode, statistical)"]);
   cols.push([td ? "Top-Down L1" : "CPU", td ? "frontend_bound_slots" : "task_clock_ns",
-    (r) => stackBar(r), "barcol", td ? "issue slots: retiring, bad speculation, frontend, backend" :
+    (r) => stackBar(r), "barcol", td ? "Top-Down slots (the model's slot stage): retiring, bad speculation, frontend, backend" :
       "CPU time, one CPU = full bar"]);
   cols.push(["Switches/s", "context_switches", (r) => fmtRate(r.context_switches / spanS()), "opt",
     "context switches per second"]);
@@ -412,6 +479,9 @@ function tableColumns() {
     "opt", "page faults per second (estimated from the time the counter ran)"]);
   if (td) cols.push(["IPC", "ipc", (r) => fmtNum(r.ipc, 2), "opt", "instructions per cycle"]);
   if (td) cols.push(["GFLOP/s", "gflops", (r) => fmtNum(r.gflops, 2), "opt2", "floating-point operations"]);
+  if (state.rows && state.rows.some((r) => r.health)) cols.push(["Health", "task_clock_ns",
+    (r) => el("span", { className: r.health ? "health-bad" : "", textContent: r.health ? "!" : "",
+      title: r.health || "" }), "text", "a value no core can produce (sanity check): hover for which"]);
   if (state.by === "process") cols.push(["User", "user", (r) => r.user || "–", "text opt2", ""]);
   if (state.by === "process") cols.push(["Unit", "unit", (r) => r.unit || "–", "text opt2 clip", ""]);
   return cols;
@@ -429,7 +499,7 @@ function spanS() {
   return state.topWindow ? Math.max(1, (state.topWindow.to_ns - state.topWindow.from_ns) / 1e9) : 1;
 }
 function nameCell(r) {
-  if (state.by !== "process") return el("span", { textContent: r[BY_KEY[state.by]] || "–" });
+  if (state.by !== "process") return el("span", { textContent: groupName(r) || "–" });
   return el("span", {}, el("span", { textContent: r.comm }),
     el("span", { className: "pid", textContent: " " + r.pid }));
 }
@@ -444,9 +514,9 @@ function stackBar(r) {
   bar.title = parts.map(([n, v]) => `${human(n)} ${fmtShare(v)}`).join(" · ");
   return bar;
 }
-const rowKey = (r) => (state.by === "process" ? String(r.pid) : String(r[BY_KEY[state.by]]));
+const rowKey = (r) => (state.by === "process" ? String(r.pid) : String(groupName(r)));
 const rowTarget = (r) => (state.by === "process" ? { kind: "process", id: String(r.pid) } :
-  state.by === "user" ? null : { kind: state.by, id: r[BY_KEY[state.by]] });
+  state.by === "user" || K8S_BY[state.by] ? null : { kind: state.by, id: r[BY_KEY[state.by]] });
 
 function renderTop() {
   const cols = tableColumns();
@@ -488,13 +558,18 @@ function renderTop() {
   $("table-note").textContent = `${rows.length} of ${state.total} ${state.by === "process" ?
     "processes" : "groups"} · last ${state.topLabel}` + (re ? ` · filter ${state.filter}` : "") +
     (state.by === "user" ? " · a user has no drill-down: group by process and filter" : "");
+  // the rows past the first pages: "show more", PAGE at a time
+  const more = $("more");
+  const left = state.total - state.rows.length;
+  more.hidden = !!re || left <= 0;
+  more.textContent = `show ${Math.min(PAGE, left)} more (${state.rows.length} of ${state.total})`;
 }
 
 async function refreshTop() {
   const [label, secs] = windowSpec();
   const topSecs = Math.min(secs, TOP_MAX_S);
   const q = new URLSearchParams({ window: topSecs + "s", by: state.by,
-    limit: state.filter ? "0" : "40" });
+    limit: state.filter ? "0" : String(state.limit) });
   if (state.sort) q.set("sort", state.sort);
   try {
     const t = await getJSON("/api/v1/top?" + q);
@@ -507,111 +582,8 @@ async function refreshTop() {
     renderTop();
     setStatus("updated " + fmtTime(Date.now() * 1e6, false, true), false);
   } catch (e) {
-    setStatus(e.message, true);
+    if (!state.offlineSince) setStatus(e.message, true);
   }
-}
-
-// ---- the drill-down ---------------------------------------------------
-function bar(nodes) {
-  const div = el("div", { className: "bar" });
-  nodes.forEach((n, i) => {
-    const w = Math.max(0, Math.min(1, n.value)) * 100;
-    const part = el("div", { title: `${human(n.name)}: ${fmtShare(n.value)} (coverage ` +
-      `${fmtShare(n.coverage)})`, style: `width:${w}%;background:${COLORS[n.name] ||
-      PALETTE[i % PALETTE.length]}` });
-    if (w > 14) part.textContent = human(n.name);
-    div.append(part);
-  });
-  return div;
-}
-
-// Level 3 under one level-2 node: perf's tma_* nodes are shares of
-// cycles, not of the parent's slots, so each gets its own meter (they
-// need not add up to the parent).
-function levelThree(parent, nodes) {
-  const box = el("div", { className: "level3" },
-    el("div", { className: "legend", textContent: `${human(parent.name)} → level 3 (share of cycles)` }));
-  for (const n of nodes) {
-    const meter = el("div", { className: "meter" },
-      el("div", { style: `width:${Math.max(0, Math.min(1, n.value)) * 100}%` }));
-    box.append(el("div", { className: "meter-row", title: n.help + (n.perf_names ?
-      ` (perf: ${n.perf_names.join(", ")})` : "") }, el("span", { textContent: n.name }), meter,
-      el("span", { textContent: fmtShare(n.value) })));
-  }
-  return box;
-}
-
-// The regression CPI stack is an estimate from penalties fitted across the
-// host's processes (docs/api.md, cpi_fit): its label and the fit's quality
-// beside it, or why the model's stack is missing.
-function cpiFitNote(fit, toNs) {
-  if (!fit.fitted) return el("div", { className: "legend", textContent: fit.reason });
-  const s = Math.max(0, (toNs - fit.created_ns) / 1e9);
-  const ago = s < 90 ? `${s.toFixed(0)} s` : s < 5400 ? `${(s / 60).toFixed(0)} min` :
-    `${(s / 3600).toFixed(0)} h`;
-  const fix = (v, d) => (Number.isFinite(v) ? v.toFixed(d) : "n/a");
-  return el("div", { className: "legend", textContent: `${fit.label}: R² ${fix(fit.r2, 2)} ` +
-    `on ${fit.rows.toLocaleString("en")} process-intervals, held-out error ` +
-    `${Number.isFinite(fit.held_out_error) ? fix(100 * fit.held_out_error, 1) + "%" : "n/a"}, ` +
-    `fitted ${ago} ago` +
-    fit.dropped.map((x) => `; dropped ${x.regressor}: ${x.reason}`).join("") });
-}
-
-// CPI components are cycles per instruction, not shares: drawn as shares
-// of their sum (the measured CPI), labelled with their values.
-const cpiShares = (top) => {
-  const total = top.reduce((a, n) => a + Math.max(0, n.value), 0);
-  return top.map((n) => ({ ...n, value: total > 0 ? n.value / total : 0 }));
-};
-
-function renderStacks(d) {
-  const byStack = {}, scalars = [], ranges = {};
-  for (const m of d.metrics) {
-    const r = /^(.*)_(low|high)$/.exec(m.name);
-    if (r) (ranges[r[1]] = ranges[r[1]] || {})[r[2]] = m.value;
-    else if (m.stack) (byStack[m.stack] = byStack[m.stack] || []).push(m);
-    else scalars.push(m);
-  }
-  const box = $("stacks");
-  box.replaceChildren();
-  for (const [name, nodes] of Object.entries(byStack)) {
-    const top = nodes.filter((n) => !n.parent);
-    const cpi = name === "cpi";
-    const sec = el("div", { className: "stack" },
-      el("h3", { textContent: name === "topdown" ? "Top-Down (share of issue slots)" :
-        cpi ? "CPI stack (cycles per instruction)" : name }),
-      bar(cpi ? cpiShares(top) : top), el("div", { className: "legend", textContent: top.map((n) =>
-        `${human(n.name)} ` + (cpi ? fmtNum(n.value) : fmtShare(n.value)) + (ranges[n.name] ?
-        ` (range ${fmtShare(ranges[n.name].low)}–${fmtShare(ranges[n.name].high)})` : "")).join(" · ") }));
-    if (cpi && d.cpi_fit) sec.append(cpiFitNote(d.cpi_fit, d.window.to_ns));
-    for (const parent of top) {
-      const kids = nodes.filter((n) => n.parent === parent.name);
-      if (!kids.length) continue;
-      const child = el("div", { className: "children" }, el("div", { className: "legend",
-        textContent: human(parent.name) + " → " + kids.map((n) => `${human(n.name)} ` +
-        fmtShare(n.value)).join(" · ") }));
-      // children as shares of their parent's width
-      child.append(bar(kids.map((k) => ({ ...k, value: parent.value > 0 ? k.value / parent.value : 0 }))));
-      for (const kid of kids) {
-        const grand = nodes.filter((n) => n.parent === kid.name);
-        if (grand.length) child.append(levelThree(kid, grand));
-      }
-      sec.append(child);
-    }
-    box.append(sec);
-  }
-  if (d.cpi_fit && !byStack.cpi)
-    box.append(el("div", { className: "stack" }, el("h3", { textContent: "CPI stack" }),
-      cpiFitNote(d.cpi_fit, d.window.to_ns)));
-  const t = el("table", { className: "scalars" });
-  t.createTHead().append(el("tr", {}, ...["Metric", "Value", "Coverage"].map((h) =>
-    el("th", { textContent: h, scope: "col", className: h === "Metric" ? "text" : "" }))));
-  const tb = t.createTBody();
-  for (const m of scalars) tb.append(el("tr", { title: m.help },
-    el("td", { className: "text", textContent: human(m.name) }),
-    el("td", { textContent: fmtUnit(m.value, /\/s$/.test(human(m.name)) ? "" : m.unit) }),
-    el("td", { textContent: fmtShare(m.coverage) })));
-  $("scalars").replaceChildren(...(scalars.length ? [el("h3", { textContent: "All figures" }), t] : []));
 }
 
 function apiPathOf(t) {
@@ -624,6 +596,8 @@ async function loadDetail() {
   const t = state.target;
   $("detail-empty").hidden = !!t;
   $("detail-body").hidden = !t;
+  // below 1,100 px the open detail lies over the table (style.css)
+  $("detail").classList.toggle("open", !!t);
   writeHash();
   if (!t) return;
   for (const r of $("top").tBodies[0].rows)
@@ -642,16 +616,19 @@ async function loadDetail() {
       d.periodic_share > 0 ? `this target: ${fmtShare(d.periodic_share)} sampled periodically ` +
         "(statistical)" : null,
       t.kind === "process" ? p.cmdline : null].filter(Boolean).join(" · ");
-    $("coverage").replaceChildren(el("b", { textContent: "Coverage " }),
-      document.createTextNode(d.groups.map((g) => `${g.name} ${fmtShare(g.coverage)}`).join(" · ") +
-      " (share of the CPU time each counter group ran)"));
+    $("coverage").replaceChildren(el("b", { textContent: "Coverage: " }),
+      document.createTextNode(coverageText(d.groups)));
+    $("coverage").title = coverageTip(d.groups);
     renderStacks(d);
     const sel = $("series-metric");
-    sel.replaceChildren(...["cpu_percent", ...d.metrics.filter((m) => !/_(low|high)$/.test(m.name))
-      .map((m) => m.name)].map((n) => el("option", { value: n, textContent: human(n) })));
+    sel.replaceChildren(el("option", { value: "cpu_percent", textContent: human("cpu_percent") }),
+      ...d.metrics.filter((m) => !/_(low|high)(@.*)?$/.test(m.name)).map((m) =>
+        el("option", { value: m.name, title: m.help, textContent: labelOf(m) +
+          (m.core_type && m.core_type !== "both" ? ` (${m.core_type})` : "") })));
     sel.value = [...sel.options].some((o) => o.value === state.metric) ? state.metric : "cpu_percent";
     await loadDetailSeries();
   } catch (e) {
+    if (state.offlineSince) return; // the last detail stays, marked
     $("detail-title").textContent = `${t.kind} ${t.id}`;
     $("detail-meta").textContent = e.message;
     $("stacks").replaceChildren();
@@ -669,7 +646,8 @@ async function loadDetailSeries() {
     const gaps = chart($("detail-chart"), { from: Math.max(s.from_ns, oldest), to: s.to_ns,
       step: step * 1e9,
       fmt: (v) => fmtUnit(v, s.unit), height: 140, yMax: s.unit === "fraction" ? 1 : null,
-      series: [{ label: human(s.metric), color: "#1565c0", pts }] });
+      series: [{ label: $("series-metric").selectedOptions[0] ?
+        $("series-metric").selectedOptions[0].textContent : human(s.metric), color: "#1565c0", pts }] });
     const low = pts.filter((p) => p.low).length;
     const periodic = pts.filter((p) => p.periodic > 0).length;
     $("chart-note").textContent = `${pts.length} points from ${s.source}` +
@@ -678,7 +656,7 @@ async function loadDetailSeries() {
       (periodic ? ` · ${periodic} point(s) measured partly in periodic mode (violet ` +
       "diamonds): statistical estimates, not exact" : "");
   } catch (e) {
-    $("chart-note").textContent = e.message;
+    if (!state.offlineSince) $("chart-note").textContent = e.message;
   }
 }
 
@@ -703,8 +681,8 @@ function applyState() {
 function open(t) {
   state.target = t;
   loadDetail();
-  // one column: the drill-down is below the table, bring it into view
-  if (t && window.innerWidth < 1100) $("detail").scrollIntoView();
+  // one column: the drill-down lies over the table, from its top
+  if (t) $("detail").scrollTop = 0;
 }
 
 $("top").tBodies[0].addEventListener("click", (e) => {
@@ -724,9 +702,17 @@ $("top").tBodies[0].addEventListener("keydown", (e) => {
   }
 });
 $("detail-close").addEventListener("click", () => open(null));
+document.addEventListener("keydown", (e) => {
+  if (e.key === "Escape" && state.target) open(null);
+});
+$("more").addEventListener("click", () => {
+  state.limit += PAGE;
+  refreshTop();
+});
 $("by").addEventListener("change", () => {
   state.by = $("by").value;
   state.sort = null;
+  state.limit = PAGE;
   writeHash();
   refreshTop();
 });
@@ -755,7 +741,7 @@ async function tick(n) {
     if (n % (state.window === "5m" ? 2 : 15) === 0) await loadHost();
     if (n % 5 === 0 && state.target) await loadDetail();
   } catch (e) {
-    setStatus(e.message, true);
+    if (!state.offlineSince) setStatus(e.message, true);
   } finally {
     state.busy = false;
   }

@@ -14,6 +14,7 @@ void interval_free(struct interval_data *iv)
 	for (i = 0; i < iv->n_procs; i++) {
 		free(iv->procs[i].cmdline);
 		free(iv->procs[i].unit);
+		free(iv->procs[i].container);
 	}
 	free(iv->procs);
 	free(iv->rows);

@@ -6,6 +6,7 @@
 #ifndef STACKD_INTERVAL_H
 #define STACKD_INTERVAL_H
 
+#include "daemon/attribute/container.h"
 #include "daemon/plan/plan.h"
 #include "lib/health_fields.h"
 #include "lib/pids.h"
@@ -22,6 +23,7 @@ struct iv_proc {
 	int64_t uid;          /* -1 unknown */
 	char *cmdline;        /* NULL unknown */
 	char *unit;
+	struct container *container;   /* NULL outside containers and pods */
 	uint64_t exit_ns;     /* CLOCK_REALTIME; 0 while running */
 };
 

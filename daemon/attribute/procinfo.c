@@ -129,12 +129,15 @@ static int unit_from_path(const char *path, size_t path_len, char *buf, size_t l
 	return -ENOENT;
 }
 
-int procinfo_unit_from_cgroup(const char *content, char *buf, size_t len)
+/* The unified (v2) line's path and the name=systemd line's, of a
+ * /proc/PID/cgroup file; NULL where there is none. */
+static void cgroup_paths(const char *content, const char **v2, size_t *v2_len,
+			 const char **named, size_t *named_len)
 {
 	const char *line = content;
-	const char *v2 = NULL, *named = NULL;
-	size_t v2_len = 0, named_len = 0;
 
+	*v2 = *named = NULL;
+	*v2_len = *named_len = 0;
 	while (*line != '\0') {
 		const char *eol = strchr(line, '\n');
 		size_t n = eol ? (size_t)(eol - line) : strlen(line);
@@ -146,21 +149,42 @@ int procinfo_unit_from_cgroup(const char *content, char *buf, size_t len)
 			size_t plen = n - (size_t)(path - line);
 
 			if (c1 - line == 1 && line[0] == '0' && c2 == c1 + 1) {
-				v2 = path;
-				v2_len = plen;
+				*v2 = path;
+				*v2_len = plen;
 			} else if ((size_t)(c2 - c1 - 1) == strlen("name=systemd") &&
 				   memcmp(c1 + 1, "name=systemd", strlen("name=systemd")) == 0) {
-				named = path;
-				named_len = plen;
+				*named = path;
+				*named_len = plen;
 			}
 		}
 		line += n;
 		if (*line == '\n')
 			line++;
 	}
+}
+
+int procinfo_unit_from_cgroup(const char *content, char *buf, size_t len)
+{
+	const char *v2, *named;
+	size_t v2_len, named_len;
+
+	cgroup_paths(content, &v2, &v2_len, &named, &named_len);
 	if (v2 != NULL && unit_from_path(v2, v2_len, buf, len) == 0)
 		return 0;
 	if (named != NULL && unit_from_path(named, named_len, buf, len) == 0)
+		return 0;
+	return -ENOENT;
+}
+
+int procinfo_container_from_cgroup(const char *content, struct container *out)
+{
+	const char *v2, *named;
+	size_t v2_len, named_len;
+
+	cgroup_paths(content, &v2, &v2_len, &named, &named_len);
+	if (v2 != NULL && container_from_path(v2, v2_len, out) == 0)
+		return 0;
+	if (named != NULL && container_from_path(named, named_len, out) == 0)
 		return 0;
 	return -ENOENT;
 }
@@ -225,9 +249,15 @@ int procinfo_read(const char *root, pid_t pid, struct procinfo *out)
 	n = read_file(path, buf, PROCINFO_CMDLINE_MAX + 1);
 	if (n > 0) {
 		char unit[256];
+		struct container c;
 
 		if (procinfo_unit_from_cgroup(buf, unit, sizeof(unit)) == 0)
 			out->unit = strdup(unit);
+		if (procinfo_container_from_cgroup(buf, &c) == 0) {
+			out->container = malloc(sizeof(c));
+			if (out->container != NULL)
+				*out->container = c;
+		}
 	}
 	free(buf);
 	return 0;
@@ -237,8 +267,10 @@ void procinfo_done(struct procinfo *p)
 {
 	free(p->cmdline);
 	free(p->unit);
+	free(p->container);
 	p->cmdline = NULL;
 	p->unit = NULL;
+	p->container = NULL;
 }
 
 int procinfo_list_pids(const char *root, pid_t **ret, size_t *ret_n)

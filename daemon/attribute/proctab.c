@@ -48,11 +48,28 @@ int proctab_init(struct proctab *pt, const char *proc_root, uint64_t tick_ns,
 	return u64map_init(&pt->by_pid, 1024);
 }
 
+int proctab_set_pods_dir(struct proctab *pt, const char *pods_dir)
+{
+	podnames_free(pt->podnames);
+	pt->podnames = NULL;
+	return podnames_new(pods_dir, &pt->podnames);
+}
+
 static void gen_free(struct proc_gen *g)
 {
 	free(g->cmdline);
 	free(g->unit);
+	free(g->container);
 	free(g);
+}
+
+static struct container *container_dup(const struct container *c)
+{
+	struct container *copy = c != NULL ? malloc(sizeof(*copy)) : NULL;
+
+	if (copy != NULL)
+		*copy = *c;
+	return copy;
 }
 
 void proctab_done(struct proctab *pt)
@@ -70,6 +87,7 @@ void proctab_done(struct proctab *pt)
 		}
 	}
 	free(pt->heads);
+	podnames_free(pt->podnames);
 	u64map_done(&pt->by_pid);
 	memset(pt, 0, sizeof(*pt));
 }
@@ -197,6 +215,7 @@ static void inherit(struct proctab *pt, struct proc_gen *g, struct proc_gen *par
 		proctab_enrich(pt, parent);
 	g->uid = parent->uid;
 	g->unit = parent->unit != NULL ? strdup(parent->unit) : NULL;   /* NULL: unknown */
+	g->container = container_dup(parent->container);
 }
 
 int proctab_fork(struct proctab *pt, int32_t pid, int32_t ppid, uint64_t t)
@@ -316,8 +335,12 @@ void proctab_enrich(struct proctab *pt, struct proc_gen *g)
 	g->uid = info.uid;
 	free(g->cmdline);
 	free(g->unit);
+	free(g->container);
 	g->cmdline = info.cmdline;
 	g->unit = info.unit;
+	g->container = info.container;
+	if (g->container != NULL)
+		podnames_resolve(pt->podnames, g->container);
 }
 
 static void rebuild_index(struct proctab *pt)

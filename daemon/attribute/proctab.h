@@ -13,6 +13,7 @@
 #define STACKD_PROCTAB_H
 
 #include "lib/pids.h"
+#include "daemon/attribute/container.h"
 #include "daemon/base/u64map.h"
 
 #include <stdbool.h>
@@ -30,6 +31,7 @@ struct proc_gen {
 	int64_t uid;           /* -1 unknown */
 	char *cmdline;
 	char *unit;
+	struct container *container;   /* NULL outside containers and pods */
 	bool enriched;         /* /proc read (or found gone) */
 	bool identity_fixed;   /* stored once: start_ns must not change any more */
 	uint64_t last_charged; /* flush number that last charged it */
@@ -43,6 +45,7 @@ struct proctab {
 	uint64_t tick_ns;            /* NS_PER_SEC / sysconf(_SC_CLK_TCK) */
 	int64_t boot_minus_mono_ns;  /* CLOCK_BOOTTIME - CLOCK_MONOTONIC */
 	const char *proc_root;
+	struct podnames *podnames;   /* containers' names; NULL: ids only */
 	struct proc_gen idle, unattributed;
 	size_t n_gens;
 };
@@ -50,6 +53,10 @@ struct proctab {
 int proctab_init(struct proctab *pt, const char *proc_root, uint64_t tick_ns,
 		 int64_t boot_minus_mono_ns);
 void proctab_done(struct proctab *pt);
+
+/* Name containers from the kubelet's log directory pods_dir (container.h)
+ * from now on.  Returns 0 or -ENOMEM (then ids only). */
+int proctab_set_pods_dir(struct proctab *pt, const char *pods_dir);
 
 /* Startup: a process that already exists. */
 int proctab_add_existing(struct proctab *pt, int32_t pid, uint64_t start_ticks,

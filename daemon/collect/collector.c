@@ -3,6 +3,8 @@
  * Settings follow COLLECTOR-NOTES.md (measured on a VM like ours).
  */
 #include "daemon/collect/collector.h"
+#include "daemon/collect/cpulist.h"
+#include "lib/model/model_hybrid.h"
 #include "daemon/collect/fdlimit.h"
 #include "daemon/collect/event_encode.h"
 #include "daemon/collect/perf_record.h"
@@ -262,15 +264,39 @@ int collector_set_periodic(const struct collector *c, struct cpu_events *ce, boo
 	 * group left periodic would sample nothing per switch). */
 	for (g = 0; g < c->n_groups && (r == 0 || !on); g++) {
 		const struct cpu_group *cg = &ce->groups[g];
-		int rc = set_period(c, cg->clock_fd, on ? COLLECTOR_PERIODIC_NS : COLLECTOR_NEVER_PERIOD);
-		int rs = set_period(c, cg->sampler_fd, on ? COLLECTOR_NEVER_PERIOD : 1);
+		int rc, rs;
 
+		if (!collector_group_here(ce, g))
+			continue;
+		rc = set_period(c, cg->clock_fd, on ? COLLECTOR_PERIODIC_NS : COLLECTOR_NEVER_PERIOD);
+		rs = set_period(c, cg->sampler_fd, on ? COLLECTOR_NEVER_PERIOD : 1);
 		if (r == 0)
 			r = rc < 0 ? rc : rs;
 	}
 	if (r < 0 && on)
 		(void)collector_set_periodic(c, ce, false);
 	return r;
+}
+
+/* Whether the kernel's answer r to one of the model's events refuses that
+ * event (or its group) on this host, rather than stackd as a whole:
+ * permission, descriptors and memory stop the start whatever is planned. */
+static bool event_refused(int r)
+{
+	/* ENODEV: the CPU went offline during the open (perf_event_open's
+	 * cpu check), not the event */
+	return r != -EACCES && r != -EPERM && r != -EMFILE && r != -ENFILE && r != -ENOMEM &&
+	       r != -EINTR && r != -ENODEV;
+}
+
+static void note_refusal(struct collector *c, unsigned g, int r, const char *why)
+{
+	if (c->refusal == NULL || !event_refused(r))
+		return;
+	c->refusal->refused = true;
+	c->refusal->group = g;
+	c->refusal->error = r;
+	snprintf(c->refusal->why, sizeof(c->refusal->why), "%s", why);
 }
 
 static int open_group(struct collector *c, struct cpu_events *ce, unsigned g, char *err,
@@ -296,11 +322,18 @@ static int open_group(struct collector *c, struct cpu_events *ce, unsigned g, ch
 		r = member_attr(c, &members[i], i == 0, &a, why, sizeof(why));
 		if (r < 0) {
 			snprintf(err, errlen, "group '%s': %s", label, why);
+			if (members[i].role == ROLE_MODEL)
+				note_refusal(c, g, r, why);
 			return r;
 		}
 		r = c->kops->perf_open(c->kops->ctx, &a, -1, ce->cpu, leader);
 		if (r < 0) {
 			explain_open_error(r, ce->cpu, label, members[i].name, err, errlen);
+			if (members[i].role == ROLE_MODEL) {
+				snprintf(why, sizeof(why), "perf_event_open(%s) on cpu %d: %s",
+					 members[i].name, ce->cpu, strerror(-r));
+				note_refusal(c, g, r, why);
+			}
 			return r;
 		}
 		cg->fds[cg->n_fds++] = r;
@@ -366,6 +399,60 @@ static void explain_emfile(const struct collector *c, char *err, size_t errlen)
 	fdlimit_explain(&need, err, errlen);
 }
 
+/* The core types' CPU lists, parsed; every group of a hybrid model must
+ * have its core type's. */
+static int parse_core_types(struct collector *c, const struct collector_core_types *t,
+			    char *err, size_t errlen)
+{
+	unsigned i, g;
+
+	for (i = 0; i < t->n && i < COLLECTOR_MAX_CORE_TYPES; i++) {
+		int r;
+
+		snprintf(c->type_unit[i], sizeof(c->type_unit[i]), "%s", t->unit[i]);
+		c->n_types = i + 1;
+		/* every CPU of the type offline: the kernel lists none */
+		if (strpbrk(t->cpus[i], "0123456789") == NULL)
+			continue;
+		r = cpulist_parse(t->cpus[i], &c->type_cpus[i], &c->type_n_cpus[i]);
+		if (r < 0) {
+			snprintf(err, errlen, "core type %s: CPU list '%s': %s", t->unit[i],
+				 t->cpus[i], strerror(-r));
+			return r;
+		}
+	}
+	for (g = 0; g < c->plan.n_groups; g++) {
+		const char *unit = model_hybrid_group_unit(c->model, c->plan.groups[g].family);
+
+		for (i = 0; unit != NULL && i < c->n_types; i++)
+			if (strcmp(c->type_unit[i], unit) == 0)
+				break;
+		if (unit != NULL && i == c->n_types) {
+			snprintf(err, errlen, "core type %s: which CPUs it has is not known "
+				 "(/sys/bus/event_source/devices/%s/cpus)", unit, unit);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* Whether group g counts on cpu: every CPU, or its core type's. */
+static bool group_on_cpu(const struct collector *c, unsigned g, int cpu)
+{
+	const char *unit = model_hybrid_group_unit(c->model, c->plan.groups[g].family);
+	unsigned i;
+	size_t k;
+
+	if (unit == NULL)
+		return true;
+	for (i = 0; i < c->n_types; i++)
+		if (strcmp(c->type_unit[i], unit) == 0)
+			for (k = 0; k < c->type_n_cpus[i]; k++)
+				if (c->type_cpus[i][k] == cpu)
+					return true;
+	return false;
+}
+
 static struct collector *collector_new(const struct collector_params *p)
 {
 	struct collector *c = calloc(1, sizeof(*c));
@@ -380,6 +467,9 @@ static struct collector *collector_new(const struct collector_params *p)
 	c->count_kernel = p->count_kernel;
 	c->ring_pages = p->ring_pages;
 	c->n_groups = p->plan->n_groups;
+	c->refusal = p->refusal;
+	if (c->refusal != NULL)
+		c->refusal->refused = false;
 	return c;
 }
 
@@ -418,14 +508,23 @@ int collector_open(const struct collector_params *p, struct collector **ret,
 		c->cpus[i].cpu = cpus[i];
 		c->cpus[i].side_fd = -1;
 		c->cpus[i].switch_fd = -1;
+		for (g = 0; g < PLAN_MAX_GROUPS; g++) {   /* not here until opened */
+			struct cpu_group *cg = &c->cpus[i].groups[g];
+
+			cg->fds[0] = cg->sampler_fd = cg->clock_fd = -1;
+		}
 	}
 	free(cpus);
 	build_layouts(c);
+	r = parse_core_types(c, &p->core_types, err, errlen);
+	if (r < 0)
+		goto fail;
 
 	for (i = 0; i < c->n_cpus; i++) {
 		r = open_side_band(c, &c->cpus[i], err, errlen);
 		for (g = 0; g < c->n_groups && r == 0; g++)
-			r = open_group(c, &c->cpus[i], g, err, errlen);
+			if (group_on_cpu(c, g, c->cpus[i].cpu))
+				r = open_group(c, &c->cpus[i], g, err, errlen);
 		if (r < 0)
 			goto fail;
 	}
@@ -446,6 +545,8 @@ void collector_close(struct collector *c)
 		return;
 	for (i = 0; i < c->n_cpus; i++)
 		close_cpu(c, &c->cpus[i]);
+	for (i = 0; i < c->n_types; i++)
+		free(c->type_cpus[i]);
 	free(c->cpus);
 	free(c);
 }

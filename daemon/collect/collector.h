@@ -36,8 +36,34 @@ enum switch_position {
 	_SWITCH_POSITION_MAX,
 };
 
+/* A hybrid CPU's core types (lib/model/model_hybrid.h): each one's PMU
+ * ("cpu_core") and its CPUs, as the PMU's sysfs "cpus" file lists them
+ * ("0-15").  A group of a core type is opened on that type's CPUs only. */
+#define COLLECTOR_MAX_CORE_TYPES 2
+struct collector_core_types {
+	unsigned n;
+	const char *unit[COLLECTOR_MAX_CORE_TYPES];
+	const char *cpus[COLLECTOR_MAX_CORE_TYPES];
+};
+
+/* Which group the kernel refused, when one of the model's events cannot
+ * be counted here (not permission, not descriptors, not a CPU going
+ * offline: an event the CPU or a hypervisor's CPUID does not enumerate,
+ * a kernel without it, a group the PMU can never hold), so the caller can
+ * plan around it instead of stopping. */
+struct collector_refusal {
+	bool refused;
+	unsigned group;            /* plan group index */
+	int error;                 /* -errno */
+	char why[384];             /* the event and the kernel's answer */
+};
+
 struct collector_params {
 	const struct plan *plan;   /* the groups to open (copied) */
+	struct collector_refusal *refusal;   /* out, may be NULL */
+	/* Where a hybrid model's groups count (n 0: a model of one core
+	 * type, every group on every CPU). */
+	struct collector_core_types core_types;
 	const struct kernel_ops *kops;   /* NULL: the real kernel */
 	enum switch_position switch_position;
 	unsigned ring_pages;       /* data pages per CPU, a power of two */
@@ -48,7 +74,8 @@ struct collector_params {
 
 struct cpu_group {
 	int fds[ACC_MAX_MEMBERS];  /* creation order = order in a group read */
-	unsigned n_fds;
+	unsigned n_fds;            /* 0: the group does not count on this CPU
+				    * (another core type's: collector_group_here) */
 	int sampler_fd;
 	uint64_t sampler_id;
 	int clock_fd;              /* cpu-clock: samples only in periodic mode */
@@ -80,7 +107,20 @@ struct collector {
 	size_t n_cpus;
 	struct cpu_events *cpus;
 	struct exitlog exits;        /* leader exits seen on any CPU, for all */
+	struct collector_refusal *refusal;   /* the params' (open only) */
+	/* A hybrid model's core types: each one's PMU and CPUs (parsed) */
+	unsigned n_types;
+	char type_unit[COLLECTOR_MAX_CORE_TYPES][32];
+	int *type_cpus[COLLECTOR_MAX_CORE_TYPES];
+	size_t type_n_cpus[COLLECTOR_MAX_CORE_TYPES];
 };
+
+/* Whether group g is opened on this CPU: a hybrid CPU's group counts only
+ * on its core type's CPUs, and the CPU's worker rotates the others only. */
+static inline bool collector_group_here(const struct cpu_events *ce, unsigned g)
+{
+	return ce->groups[g].n_fds > 0;
+}
 
 /* Open everything on every online CPU.  On failure nothing stays open, and
  * err holds one line saying what failed, where, and how to fix it. */

@@ -24,10 +24,12 @@ bool cost_budget_review(struct cost_budget *m, const struct sampling_budget *b,
 
 	if (b->max_cost <= 0)
 		return m->periodic;
-	if (now_ns < m->window_start_ns || elapsed < COST_BUDGET_WINDOW_NS)
+	if (now_ns < m->window_start_ns ||
+	    elapsed < (m->periodic ? COST_BUDGET_WINDOW_NS : COST_BUDGET_TICK_MIN_NS))
 		return false;
 	m->rate = (uint64_t)((unsigned __int128)n * NS_PER_SEC / elapsed);
 	m->cost = (double)m->rate * b->cost_ns / (double)NS_PER_SEC;
+	m->span_ns = elapsed;
 	cost_budget_rebase(m, now_ns, switches);
 	if (!m->periodic)
 		return m->cost > b->max_cost;

@@ -256,6 +256,12 @@ int flush_finish(struct flusher *f, struct interval_data *iv)
 		p->uid = g->uid;
 		p->cmdline = dup_or_null(g->cmdline);
 		p->unit = dup_or_null(g->unit);
+		if (g->container != NULL) {
+			p->container = malloc(sizeof(*p->container));
+			if (p->container == NULL)
+				return -ENOMEM;
+			*p->container = *g->container;
+		}
 		if ((g->cmdline != NULL && p->cmdline == NULL) || (g->unit != NULL && p->unit == NULL))
 			return -ENOMEM;
 		p->exit_ns = g->exited ? g->exit_mono + real_minus_mono : 0;

@@ -50,6 +50,8 @@ int worker_init(struct worker *w, struct collector *col, struct cpu_events *ev,
 	w->rotate_ns = rotate_ns;
 	w->self_pid = self_pid;
 	w->period_rng = (uint64_t)ev->cpu + 1;
+	for (unsigned g = 0; g < col->n_groups; g++)
+		w->has_groups |= collector_group_here(ev, g);
 	w->cmd_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	if (w->cmd_fd < 0)
 		return -errno;

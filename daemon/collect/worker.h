@@ -99,6 +99,7 @@ struct worker {
 	struct handover *cur;
 	unsigned active;
 	bool running;              /* active is enabled (false: every group was benched) */
+	bool has_groups;           /* some group counts on this CPU (collector_group_here) */
 	unsigned prev_active;      /* the group enabled before active ... */
 	uint64_t prev_end;         /* ... wrote nothing at or past this ring
 				    * position (its disable returned before the

@@ -99,9 +99,10 @@ static void log_mode_change(const struct worker *w, bool on)
 
 	if (on) {
 		log_info("cpu %d: sampling every context switch costs %.2f%% of it (%llu "
-			 "switches/s x %.0f ns), over max_sampling_cost %.2f%%: periodic sampling "
-			 "(%.0f Hz, statistical) from now", w->ev->cpu, 100.0 * w->mode.cost,
-			 (unsigned long long)w->mode.rate, b.cost_ns, 100.0 * b.max_cost,
+			 "switches/s over the last %.0f ms x %.0f ns), over max_sampling_cost "
+			 "%.2f%%: periodic sampling (%.0f Hz, statistical) from now", w->ev->cpu,
+			 100.0 * w->mode.cost, (unsigned long long)w->mode.rate,
+			 (double)w->mode.span_ns / NS_PER_MSEC, b.cost_ns, 100.0 * b.max_cost,
 			 (double)NS_PER_SEC / (double)clock_period(w));
 		log_periodic_cost(w, &b);
 	} else if (b.max_cost <= 0) {

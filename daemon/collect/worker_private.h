@@ -34,7 +34,8 @@ static inline void worker_group_ioctl(struct worker *w, unsigned g, unsigned lon
 	const struct kernel_ops *k = w->col->kops;
 
 	/* Leader only (flags 0): PERF_IOC_FLAG_GROUP breaks sampling members. */
-	(void)k->ioctl(k->ctx, w->ev->groups[g].fds[0], request, 0);
+	if (collector_group_here(w->ev, g))
+		(void)k->ioctl(k->ctx, w->ev->groups[g].fds[0], request, 0);
 }
 
 /* worker_record.c */

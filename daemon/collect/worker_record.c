@@ -36,8 +36,10 @@ static int group_of_id(const struct worker *w, uint64_t id, bool *clock)
 	unsigned g;
 
 	for (g = 0; g < w->col->n_groups; g++) {
+		/* id 0 is no event's (the kernel's ids start at 1): a group not
+		 * opened on this CPU (another core type's) has ids 0 */
 		*clock = id != 0 && w->ev->groups[g].clock_id == id;
-		if (w->ev->groups[g].sampler_id == id || *clock)
+		if ((id != 0 && w->ev->groups[g].sampler_id == id) || *clock)
 			return (int)g;
 	}
 	*clock = false;

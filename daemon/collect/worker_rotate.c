@@ -31,6 +31,8 @@ static bool try_enable(struct worker *w, unsigned g)
 	uint64_t t = worker_now_ns(w);
 	int nv;
 
+	if (!collector_group_here(w->ev, g))
+		return false;   /* another core type's group */
 	if (w->mode.periodic)
 		worker_draw_period(w, g);
 	worker_group_ioctl(w, g, PERF_EVENT_IOC_ENABLE);
@@ -57,7 +59,9 @@ static bool try_enable(struct worker *w, unsigned g)
  * time is no process's, and is charged as unattributed when it ends. */
 void worker_go_dark(struct worker *w, uint64_t t)
 {
-	if (!w->running && w->dark_since == 0)
+	/* A CPU none of whose groups counts there (a hybrid core type with
+	 * nothing planned) measures nothing by design: not lost time. */
+	if (!w->running && w->dark_since == 0 && w->has_groups)
 		w->dark_since = t;
 }
 
@@ -96,7 +100,7 @@ static bool others_ready(const struct worker *w, unsigned g, uint64_t now)
 	unsigned i;
 
 	for (i = 0; i < w->col->n_groups; i++)
-		if (i != g && w->benched_until[i] <= now)
+		if (i != g && w->benched_until[i] <= now && collector_group_here(w->ev, i))
 			return true;
 	return false;
 }

@@ -5,13 +5,14 @@
 #ifndef STACKD_DEMO_H
 #define STACKD_DEMO_H
 
+#include "daemon/serve/prom.h"
+
 /* What the demo takes from the daemon's configuration (config.h). */
 struct demo_options {
 	const char *listen;                 /* its TCP addresses are served */
 	const char *web_dir;                /* "none": no page */
 	unsigned http_max_connections;
-	unsigned prometheus_max_keys;
-	unsigned prometheus_top_processes;
+	struct prom_limits prom;            /* /metrics, from the constructed intervals */
 };
 
 /* Build the demo database in a new temporary directory, serve it until

@@ -49,6 +49,22 @@ static const struct profile procs[] = {
 };
 #define N_PROCS (sizeof(procs) / sizeof(procs[0]))
 
+/* CYCLE_ACTIVITY.STALLS_TOTAL per cycle: the backend's stalls, and the
+ * cycles nothing executed because the frontend stalled (i-cache and i-TLB,
+ * group 5) or the allocator recovered (0.6 x bs, group 10) with no load
+ * outstanding: execution stalls then too. */
+static double stalls_total(const struct profile *p)
+{
+	return (1.0 - p->fe - p->bs - p->ret) + 0.31 * p->fe + 0.6 * p->bs;
+}
+
+/* Uops per cycle each frontend path delivers while it delivers: the DSB
+ * and MITE within Skylake's 6 and 4 (the thesis measures 4 to 5.33 and
+ * 1.6 to 4 for NOPs), the microcode sequencer's 4. */
+#define DSB_P_ONLY 3.0
+#define MITE_P_ONLY 2.5
+#define MS_P_ONLY 4.0
+
 /* v[2..] of groups 0-5 (Top-Down level 1 and the frontend's detail) for
  * a process of profile p over `cycles` cycles (`slots`, 4 a cycle). */
 static void counts_topdown(const struct profile *p, unsigned g, double cycles, double slots,
@@ -72,7 +88,7 @@ static void counts_topdown(const struct profile *p, unsigned g, double cycles, d
 
 		v[2] = (uint64_t)(0.7 * be * cycles);
 		v[3] = (uint64_t)(0.05 * be * cycles);
-		v[4] = (uint64_t)(be * cycles);
+		v[4] = (uint64_t)(stalls_total(p) * cycles);
 		v[5] = (uint64_t)(0.1 * cycles);
 		break;
 	}
@@ -80,19 +96,26 @@ static void counts_topdown(const struct profile *p, unsigned g, double cycles, d
 		v[2] = (uint64_t)(0.1 * cycles);
 		v[3] = (uint64_t)(p->ret * slots);
 		v[4] = (uint64_t)(0.05 * cycles * p->ipc);
-		v[5] = (uint64_t)(0.8 * p->fe * cycles);
+		/* the scheduler empties on a frontend stall and while the
+		 * allocator recovers from a mispredict (cyc_cpi's recovery and
+		 * resteer cycles, 0.6 x bs: RS-empty cycles include them) */
+		v[5] = (uint64_t)((0.8 * p->fe + 0.6 * p->bs) * cycles);
 		break;
-	case 4:   /* dsb_uops mite_uops ms_uops dsb_cycles */
+	case 4:   /* dsb_uops mite_uops ms_uops dsb_cycles mite_cycles ms_cycles:
+		   * a path delivering delivers at least a uop a cycle, so each
+		   * path's cycles are its uops over its throughput (P_only) */
 		v[2] = (uint64_t)(p->ret * slots * (p->fe > 0.3 ? 0.4 : 0.85));
 		v[3] = (uint64_t)(p->ret * slots * (p->fe > 0.3 ? 0.5 : 0.12));
 		v[4] = (uint64_t)(p->ret * slots * (p->fe > 0.3 ? 0.1 : 0.03));
-		v[5] = (uint64_t)(0.5 * cycles);
+		v[5] = (uint64_t)((double)v[2] / DSB_P_ONLY);
+		v[6] = (uint64_t)((double)v[3] / MITE_P_ONLY);
+		v[7] = (uint64_t)((double)v[4] / MS_P_ONLY);
 		break;
 	case 5:   /* mite_cycles dsb2mite_penalty_cycles icache_stall_cycles itlb_stall_cycles */
-		v[2] = (uint64_t)(0.3 * cycles);
-		v[3] = (uint64_t)(0.2 * p->fe * cycles);
-		v[4] = (uint64_t)(0.4 * p->fe * cycles);
-		v[5] = (uint64_t)(0.1 * p->fe * cycles);
+		v[2] = (uint64_t)(p->ret * slots * (p->fe > 0.3 ? 0.5 : 0.12) / MITE_P_ONLY);
+		v[3] = (uint64_t)(0.1 * p->fe * cycles);
+		v[4] = (uint64_t)(0.25 * p->fe * cycles);
+		v[5] = (uint64_t)(0.06 * p->fe * cycles);
 		break;
 	}
 }
@@ -102,32 +125,37 @@ static void counts_topdown(const struct profile *p, unsigned g, double cycles, d
 static void counts_detail(const struct profile *p, unsigned g, double cycles, uint64_t *v)
 {
 	switch (g) {
-	case 6:   /* fp_scalar_dp fp_scalar_sp fp_128_dp fp_128_sp */
-		v[2] = (uint64_t)(0.1 * p->flops_per_cycle * cycles);
-		v[4] = (uint64_t)(0.05 * p->flops_per_cycle * cycles / 2.0);
+	case 6:   /* fp_scalar_dp fp_scalar_sp fp_128_dp fp_128_sp: FLOPs 2%
+		   * scalar, 3% 128-bit, 95% 256-bit, so dgemm's 12 FLOP a cycle
+		   * take 3.27 FP_ARITH counts a cycle, within the 4 Skylake's two
+		   * FMA units retire (an FMA counts two) */
+		v[2] = (uint64_t)(0.02 * p->flops_per_cycle * cycles);
+		v[4] = (uint64_t)(0.03 * p->flops_per_cycle * cycles / 2.0);
 		break;
 	case 7:   /* fp_256_dp fp_256_sp */
-		v[2] = (uint64_t)(0.85 * p->flops_per_cycle * cycles / 4.0);
+		v[2] = (uint64_t)(0.95 * p->flops_per_cycle * cycles / 4.0);
 		break;
 	case 8:   /* icache_stall_edges clear_resteer_cycles baclears idq_ms_switches lcp_cycles */
-		v[2] = (uint64_t)(0.02 * p->fe * cycles);
-		v[3] = (uint64_t)(0.1 * p->bs * cycles);
+		v[2] = (uint64_t)(0.01 * p->fe * cycles);
+		v[3] = (uint64_t)(0.05 * p->bs * cycles);
 		v[4] = (uint64_t)(0.002 * p->fe * cycles);
 		v[5] = (uint64_t)(0.005 * p->fe * cycles);
 		v[6] = (uint64_t)(0.01 * p->fe * cycles);
 		break;
-	case 9:   /* mite_any_cycles mite_4_cycles dsb_any_cycles dsb_4_cycles (SMT off) */
-		v[2] = (uint64_t)(0.3 * cycles);
-		v[3] = (uint64_t)(0.1 * cycles);
-		v[4] = (uint64_t)(0.5 * cycles);
-		v[5] = (uint64_t)(0.3 * cycles);
+	case 9:   /* mite_any_cycles mite_4_cycles dsb_any_cycles dsb_4_cycles (SMT off):
+		   * MITE and DSB limiting 0.1 x fe of cycles each, within
+		   * fetch_bandwidth's 0.4 x fe */
+		v[2] = (uint64_t)(0.5 * p->fe * cycles);
+		v[3] = (uint64_t)(0.3 * p->fe * cycles);
+		v[4] = (uint64_t)(0.6 * p->fe * cycles);
+		v[5] = (uint64_t)(0.4 * p->fe * cycles);
 		break;
 	case 10: { /* stalls_total stalls_mem_any stalls_l1d/l2/l3_miss divider_active
 		    * recovery_cycles_thread clear_resteer_cycles: nested as the
 		    * hardware's are (L3 miss <= L2 miss <= L1D miss <= any load) */
 		double be = 1.0 - p->fe - p->bs - p->ret;
 
-		v[2] = (uint64_t)(be * cycles);
+		v[2] = (uint64_t)(stalls_total(p) * cycles);
 		v[3] = (uint64_t)(0.7 * be * cycles);
 		v[4] = (uint64_t)(0.55 * be * cycles);
 		v[5] = (uint64_t)(0.4 * be * cycles);
@@ -245,6 +273,40 @@ static struct interval_data *make_interval(unsigned i, uint64_t start_s, uint64_
 		counts(p, g, tc, iv->rows[k].v);
 	}
 	iv->n_rows = N_PROCS;
+	return iv;
+}
+
+struct interval_data *demo_data_replay(unsigned i, uint64_t start_s, unsigned ncpus)
+{
+	unsigned ng = model_skl.n_groups, j = i % N_INTERVALS, g;
+	struct interval_data *iv = interval_new(j, start_s, 1, ncpus, N_PROCS, N_PROCS * ng);
+	size_t k;
+
+	if (iv == NULL)
+		return NULL;
+	iv->n_groups = ng;
+	for (g = 0; g < ng; g++)
+		iv->enabled_ns[g] = ncpus * SEC / ng;
+	for (k = 0; k < N_PROCS; k++) {
+		const struct profile *p = &procs[k];
+		double share = p->id.cpu * (p->id.pid == 1002 && j >= 60 ? 1.5 : 1.0);
+		uint64_t tc = (uint64_t)(share * (double)SEC) / ng;
+
+		if (put_proc(iv, k, &p->id) < 0) {
+			interval_free(iv);
+			return NULL;
+		}
+		for (g = 0; g < ng; g++) {
+			struct iv_row *row = &iv->rows[iv->n_rows++];
+
+			*row = (struct iv_row){ .proc = (uint32_t)k, .group = (uint16_t)g,
+						.task_clock_ns = tc,
+						.context_switches = (100 + k) / ng + (g == 0) };
+			if (periodic_proc(j, p->id.pid))
+				row->periodic_ns = tc;
+			counts(p, g, tc, row->v);
+		}
+	}
 	return iv;
 }
 

@@ -56,4 +56,12 @@ struct demo_data_spec {
 int demo_data_write(const char *path, const struct demo_data_spec *spec, char *err,
 		    size_t errlen);
 
+/* Second i of the Skylake host as `stackd --demo` replays it into
+ * /metrics, from start_s: its processes as in the detailed minutes
+ * (interval i modulo DEMO_DATA_INTERVALS), but every group in every
+ * second, each counting an equal part of it as the daemon's rotation
+ * inside an interval does, so each second has every family.  NULL
+ * without memory; interval_free() frees it. */
+struct interval_data *demo_data_replay(unsigned i, uint64_t start_s, unsigned ncpus);
+
 #endif

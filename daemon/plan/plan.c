@@ -10,6 +10,8 @@
  * take whatever is left) and their number is within the free budget.
  */
 #include "daemon/plan/plan.h"
+#include "lib/model/model_hybrid.h"
+#include "daemon/plan/plan_auto.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -44,6 +46,7 @@ void plan_budget_for(const struct model *m, bool smt_on, bool watchdog_on, unsig
 	out->gp_free = total > taken ? total - taken : 0;
 	snprintf(out->counters_from, sizeof(out->counters_from), "%s",
 		 out->unlimited ? "" : "the model's figure");
+	out->watchdog_from[0] = '\0';
 }
 
 void plan_budget_set_total(struct plan_budget *b, unsigned gp, const char *from)
@@ -236,8 +239,8 @@ static void set_add(struct event_set *dst, const struct event_set *src)
 
 static void describe_budget(const struct plan_budget *b, char *buf, size_t len)
 {
-	snprintf(buf, len, "%u of %u general counters free (SMT %s, NMI watchdog %s, %u held by "
-		 "others)", b->gp_free, b->gp_total, b->smt_on ? "on" : "off",
+	snprintf(buf, len, "%u of %u general counters free (SMT %s, NMI watchdog %s, %u kept for "
+		 "other tools)", b->gp_free, b->gp_total, b->smt_on ? "on" : "off",
 		 b->watchdog_on ? "on" : "off", b->reserved);
 }
 
@@ -256,27 +259,154 @@ static void sort_events(struct event_set *s)
 		}
 }
 
-/* Pack family f into parts.  Returns how many (0: left out, with why), or
- * -EINVAL when the model's rules do not match its events (err). */
-static int pack_family(const struct model *m, unsigned f, const struct plan_budget *b,
-		       struct event_set *parts, unsigned max_parts, char *why, size_t whylen,
-		       char *err, size_t errlen)
+/* A perf-metrics event: Intel's slots and topdown-* read from the
+ * PERF_METRICS register (fixed; an Atom core's topdown-* are ordinary
+ * events on general counters and are not). */
+static bool perf_metrics_event(const struct model_event *e)
 {
-	const struct model_group *mg = &m->groups[f];
-	struct event_set base, sets[PLAN_MAX_SETS];
-	unsigned n_sets = 0, n_parts = 0, i, j, order[PLAN_MAX_SETS], need;
-	char budget[128];
+	return e->fixed && (strstr(e->name, "/slots/") != NULL || strstr(e->name, "topdown-") != NULL);
+}
 
-	if (family_sets(m, f, b, &base, sets, &n_sets, err, errlen) < 0)
-		return -EINVAL;
-	need = base.gp;
-	for (i = 0; i < n_sets; i++)
-		need += sets[i].gp;
-	describe_budget(b, budget, sizeof(budget));
-	for (i = 0; i < n_sets; i++)
+/* Counts nothing beyond cycles and instructions: IPC, which every other
+ * part of the family counts too. */
+static bool set_trivial(const struct model_group *mg, const struct event_set *s)
+{
+	unsigned i;
+
+	for (i = 0; i < s->n; i++) {
+		const char *c = mg->events[s->events[i]].column;
+
+		if (strcmp(c, "cycles") != 0 && strcmp(c, "instructions") != 0)
+			return false;
+	}
+	return true;
+}
+
+/* Part j: the base and every set placed in it, in set order. */
+static void build_part(const struct event_set *base, const struct event_set *sets,
+		       const int *where, unsigned n_sets, int j, struct event_set *out)
+{
+	unsigned k;
+
+	*out = *base;
+	for (k = 0; k < n_sets; k++)
+		if (where[k] == j)
+			set_add(out, &sets[k]);
+}
+
+static bool part_trivial(const struct model_group *mg, const struct event_set *sets,
+			 const int *where, unsigned n_sets, int j)
+{
+	unsigned k;
+
+	for (k = 0; k < n_sets; k++)
+		if (where[k] == j && !set_trivial(mg, &sets[k]))
+			return false;
+	return true;
+}
+
+/* A part that would count only cycles and instructions (first-fit left a
+ * lone `instructions` over) takes a set from a part that keeps another:
+ * every turn of the rotation then measures something of its own. */
+static void rebalance(const struct model *m, const struct model_group *mg,
+		      const struct plan_budget *b, const struct event_set *base,
+		      const struct event_set *sets, int *where, unsigned n_sets, unsigned n_parts)
+{
+	unsigned j, k, others;
+
+	for (j = 0; j < n_parts; j++) {
+		if (!part_trivial(mg, sets, where, n_sets, (int)j))
+			continue;
+		for (k = 0; k < n_sets; k++) {
+			struct event_set trial;
+			int from = where[k];
+			unsigned i;
+
+			if (from == (int)j || set_trivial(mg, &sets[k]))
+				continue;
+			for (i = 0, others = 0; i < n_sets; i++)
+				others += i != k && where[i] == from && !set_trivial(mg, &sets[i]);
+			if (others == 0)
+				continue;
+			build_part(base, sets, where, n_sets, (int)j, &trial);
+			set_add(&trial, &sets[k]);
+			if (part_fits(m, mg, trial.events, trial.n, b)) {
+				where[k] = (int)j;
+				break;
+			}
+		}
+	}
+}
+
+/* A part rebalance could not fill is not opened: its events (only
+ * instructions) go uncounted in this family, missing to its formulas,
+ * rather than a turn of the rotation measuring IPC alone.  Returns the
+ * parts left; dropped: the events left out ("" none). */
+static unsigned drop_trivial(const struct model_group *mg, const struct event_set *sets,
+			     int *where, unsigned n_sets, unsigned n_parts, char *dropped,
+			     size_t len)
+{
+	unsigned j, k, left = 0;
+	size_t used = 0;
+
+	dropped[0] = '\0';
+	for (j = 0; j < n_parts; j++) {
+		bool trivial = part_trivial(mg, sets, where, n_sets, (int)j);
+
+		for (k = 0; k < n_sets; k++) {
+			if (where[k] != (int)j)
+				continue;
+			if (!trivial) {
+				where[k] = (int)left;
+				continue;
+			}
+			for (unsigned e = 0; e < sets[k].n && used < len; e++) {
+				int w = snprintf(dropped + used, len - used, "%s%s", used ? "+" : "",
+						 mg->events[sets[k].events[e]].column);
+
+				used += w > 0 ? (size_t)w : 0;
+			}
+			where[k] = -1;
+		}
+		left += !trivial;
+	}
+	return left;
+}
+
+static void set_columns(const struct model_group *mg, const struct event_set *s, char *buf,
+			size_t len)
+{
+	size_t used = 0;
+	unsigned j;
+
+	buf[0] = '\0';
+	for (j = 0; j < s->n && used < len; j++) {
+		int w = snprintf(buf + used, len - used, "%s%s", j ? "+" : "",
+				 mg->events[s->events[j]].column);
+
+		if (w < 0)
+			break;
+		used += (size_t)w;
+	}
+}
+
+/* First-fit, largest sets first, into as few parts as fit: where[k] is
+ * set k's part.  The number of parts, or 0 with why (a set that fits no
+ * part even alone with the base, or no room left in the plan). */
+static unsigned assign_sets(const struct model *m, const struct model_group *mg,
+			    const struct plan_budget *b, const struct event_set *base,
+			    const struct event_set *sets, unsigned n_sets, int *where,
+			    unsigned max_parts, char *why, size_t whylen)
+{
+	unsigned order[PLAN_MAX_SETS], n_parts = 0, i, j;
+	char budget[160], cols[128];
+
+	for (i = 0; i < n_sets; i++) {
 		order[i] = i;
-	/* Largest sets first: a stable insertion sort keeps the model's order
-	 * among equals, so plans are the same on every run. */
+		where[i] = -1;
+	}
+	/* A stable insertion sort keeps the model's order among equals, so
+	 * plans are the same on every run. */
 	for (i = 1; i < n_sets; i++)
 		for (j = i; j > 0 && sets[order[j]].gp > sets[order[j - 1]].gp; j--) {
 			unsigned t = order[j];
@@ -285,57 +415,89 @@ static int pack_family(const struct model *m, unsigned f, const struct plan_budg
 			order[j - 1] = t;
 		}
 	for (i = 0; i < n_sets; i++) {
-		const struct event_set *s = &sets[order[i]];
-		bool done = false;
+		unsigned k = order[i];
+		struct event_set trial;
 
-		for (j = 0; j < n_parts && !done; j++) {
-			struct event_set trial = parts[j];
-
-			set_add(&trial, s);
-			if (part_fits(m, mg, trial.events, trial.n, b)) {
-				parts[j] = trial;
-				done = true;
-			}
+		for (j = 0; j < n_parts && where[k] < 0; j++) {
+			build_part(base, sets, where, n_sets, (int)j, &trial);
+			set_add(&trial, &sets[k]);
+			if (part_fits(m, mg, trial.events, trial.n, b))
+				where[k] = (int)j;
 		}
-		if (done)
+		if (where[k] >= 0)
 			continue;
-		{
-			struct event_set fresh = base;
-
-			set_add(&fresh, s);
-			if (!part_fits(m, mg, fresh.events, fresh.n, b)) {
-				char cols[128] = "";
-				size_t used = 0;
-
-				for (j = 0; j < s->n && used < sizeof(cols); j++)
-					used += (size_t)snprintf(cols + used, sizeof(cols) - used, "%s%s",
-								 j ? "+" : "",
-								 mg->events[s->events[j]].column);
-				snprintf(why, whylen, "left out: %s needs %u general counters with its "
-					 "base, %s", cols, fresh.gp, budget);
-				return 0;
-			}
-			if (n_parts == max_parts) {
-				snprintf(why, whylen, "left out: more than %d groups in the plan",
-					 PLAN_MAX_GROUPS);
-				return 0;
-			}
-			parts[n_parts++] = fresh;
+		trial = *base;
+		set_add(&trial, &sets[k]);
+		if (!part_fits(m, mg, trial.events, trial.n, b)) {
+			describe_budget(b, budget, sizeof(budget));
+			set_columns(mg, &sets[k], cols, sizeof(cols));
+			snprintf(why, whylen, "left out: %s needs %u general counters with its base, "
+				 "%s", cols, trial.gp, budget);
+			return 0;
 		}
+		if (n_parts == max_parts) {
+			snprintf(why, whylen, "left out: more than %d groups in the plan",
+				 PLAN_MAX_GROUPS);
+			return 0;
+		}
+		where[k] = (int)n_parts++;
+	}
+	return n_parts;
+}
+
+/* Pack family f into parts.  Returns how many (0: left out, with why), or
+ * -EINVAL when the model's rules do not match its events (err). */
+static int pack_family(const struct model *m, unsigned f, const struct plan_budget *b,
+		       struct event_set *parts, unsigned max_parts, char *why, size_t whylen,
+		       char *err, size_t errlen)
+{
+	const struct model_group *mg = &m->groups[f];
+	struct event_set base, sets[PLAN_MAX_SETS];
+	unsigned n_sets = 0, n_parts, i, need;
+	int where[PLAN_MAX_SETS];
+	char budget[160], dropped[64] = "";
+
+	if (family_sets(m, f, b, &base, sets, &n_sets, err, errlen) < 0)
+		return -EINVAL;
+	for (i = 0; b->no_perf_metrics && i < mg->n_events; i++)
+		if (perf_metrics_event(&mg->events[i])) {
+			snprintf(why, whylen, "left out: needs perf metrics (%s), which this host's "
+				 "PMU does not offer (a guest's virtual PMU: --vpmu no-perf-metrics)",
+				 mg->events[i].column);
+			return 0;
+		}
+	need = base.gp;
+	for (i = 0; i < n_sets; i++)
+		need += sets[i].gp;
+	n_parts = assign_sets(m, mg, b, &base, sets, n_sets, where, max_parts, why, whylen);
+	if (n_parts == 0 && n_sets > 0)
+		return 0;
+	if (n_parts > 1) {
+		rebalance(m, mg, b, &base, sets, where, n_sets, n_parts);
+		n_parts = drop_trivial(mg, sets, where, n_sets, n_parts, dropped, sizeof(dropped));
+	}
+	for (i = 0; i < n_parts; i++) {
+		build_part(&base, sets, where, n_sets, (int)i, &parts[i]);
+		sort_events(&parts[i]);
 	}
 	if (n_parts == 0 && base.n > 0)
 		parts[n_parts++] = base;
-	for (i = 0; i < n_parts; i++)
-		sort_events(&parts[i]);
+	describe_budget(b, budget, sizeof(budget));
 	if (n_parts > 1)
 		snprintf(why, whylen, "split in %u parts: needs %u general counters%s, %s", n_parts,
 			 need, need <= b->gp_free ? " on fewer counters than its events' masks allow "
 			 "together" : "", budget);
+	if (dropped[0] != '\0') {
+		size_t used = strlen(why);
+
+		snprintf(why + used, whylen - used, "%snot counted: %s (a part of its own would "
+			 "count only cycles and instructions)", used ? "; " : "", dropped);
+	}
 	return (int)n_parts;
 }
 
-int plan_make(const struct model *m, const bool off[MODEL_MAX_GROUPS],
-	      const struct plan_budget *b, struct plan *out, char *err, size_t errlen)
+int plan_make_exact(const struct model *m, const bool off[MODEL_MAX_GROUPS],
+		    const struct plan_budget *b, struct plan *out, char *err, size_t errlen)
 {
 	struct event_set parts[PLAN_MAX_GROUPS];
 	unsigned f, k;
@@ -391,6 +553,41 @@ int plan_make(const struct model *m, const bool off[MODEL_MAX_GROUPS],
 		return -ENOSPC;
 	}
 	return 0;
+}
+
+/* The groups that take turns with family f's on its CPUs: every group, or
+ * on a hybrid CPU those of f's core type (each rotates on its own CPUs). */
+static unsigned rotating_with(const struct plan *p, unsigned f)
+{
+	const char *unit = model_hybrid_group_unit(p->model, f);
+	unsigned g, n = 0;
+
+	for (g = 0; g < p->n_groups; g++) {
+		const char *u = model_hybrid_group_unit(p->model, p->groups[g].family);
+
+		n += unit == NULL || (u != NULL && strcmp(u, unit) == 0);
+	}
+	return n;
+}
+
+double plan_family_share(const struct plan *p, unsigned f)
+{
+	unsigned n = f < MODEL_MAX_GROUPS ? rotating_with(p, f) : 0;
+
+	if (n == 0 || !p->families[f].collected)
+		return 0;
+	/* Every group takes the same turn (worker_rotate.c). */
+	return (double)p->families[f].n_parts / n;
+}
+
+double plan_event_share(const struct plan *p, unsigned f)
+{
+	unsigned n = f < MODEL_MAX_GROUPS ? rotating_with(p, f) : 0;
+
+	if (n == 0 || !p->families[f].collected)
+		return 0;
+	/* An event that is not the base is in one part only. */
+	return 1.0 / n;
 }
 
 void plan_group_label(const struct plan *p, unsigned g, char *buf, size_t len)

@@ -35,7 +35,14 @@ struct plan_budget {
 	bool cycles_on_fixed;  /* cycles may use a fixed counter (free of the watchdog) */
 	bool watchdog_takes_gp;  /* the watchdog holds a general counter (no fixed ones: AMD) */
 	bool unlimited;        /* software events: no counter budget */
-	char counters_from[64];  /* where gp_total comes from: the host's PMU or the model */
+	char counters_from[200];  /* where gp_total comes from: the host's PMU or the model */
+	char watchdog_from[200];  /* how watchdog_on was told ("": assumed) */
+	bool no_perf_metrics;  /* no slots/topdown-* (a guest's vPMU): families needing them drop */
+	/* Policy (plan_auto.c): families = auto (the default families sized
+	 * to this budget), reserved_counters = auto (one more general counter
+	 * held back for other tools where that costs the plan no part). */
+	bool families_auto;
+	bool spare_one;
 };
 
 /* One perf_event group to open on every CPU: a family or a part of one. */
@@ -51,6 +58,7 @@ struct plan_group {
 struct plan_family {
 	bool wanted;             /* asked for (the families setting) */
 	bool collected;          /* at least one group counts it */
+	bool refused;            /* the host would not open it (plan_drop.h) */
 	unsigned n_parts;
 	char why[384];           /* split or left out: why; "" otherwise */
 };
@@ -78,14 +86,14 @@ int plan_make(const struct model *m, const bool off[MODEL_MAX_GROUPS],
 	      const struct plan_budget *b, struct plan *out, char *err, size_t errlen);
 
 /* The host's budget: SMT from /sys/devices/system/cpu/smt/active, the
- * watchdog from /proc/sys/kernel/nmi_watchdog, the general counters per
- * thread from the model's figure for that SMT state, or CPUID's when a
- * hypervisor exposes fewer (plan_apply_host_counters). */
+ * watchdog as holding a counter when the perf hard-lockup detector runs
+ * (plan_host.h), the general counters per thread from the model's figure
+ * for that SMT state, or the CPU's when a hypervisor exposes fewer. */
 void plan_detect_budget(const struct model *m, unsigned reserved, struct plan_budget *out);
 bool plan_host_smt_on(void);
 bool plan_host_watchdog_on(void);
 /* The same for a host whose files are copied under root (stackd --plan
- * --host DIR): false where the file is missing. */
+ * --host DIR): false where the files do not say. */
 bool plan_root_smt_on(const char *root);
 bool plan_root_watchdog_on(const char *root);
 /* General counters per thread as the CPU reports them (CPUID leaf 0xA, via
@@ -112,6 +120,12 @@ bool plan_groups_equal(const struct plan *a, const struct plan *b);
 /* The index in p of the group equal to g, or -1: where a group's
  * per-group data goes when the plan changes. */
 int plan_find_group(const struct plan *p, const struct plan_group *g);
+
+/* The share of the time family f is counted (one of its groups is on;
+ * groups take equal turns: worker_rotate.c), and the share each of its
+ * events is (a split family's are in one part each); 0: not collected. */
+double plan_family_share(const struct plan *p, unsigned f);
+double plan_event_share(const struct plan *p, unsigned f);
 
 /* "td_l1", or "td_l1 (part 2/3)" for a part. */
 void plan_group_label(const struct plan *p, unsigned g, char *buf, size_t len);

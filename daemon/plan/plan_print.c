@@ -21,28 +21,53 @@ static void describe(const struct plan_budget *b, char *buf, size_t len)
 		snprintf(buf, len, "software events: no counter budget");
 	else
 		snprintf(buf, len, "%u general counters per thread (%s), %u free for stackd; "
-			 "SMT %s, NMI watchdog %s%s, %u held by another user", b->gp_total,
-			 b->counters_from, b->gp_free,
-			 b->smt_on ? "on" : "off", b->watchdog_on ? "on" : "off",
-			 !b->watchdog_on ? "" : b->watchdog_takes_gp ? " (holds a general counter)" :
-			 " (holds the fixed cycles counter: cycles takes a general one)",
-			 b->reserved);
+			 "SMT %s; the hard-lockup watchdog %s (%s); %u kept free for other tools%s%s",
+			 b->gp_total, b->counters_from, b->gp_free, b->smt_on ? "on" : "off",
+			 !b->watchdog_on ? "holds no counter" : b->watchdog_takes_gp ?
+			 "holds a general counter" :
+			 "holds the fixed cycles counter: cycles takes a general one",
+			 b->watchdog_from[0] != '\0' ? b->watchdog_from : "assumed",
+			 b->reserved, b->spare_one ? " (reserved_counters = auto)" : "",
+			 b->no_perf_metrics ? "; no perf metrics (slots, topdown-*)" : "");
+}
+
+static void print_families(FILE *f, const struct plan *p)
+{
+	unsigned fam;
+
+	for (fam = 0; fam < p->model->n_groups && fam < MODEL_MAX_GROUPS; fam++) {
+		const struct plan_family *pf = &p->families[fam];
+		const char *name = p->model->groups[fam].name;
+
+		if (pf->collected)
+			fprintf(f, "  %-22s counted %3.0f%% of the time, each event %.0f%%%s%s%s\n",
+				name, 100 * plan_family_share(p, fam), 100 * plan_event_share(p, fam),
+				pf->n_parts > 1 ?
+				"; split: its figures combine groups counted at different times ("
+				: "", pf->n_parts > 1 ? pf->why : "", pf->n_parts > 1 ? ")" : "");
+		else if (pf->why[0] != '\0')
+			fprintf(f, "  %-22s not collected: %s\n", name, pf->why);
+		else
+			fprintf(f, "  %-22s not collected: turned off (families)\n", name);
+	}
 }
 
 void plan_print_text(FILE *f, const struct plan *p)
 {
-	char budget[320], label[96];
-	unsigned g, fam;
+	char budget[768], label[96];
+	unsigned g;
 
 	describe(&p->budget, budget, sizeof(budget));
 	fprintf(f, "model %s: %s\n", p->model->name, budget);
 	if (p->n_groups == 0)
 		fprintf(f, "no counter group fits: nothing would be collected\n");
 	else if (p->n_groups == 1)
-		fprintf(f, "1 counter group, always on:\n");
+		fprintf(f, "1 counter group%s, always on:\n",
+			p->budget.families_auto ? " (families = auto)" : "");
 	else
-		fprintf(f, "%u counter groups, rotating (each counts 1/%u of the time):\n",
-			p->n_groups, p->n_groups);
+		fprintf(f, "%u counter groups%s, rotating (each counts 1/%u of the time):\n",
+			p->n_groups, p->budget.families_auto ? " (families = auto)" : "",
+			p->n_groups);
 	for (g = 0; g < p->n_groups; g++) {
 		plan_group_label(p, g, label, sizeof(label));
 		fprintf(f, "  %-26s %u general + %u fixed counters: ", label,
@@ -50,15 +75,8 @@ void plan_print_text(FILE *f, const struct plan *p)
 		print_events(f, p, &p->groups[g]);
 		fputc('\n', f);
 	}
-	for (fam = 0; fam < p->model->n_groups; fam++) {
-		const struct plan_family *pf = &p->families[fam];
-
-		if (!pf->wanted)
-			fprintf(f, "  %s: not collected (turned off: families)\n",
-				p->model->groups[fam].name);
-		else if (pf->why[0] != '\0')
-			fprintf(f, "  %s: %s\n", p->model->groups[fam].name, pf->why);
-	}
+	fprintf(f, "families:\n");
+	print_families(f, p);
 }
 
 void plan_print_json(struct jsonw *j, const struct plan *p)
@@ -78,6 +96,11 @@ void plan_print_json(struct jsonw *j, const struct plan *p)
 	jsonw_field_string(j, "general_counters_from", b->counters_from);
 	jsonw_field_uint(j, "general_free", b->gp_free);
 	jsonw_field_bool(j, "cycles_on_fixed_counter", b->cycles_on_fixed);
+	jsonw_field_bool(j, "nmi_watchdog_takes_general", b->watchdog_takes_gp);
+	jsonw_field_string(j, "nmi_watchdog_from", b->watchdog_from);
+	jsonw_field_bool(j, "perf_metrics", !b->no_perf_metrics);
+	jsonw_field_bool(j, "reserved_auto", b->spare_one);
+	jsonw_field_bool(j, "families_auto", b->families_auto);
 	jsonw_object_end(j);
 	jsonw_key(j, "groups");
 	jsonw_array_begin(j);
@@ -108,7 +131,13 @@ void plan_print_json(struct jsonw *j, const struct plan *p)
 		jsonw_field_string(j, "name", p->model->groups[fam].name);
 		jsonw_field_bool(j, "wanted", pf->wanted);
 		jsonw_field_bool(j, "collected", pf->collected);
+		jsonw_field_bool(j, "refused", pf->refused);
 		jsonw_field_uint(j, "parts", pf->n_parts);
+		/* A split family's figures combine groups counted at different
+		 * times: readers label them so. */
+		jsonw_field_bool(j, "split", pf->n_parts > 1);
+		jsonw_field_double(j, "share", plan_family_share(p, fam));
+		jsonw_field_double(j, "event_share", plan_event_share(p, fam));
 		jsonw_field_string_or_null(j, "why", pf->why[0] != '\0' ? pf->why :
 					   !pf->wanted ? "turned off (families)" : NULL);
 		jsonw_object_end(j);

@@ -1,64 +1,20 @@
 /*
- * prom.c - see prom.h.
+ * prom.c - see prom.h: the state /metrics prints, added to at every flush;
+ * the text format of the per-target and host families is prom_render.c,
+ * the per-target Top-Down figures prom_keys.c.
  */
-#include "daemon/serve/prom.h"
+#include "daemon/serve/prom_private.h"
+#include "daemon/serve/prom_plan.h"
 #include "lib/clock.h"
 #include "lib/pids.h"
-#include "daemon/base/u64map.h"
-#include "lib/utf8.h"
 #include "lib/version.h"
 
 #include <errno.h>
 #include <inttypes.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define PROM_MAX_PROCS 4096u  /* processes followed at once (for the top-N) */
-#define OTHER "[other]"
-
-struct series {
-	char key[80];            /* comm or unit; unused for processes */
-	char comm[16];
-	int32_t pid;
-	uint64_t start_ns;       /* processes: with pid, the identity */
-	bool exited;
-	uint64_t last_tc;        /* CPU time in the newest interval */
-	double smooth_tc;        /* processes: CPU time per interval, smoothed: top-N order */
-	bool shown;              /* processes: one of the top N printed */
-	uint64_t tc, cs;
-	uint64_t group_tc[PLAN_MAX_GROUPS];                 /* by plan group */
-	uint64_t v[PLAN_MAX_GROUPS][MODEL_MAX_EVENTS];      /* by plan group, stored order */
-};
-
-/* A bounded table of series; full tables send new keys to "[other]". */
-struct table {
-	struct series *s;
-	size_t n, cap;
-};
-
-struct prom {
-	pthread_mutex_t lock;
-	const struct model *m;
-	struct plan plan;        /* the groups the rows' group index names */
-	unsigned max_keys, top_n;
-	struct table comms, units, procs;
-	struct u64map proc_index;   /* proc_key() -> index in procs */
-	struct iv_stats health;  /* since the start, as add_health() adds */
-	uint64_t intervals;
-	/* CPU time since the start: idle, charged to no process, all */
-	uint64_t idle_ns, unattributed_ns, cpu_ns;
-	double last_attributed;  /* the newest interval's share of busy CPU */
-	double last_periodic;    /* ...and of its CPU time measured periodically */
-	uint64_t last_end_ns;    /* its end, CLOCK_REALTIME */
-	double cost_ns;          /* per sampled switch; 0: not set */
-	bool cost_measured;
-	int *mode_cpus;          /* the CPUs, and whether each samples periodically */
-	bool *mode_periodic;
-	size_t n_modes;
-};
-
-int prom_new(const struct model *m, const struct plan *plan, unsigned max_keys, unsigned top_n,
+int prom_new(const struct model *m, const struct plan *plan, const struct prom_limits *lim,
 	     struct prom **ret)
 {
 	struct prom *p = calloc(1, sizeof(*p));
@@ -69,14 +25,22 @@ int prom_new(const struct model *m, const struct plan *plan, unsigned max_keys, 
 		free(p);
 		return -ENOMEM;
 	}
-	pthread_mutex_init(&p->lock, NULL);
 	p->m = m;
 	if (plan != NULL)
 		p->plan = *plan;
 	else
 		plan_whole(m, &p->plan);
-	p->max_keys = max_keys;
-	p->top_n = top_n;
+	if (prom_figures_init(&p->fig, m, &p->plan) < 0) {
+		u64map_done(&p->proc_index);
+		free(p);
+		return -ENOMEM;
+	}
+	pthread_mutex_init(&p->lock, NULL);
+	p->lim = *lim;
+	p->comms.top_n = lim->top_comms;
+	p->units.top_n = lim->top_units;
+	p->containers.top_n = lim->top_units;   /* containers: as many as units */
+	p->procs.top_n = lim->top_processes;
 	*ret = p;
 	return 0;
 }
@@ -87,8 +51,10 @@ void prom_free(struct prom *p)
 		return;
 	free(p->comms.s);
 	free(p->units.s);
+	free(p->containers.s);
 	free(p->procs.s);
 	u64map_done(&p->proc_index);
+	prom_figures_done(&p->fig);
 	free(p->mode_cpus);
 	free(p->mode_periodic);
 	pthread_mutex_destroy(&p->lock);
@@ -111,21 +77,24 @@ static int grow(struct table *t)
 }
 
 /* Index of key's series, added when new; a full table answers with its
- * "[other]" series.  -1 on memory exhaustion.  Linear: at most max_keys
- * names, looked up once per process per interval (prom_add_interval). */
+ * "[other]" series (always printed).  -1 on memory exhaustion.  Linear:
+ * at most max_keys names, looked up once per process per interval. */
 static int64_t find_or_add(struct table *t, const char *key, size_t max)
 {
+	bool other = strcmp(key, PROM_OTHER) == 0;
 	size_t i;
 
 	for (i = 0; i < t->n; i++)
 		if (strcmp(t->s[i].key, key) == 0)
 			return (int64_t)i;
-	if (t->n >= max && strcmp(key, OTHER) != 0)
-		return find_or_add(t, OTHER, max + 1);
+	if (t->n >= max && !other)
+		return find_or_add(t, PROM_OTHER, max + 1);
 	if (grow(t) < 0)
 		return -1;
 	memset(&t->s[t->n], 0, sizeof(t->s[0]));
 	snprintf(t->s[t->n].key, sizeof(t->s[0].key), "%s", key);
+	t->s[t->n].other = other;
+	t->s[t->n].shown = other;
 	return (int64_t)t->n++;
 }
 
@@ -155,60 +124,67 @@ static int64_t find_or_add_proc(struct prom *p, const struct iv_proc *pr)
 	return (int64_t)p->procs.n++;
 }
 
-static void add_row(struct table *t, int64_t i, const struct iv_row *r)
+/* The row into a printed series: its counters and this interval's rows. */
+static void add_row(struct series *s, const struct iv_row *r)
 {
-	struct series *s;
 	unsigned k;
 
-	if (i < 0)
-		return;
-	s = &t->s[i];
 	s->tc += r->task_clock_ns;
 	s->cs += r->context_switches;
-	s->last_tc += r->task_clock_ns;
-	s->group_tc[r->group] += r->task_clock_ns;
+	s->iv_any = true;
+	s->iv_tc[r->group] += r->task_clock_ns;
+	s->iv_cs[r->group] += r->context_switches;
 	for (k = 0; k < MODEL_MAX_EVENTS; k++)
-		s->v[r->group][k] += r->v[k];
+		s->iv_v[r->group][k] += r->v[k];
 }
 
-/* s's per-group counts moved to the new plan's indices: from[g] is the
- * old index of new group g, or -1. */
-static void rekey_series(struct series *s, const int from[PLAN_MAX_GROUPS], unsigned n_groups)
+/* The busy CPUs' counts: every row but the idle task's. */
+static void add_host_row(struct host_counts *h, const struct iv_row *r)
 {
-	uint64_t tc[PLAN_MAX_GROUPS] = { 0 }, v[PLAN_MAX_GROUPS][MODEL_MAX_EVENTS];
+	unsigned k;
+
+	h->tc[r->group] += r->task_clock_ns;
+	h->cs += r->context_switches;
+	for (k = 0; k < MODEL_MAX_EVENTS; k++)
+		h->v[r->group][k] += r->v[k];
+}
+
+/* The host's counts moved to the new plan's indices: from[g] is the old
+ * index of new group g, or -1 (a group new to the plan starts at 0). */
+static void rekey_host(struct host_counts *h, const int from[PLAN_MAX_GROUPS], unsigned n_groups)
+{
+	struct host_counts old = *h;
 	unsigned g;
 
-	memset(v, 0, sizeof(v));
+	memset(h->tc, 0, sizeof(h->tc));
+	memset(h->v, 0, sizeof(h->v));
 	for (g = 0; g < n_groups; g++) {
 		if (from[g] < 0)
 			continue;
-		tc[g] = s->group_tc[from[g]];
-		memcpy(v[g], s->v[from[g]], sizeof(v[g]));
+		h->tc[g] = old.tc[from[g]];
+		memcpy(h->v[g], old.v[from[g]], sizeof(h->v[g]));
 	}
-	memcpy(s->group_tc, tc, sizeof(tc));
-	memcpy(s->v, v, sizeof(v));
-}
-
-static void rekey_table(struct table *t, const int from[PLAN_MAX_GROUPS], unsigned n_groups)
-{
-	size_t i;
-
-	for (i = 0; i < t->n; i++)
-		rekey_series(&t->s[i], from, n_groups);
 }
 
 void prom_replan(struct prom *p, const struct plan *plan)
 {
 	int from[PLAN_MAX_GROUPS];
+	struct prom_figures fig;
 	unsigned g;
+
+	/* built before the lock: on failure the old groups' map stays, and
+	 * only groups both plans share map (their figures) */
+	bool fresh = prom_figures_init(&fig, p->m, plan) == 0;
 
 	pthread_mutex_lock(&p->lock);
 	for (g = 0; g < plan->n_groups; g++)
 		from[g] = plan_find_group(&p->plan, &plan->groups[g]);
-	rekey_table(&p->comms, from, plan->n_groups);
-	rekey_table(&p->units, from, plan->n_groups);
-	rekey_table(&p->procs, from, plan->n_groups);
+	rekey_host(&p->host, from, plan->n_groups);
 	p->plan = *plan;
+	if (fresh) {
+		prom_figures_done(&p->fig);
+		p->fig = fig;
+	}
 	pthread_mutex_unlock(&p->lock);
 }
 
@@ -248,11 +224,11 @@ static void add_health(struct iv_stats *sum, const struct iv_stats *st)
 #undef ADD_FIELD
 }
 
-/* Smoothing of each process's CPU time per interval, and how much busier a
- * process must be than the least busy one shown to take its place: the
- * printed set of pids changes only when the ranking really does, not every
- * time two processes of similar CPU swap places (a new pid label value is a
- * new series in Prometheus). */
+/* Smoothing of each target's CPU time per interval, and how much busier a
+ * target must be than the least busy one printed to take its place: the
+ * printed set changes only when the ranking really does, not every time
+ * two targets of similar CPU swap places (a new label value is a new
+ * series in Prometheus). */
 #define TOP_SMOOTH 0.3
 #define TOP_SWAP_FACTOR 1.5
 
@@ -263,7 +239,7 @@ static int by_smooth_tc(const void *a, const void *b)
 	return x->smooth_tc < y->smooth_tc ? 1 : x->smooth_tc > y->smooth_tc ? -1 : 0;
 }
 
-/* The least busy process shown, or NULL. */
+/* The least busy target printed, or NULL. */
 static struct series *least_shown(struct series **ss, size_t n)
 {
 	struct series *low = NULL;
@@ -275,38 +251,47 @@ static struct series *least_shown(struct series **ss, size_t n)
 	return low;
 }
 
-/* Which top_n processes /metrics prints: the shown ones stay while no
- * other is TOP_SWAP_FACTOR busier (smoothed); free places go to the busiest. */
-static void select_processes(struct prom *p)
+/* A target chosen: its printed counters start at 0 (a new series). */
+static void show(struct series *s)
 {
-	struct table *t = &p->procs;
+	s->shown = true;
+	s->tc = s->cs = s->cycles = s->instructions = 0;
+	memset(s->td_s, 0, sizeof(s->td_s));
+	s->td_measured_s = 0;
+}
+
+/* Which top_n targets /metrics prints: the printed ones stay while no
+ * other is TOP_SWAP_FACTOR busier (smoothed); free places go to the
+ * busiest.  "[other]" is always printed and never ranked. */
+static void select_top(struct table *t)
+{
 	struct series **ss;
-	size_t i, shown = 0;
+	size_t i, n = 0, shown = 0;
 
 	for (i = 0; i < t->n; i++) {
 		struct series *x = &t->s[i];
 
 		x->smooth_tc = TOP_SMOOTH * (double)x->last_tc + (1 - TOP_SMOOTH) * x->smooth_tc;
-		x->shown = x->shown || p->top_n == 0;
-		shown += x->shown;
+		shown += x->shown && !x->other;
 	}
-	if (p->top_n == 0 || t->n == 0 || (ss = malloc(t->n * sizeof(*ss))) == NULL)
+	if (t->top_n == 0 || t->n == 0 || (ss = malloc(t->n * sizeof(*ss))) == NULL)
 		return;
 	for (i = 0; i < t->n; i++)
-		ss[i] = &t->s[i];
-	qsort(ss, t->n, sizeof(*ss), by_smooth_tc);
-	for (i = 0; i < t->n; i++) {
+		if (!t->s[i].other && t->s[i].smooth_tc > 0)
+			ss[n++] = &t->s[i];
+	qsort(ss, n, sizeof(*ss), by_smooth_tc);
+	for (i = 0; i < n; i++) {
 		struct series *low;
 
 		if (ss[i]->shown)
 			continue;
-		if (shown < p->top_n) {
-			ss[i]->shown = true;
+		if (shown < t->top_n) {
+			show(ss[i]);
 			shown++;
-		} else if ((low = least_shown(ss, t->n)) != NULL &&
+		} else if ((low = least_shown(ss, n)) != NULL &&
 			   ss[i]->smooth_tc > TOP_SWAP_FACTOR * low->smooth_tc) {
 			low->shown = false;
-			ss[i]->shown = true;
+			show(ss[i]);
 		} else {
 			break;   /* the rest are no busier */
 		}
@@ -314,27 +299,46 @@ static void select_processes(struct prom *p)
 	free(ss);
 }
 
+/* A process's series in the container table (prom_k8s.c), or -1. */
+static int64_t container_series(struct prom *p, const struct iv_proc *pr)
+{
+	char key[PROM_KEY_MAX];
+
+	if (!prom_k8s_key(pr, key, sizeof(key)))
+		return -1;
+	return find_or_add(&p->containers, key, p->lim.max_keys);
+}
+
+/* [idle], [unattributed], [excluded]: always printed, never ranked, like
+ * "[other]" (the host's busy CPU time is the comms' but [idle]'s). */
+static void pin(struct series *s)
+{
+	if (!s->shown)
+		show(s);
+	s->other = true;
+}
+
 /* Series of one process of the interval, found on its first row. */
 struct memo {
 	bool known;
-	int64_t comm, unit, proc;
+	int64_t comm, unit, ctr, proc;
 };
 
-void prom_add_interval(struct prom *p, const struct interval_data *iv)
+/* The series a row of key i counts in: i's when printed, else the
+ * table's "[other]" (processes: none, -1). */
+static int64_t printed(struct table *t, int64_t i, size_t max, bool fold)
 {
-	struct memo *memo = calloc(iv->n_procs ? iv->n_procs : 1, sizeof(*memo));
+	if (i < 0 || t->s[i].shown)
+		return i;
+	return fold ? find_or_add(t, PROM_OTHER, max + 1) : -1;
+}
+
+/* First pass: each row's series (found or added) and its CPU time in
+ * this interval, for the ranking. */
+static void rank_rows(struct prom *p, const struct interval_data *iv, struct memo *memo)
+{
 	size_t i;
 
-	if (memo == NULL)
-		return;   /* this interval is missing from /metrics; the store has it */
-	pthread_mutex_lock(&p->lock);
-	prune_exited(p);
-	for (i = 0; i < p->procs.n; i++)
-		p->procs.s[i].last_tc = 0;
-	for (i = 0; i < p->comms.n; i++)
-		p->comms.s[i].last_tc = 0;
-	for (i = 0; i < p->units.n; i++)
-		p->units.s[i].last_tc = 0;
 	for (i = 0; i < iv->n_rows; i++) {
 		const struct iv_row *r = &iv->rows[i];
 		const struct iv_proc *pr = &iv->procs[r->proc];
@@ -342,34 +346,107 @@ void prom_add_interval(struct prom *p, const struct interval_data *iv)
 
 		if (r->group >= p->plan.n_groups)
 			continue;
+		if (!m->known) {
+			m->known = true;
+			m->comm = find_or_add(&p->comms, pr->comm, p->lim.max_keys);
+			m->unit = m->ctr = m->proc = -1;
+			/* idle, unattributed, excluded: no process or unit, but a
+			 * comm series each, so comms add up to the host's CPU time */
+			if (pid_is_real(pr->pid)) {
+				m->unit = pr->unit != NULL ?
+					find_or_add(&p->units, pr->unit, p->lim.max_keys) : -1;
+				m->ctr = container_series(p, pr);
+				m->proc = p->lim.top_processes ? find_or_add_proc(p, pr) : -1;
+				if (m->proc >= 0)
+					p->procs.s[m->proc].exited = pr->exit_ns != 0;
+			}
+		}
+		if (m->comm >= 0 && !pid_is_real(pr->pid))
+			pin(&p->comms.s[m->comm]);
+		if (m->comm >= 0)
+			p->comms.s[m->comm].last_tc += r->task_clock_ns;
+		if (m->unit >= 0)
+			p->units.s[m->unit].last_tc += r->task_clock_ns;
+		if (m->ctr >= 0)
+			p->containers.s[m->ctr].last_tc += r->task_clock_ns;
+		if (m->proc >= 0)
+			p->procs.s[m->proc].last_tc += r->task_clock_ns;
+	}
+}
+
+/* Second pass, after the ranking: each row into the series printed for
+ * it, and the host's. */
+static void route_rows(struct prom *p, const struct interval_data *iv, const struct memo *memo)
+{
+	size_t i;
+
+	for (i = 0; i < iv->n_rows; i++) {
+		const struct iv_row *r = &iv->rows[i];
+		const struct iv_proc *pr = &iv->procs[r->proc];
+		const struct memo *m = &memo[r->proc];
+		int64_t c, u, k, q;
+
+		if (r->group >= p->plan.n_groups)
+			continue;
 		p->cpu_ns += r->task_clock_ns;
 		if (pr->pid == PID_IDLE)
 			p->idle_ns += r->task_clock_ns;
-		else if (pr->pid == PID_UNATTRIBUTED)
+		else
+			add_host_row(&p->host, r);
+		if (pr->pid == PID_UNATTRIBUTED)
 			p->unattributed_ns += r->task_clock_ns;
-		if (!pid_is_real(pr->pid)) {
-			/* idle, unattributed, excluded: no process or unit, but a
-			 * comm series each, so comms add up to the host's CPU time */
-			if (!m->known) {
-				m->known = true;
-				m->comm = find_or_add(&p->comms, pr->comm, p->max_keys);
-			}
-			add_row(&p->comms, m->comm, r);
-			continue;
-		}
-		if (!m->known) {
-			m->known = true;
-			m->comm = find_or_add(&p->comms, pr->comm, p->max_keys);
-			m->unit = pr->unit != NULL ? find_or_add(&p->units, pr->unit, p->max_keys) : -1;
-			m->proc = find_or_add_proc(p, pr);
-			if (m->proc >= 0)
-				p->procs.s[m->proc].exited = pr->exit_ns != 0;
-		}
-		add_row(&p->comms, m->comm, r);
-		add_row(&p->units, m->unit, r);
-		add_row(&p->procs, m->proc, r);
+		c = printed(&p->comms, m->comm, p->lim.max_keys, true);
+		u = printed(&p->units, m->unit, p->lim.max_keys, true);
+		k = printed(&p->containers, m->ctr, p->lim.max_keys, true);
+		q = printed(&p->procs, m->proc, 0, false);
+		if (c >= 0)
+			add_row(&p->comms.s[c], r);
+		if (u >= 0)
+			add_row(&p->units.s[u], r);
+		if (k >= 0)
+			add_row(&p->containers.s[k], r);
+		if (q >= 0)
+			add_row(&p->procs.s[q], r);
 	}
-	select_processes(p);
+}
+
+/* Each printed series' interval through the model, then cleared. */
+static void figure_table(struct prom *p, struct table *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->n; i++) {
+		struct series *s = &t->s[i];
+
+		s->last_tc = 0;
+		if (!s->iv_any)
+			continue;
+		prom_figures_add(&p->fig, p->m, p->plan.budget.smt_on, s);
+		s->iv_any = false;
+		memset(s->iv_tc, 0, sizeof(s->iv_tc));
+		memset(s->iv_cs, 0, sizeof(s->iv_cs));
+		memset(s->iv_v, 0, sizeof(s->iv_v));
+	}
+}
+
+void prom_add_interval(struct prom *p, const struct interval_data *iv)
+{
+	struct memo *memo = calloc(iv->n_procs ? iv->n_procs : 1, sizeof(*memo));
+
+	if (memo == NULL)
+		return;   /* this interval is missing from /metrics; the store has it */
+	pthread_mutex_lock(&p->lock);
+	prune_exited(p);
+	rank_rows(p, iv, memo);
+	select_top(&p->comms);
+	select_top(&p->units);
+	select_top(&p->containers);
+	select_top(&p->procs);
+	route_rows(p, iv, memo);
+	figure_table(p, &p->comms);
+	figure_table(p, &p->units);
+	figure_table(p, &p->containers);
+	figure_table(p, &p->procs);
 	add_health(&p->health, &iv->st);
 	p->intervals++;
 	p->last_attributed = interval_attributed_share(iv, false);
@@ -377,118 +454,6 @@ void prom_add_interval(struct prom *p, const struct interval_data *iv)
 	p->last_end_ns = iv->end_ns;
 	pthread_mutex_unlock(&p->lock);
 	free(memo);
-}
-
-/* A label value as the format asks: valid UTF-8 (a process name may be
- * any bytes: invalid sequences become U+FFFD, lib/utf8.h), with \, " and
- * newline escaped. */
-static void label(FILE *f, const char *v)
-{
-	size_t n;
-
-	while (*v != '\0') {
-		if (utf8_decode(v, &n) < 0)
-			fputs(UTF8_REPLACEMENT, f);
-		else if (*v == '\n')
-			fputs("\\n", f);
-		else if (*v == '\\' || *v == '"')
-			fprintf(f, "\\%c", *v);
-		else
-			fwrite(v, 1, n, f);
-		v += n;
-	}
-}
-
-static void series_labels(FILE *f, const char *kind, const struct series *s)
-{
-	if (strcmp(kind, "process") == 0) {
-		fprintf(f, "pid=\"%" PRId32 "\",comm=\"", s->pid);
-		label(f, s->comm);
-	} else {
-		fprintf(f, "%s=\"", kind);
-		label(f, s->key);
-	}
-	fputc('"', f);
-}
-
-/* group="td_l1"; a part of a split family also part="2/3" (each part
- * counts cycles, and any fixed-counter events, of its own turns). */
-static void group_labels(const struct prom *p, FILE *f, unsigned g)
-{
-	const struct plan_group *pg = &p->plan.groups[g];
-
-	fprintf(f, ",group=\"%s\"", p->m->groups[pg->family].name);
-	if (pg->n_parts > 1)
-		fprintf(f, ",part=\"%u/%u\"", pg->part, pg->n_parts);
-}
-
-static void render_family(struct prom *p, FILE *f, const char *kind, struct series *const *ss,
-			  size_t n)
-{
-	const struct model *m = p->m;
-	size_t i;
-	unsigned g, k;
-
-	fprintf(f, "# HELP stackd_%s_cpu_seconds_total CPU time measured, per %s.\n"
-		"# TYPE stackd_%s_cpu_seconds_total counter\n", kind, kind, kind);
-	for (i = 0; i < n; i++) {
-		fprintf(f, "stackd_%s_cpu_seconds_total{", kind);
-		series_labels(f, kind, ss[i]);
-		fprintf(f, "} %.9f\n", (double)ss[i]->tc / (double)NS_PER_SEC);
-	}
-	fprintf(f, "# HELP stackd_%s_context_switches_total Context switches, per %s.\n"
-		"# TYPE stackd_%s_context_switches_total counter\n", kind, kind, kind);
-	for (i = 0; i < n; i++) {
-		fprintf(f, "stackd_%s_context_switches_total{", kind);
-		series_labels(f, kind, ss[i]);
-		fprintf(f, "} %" PRIu64 "\n", ss[i]->cs);
-	}
-	fprintf(f, "# HELP stackd_%s_group_seconds_total CPU time each counter group measured "
-		"(groups take turns), per %s.\n# TYPE stackd_%s_group_seconds_total counter\n",
-		kind, kind, kind);
-	for (i = 0; i < n; i++)
-		for (g = 0; g < p->plan.n_groups; g++) {
-			fprintf(f, "stackd_%s_group_seconds_total{", kind);
-			series_labels(f, kind, ss[i]);
-			group_labels(p, f, g);
-			fprintf(f, "} %.9f\n", (double)ss[i]->group_tc[g] / (double)NS_PER_SEC);
-		}
-	fprintf(f, "# HELP stackd_%s_events_total Counts of each counter group's events, per "
-		"%s.\n# TYPE stackd_%s_events_total counter\n", kind, kind, kind);
-	for (i = 0; i < n; i++)
-		for (g = 0; g < p->plan.n_groups; g++) {
-			const struct plan_group *pg = &p->plan.groups[g];
-
-			for (k = 0; k < pg->n_events; k++) {
-				fprintf(f, "stackd_%s_events_total{", kind);
-				series_labels(f, kind, ss[i]);
-				group_labels(p, f, g);
-				fprintf(f, ",event=\"%s\"} %" PRIu64 "\n",
-					m->groups[pg->family].events[pg->events[k]].column,
-					ss[i]->v[g][k]);
-			}
-		}
-}
-
-static void render_table(struct prom *p, FILE *f, const char *kind, const struct table *t,
-			 size_t limit)
-{
-	struct series **ss;
-	size_t i, n = t->n;
-
-	if (n == 0)
-		return;
-	ss = malloc(n * sizeof(*ss));
-	if (ss == NULL)
-		return;
-	n = 0;
-	for (i = 0; i < t->n; i++)
-		if (!limit || t->s[i].shown)   /* processes: the top N select_processes() chose */
-			ss[n++] = &t->s[i];
-	if (limit > 0)
-		qsort(ss, n, sizeof(*ss), by_smooth_tc);
-	render_family(p, f, kind, ss, n);
-	free(ss);
 }
 
 static void metric(FILE *f, const char *name, const char *type, const char *help, uint64_t v)
@@ -646,25 +611,30 @@ static void render_writer(struct writer_status_box *box, FILE *f)
 void prom_render(struct prom *p, struct writer_status_box *writer, bool full, FILE *f)
 {
 	pthread_mutex_lock(&p->lock);
-	fprintf(f, "# HELP stackd_info The running stackd and its model.\n"
-		"# TYPE stackd_info gauge\nstackd_info{version=\"%s\",model=\"%s\"} 1\n",
-		STACKD_VERSION, p->m->name);
+	fprintf(f, "# HELP stackd_info The running stackd and its model (demo=\"1\": stackd "
+		"--demo, constructed data, not measured).\n# TYPE stackd_info gauge\n"
+		"stackd_info{version=\"%s\",model=\"%s\"%s} 1\n", STACKD_VERSION, p->m->name,
+		p->lim.demo ? ",demo=\"1\"" : "");
 	metric(f, "intervals_total", "counter", "Intervals flushed.", p->intervals);
 #define PRINT_FIELD(name, combine, prom, help, ...) \
 	health_metric(f, prom, HEALTH_PROM_TYPE_##combine, help PROM_NOTE_##combine, #name, \
 		      p->health.name);
 	HEALTH_FIELDS(PRINT_FIELD)
 #undef PRINT_FIELD
+	prom_render_plan(f, &p->plan);
 	render_attribution(p, f);
 	render_sampling_mode(p, f);
 	render_sampling_cost(p, f);
-	render_cpu_modes(p, f);
+	if (p->lim.per_cpu)
+		render_cpu_modes(p, f);
 	if (writer != NULL)
 		render_writer(writer, f);
 	if (full) {
-		render_table(p, f, "comm", &p->comms, 0);
-		render_table(p, f, "unit", &p->units, 0);
-		render_table(p, f, "process", &p->procs, p->top_n);
+		prom_render_host(p, f);
+		prom_render_table(p, f, "comm", &p->comms);
+		prom_render_table(p, f, "unit", &p->units);
+		prom_render_table(p, f, "container", &p->containers);
+		prom_render_table(p, f, "process", &p->procs);
 	}
 	pthread_mutex_unlock(&p->lock);
 }

@@ -1,12 +1,16 @@
 /*
- * prom.h - the Prometheus view: counters per command name, per systemd unit
- * and for the top-N processes, added up in memory at every flush (so a
+ * prom.h - the Prometheus view, added up in memory at every flush (so a
  * scrape costs no database work) and printed in the text exposition format.
  *
- * Cardinality is bounded: at most max_keys command names and units each
- * (the rest add up under "[other]"), and only top_n processes, chosen by
- * CPU time in the last interval.  Counters start at 0 when stackd starts;
- * ratios (Top-Down fractions) are left to PromQL (README: recording rules).
+ * Sized for fleets (docs/operations.md: sizing): the host's raw events,
+ * by counter group, for the recording rules; per command name, unit and
+ * (off by default) process only the top N by CPU time, each with its CPU
+ * time, switches, cycles and instructions, and its Top-Down nodes as CPU
+ * seconds (the model's shares, computed here at each flush), the rest
+ * added up under "[other]".  Who is in the top N changes only when the
+ * ranking really does (a smoothed CPU time, a 1.5x margin): every new
+ * label value is a new series in Prometheus.  Counters start at 0 when
+ * stackd starts, or when a target enters the top N.
  */
 #ifndef STACKD_PROM_H
 #define STACKD_PROM_H
@@ -20,8 +24,16 @@
 
 struct prom;
 
+/* What /metrics holds (the prometheus_* settings, stackd.conf(5)). */
+struct prom_limits {
+	unsigned max_keys;       /* command names and units followed, each */
+	unsigned top_comms, top_units, top_processes;   /* printed, each; 0: none */
+	bool per_cpu;            /* stackd_cpu_sampling_periodic{cpu} */
+	bool demo;               /* constructed data (stackd --demo): stackd_info says so */
+};
+
 /* plan: the groups opened (NULL: every family of m whole). */
-int prom_new(const struct model *m, const struct plan *plan, unsigned max_keys, unsigned top_n,
+int prom_new(const struct model *m, const struct plan *plan, const struct prom_limits *lim,
 	     struct prom **ret);
 void prom_free(struct prom *p);   /* NULL is a no-op */
 

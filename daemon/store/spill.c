@@ -27,7 +27,8 @@
 #include <unistd.h>
 
 #define SPILL_MAGIC "STKDSPL\n"
-#define SPILL_VERSION 1
+/* 2: each process's container after its unit (version 1 is still read) */
+#define SPILL_VERSION 2
 #define SPILL_HEADER_BYTES (8 + 4 + 8 + 8)
 #define SPILL_NULL_STR 0xffffffffu
 /* A spill holds at most retry_buffer intervals a stop: far below this. */
@@ -127,6 +128,19 @@ static void put_context(struct sbuf *b, const struct spill_context *ctx)
 		put_str(b, health_names[i]);
 }
 
+/* A process's container: its id (null: none), then the rest. */
+static void put_container(struct sbuf *b, const struct container *c)
+{
+	put_str(b, c != NULL ? c->id : NULL);
+	if (c == NULL)
+		return;
+	put_str(b, c->runtime);
+	put_str(b, c->pod_uid);
+	put_str(b, c->namespace_);
+	put_str(b, c->pod);
+	put_str(b, c->name);
+}
+
 static void put_interval(struct sbuf *b, const struct interval_data *iv)
 {
 	size_t i, k;
@@ -152,6 +166,7 @@ static void put_interval(struct sbuf *b, const struct interval_data *iv)
 		put_u64(b, (uint64_t)p->uid);
 		put_str(b, p->cmdline);
 		put_str(b, p->unit);
+		put_container(b, p->container);
 		put_u64(b, p->exit_ns);
 	}
 	put_u64(b, iv->n_rows);
@@ -254,6 +269,7 @@ struct rd {
 	const unsigned char *p;
 	size_t len, off;
 	bool bad;   /* ran past the end or found a value out of range */
+	uint32_t version;   /* the batch's */
 };
 
 static void get(struct rd *r, void *v, size_t n)
@@ -372,6 +388,34 @@ static bool get_context(struct rd *r, struct batch *b)
 	return !r->bad;
 }
 
+/* A string field of at most len - 1 bytes into buf. */
+static void get_field(struct rd *r, char *buf, size_t len)
+{
+	char *s = get_str(r, len - 1);
+
+	snprintf(buf, len, "%s", s != NULL ? s : "");
+	free(s);
+}
+
+static struct container *get_container(struct rd *r)
+{
+	char *id = r->version >= 2 ? get_str(r, CONTAINER_ID_LEN) : NULL;
+	struct container *c = id != NULL ? calloc(1, sizeof(*c)) : NULL;
+
+	if (id != NULL && c == NULL)
+		r->bad = true;
+	if (c != NULL) {
+		snprintf(c->id, sizeof(c->id), "%s", id);
+		get_field(r, c->runtime, sizeof(c->runtime));
+		get_field(r, c->pod_uid, sizeof(c->pod_uid));
+		get_field(r, c->namespace_, sizeof(c->namespace_));
+		get_field(r, c->pod, sizeof(c->pod));
+		get_field(r, c->name, sizeof(c->name));
+	}
+	free(id);
+	return c;
+}
+
 static bool get_procs(struct rd *r, struct interval_data *iv)
 {
 	uint64_t n = get_u64(r);
@@ -394,6 +438,7 @@ static bool get_procs(struct rd *r, struct interval_data *iv)
 		p->uid = (int64_t)get_u64(r);
 		p->cmdline = get_str(r, 1 << 20);
 		p->unit = get_str(r, 4096);
+		p->container = get_container(r);
 		p->exit_ns = get_u64(r);
 	}
 	return !r->bad;
@@ -602,9 +647,10 @@ static int replay_batches(struct store *s, const unsigned char *p, size_t len,
 		memcpy(&n, p + off + 12, 8);
 		memcpy(&sum, p + off + 20, 8);
 		off += SPILL_HEADER_BYTES;
-		if (version != SPILL_VERSION || n > len - off || fnv1a(p + off, n) != sum)
+		if (version < 1 || version > SPILL_VERSION || n > len - off ||
+		    fnv1a(p + off, n) != sum)
 			goto bad;
-		rd = (struct rd){ .p = p + off, .len = n };
+		rd = (struct rd){ .p = p + off, .len = n, .version = version };
 		if (!get_batch(&rd, &b))
 			goto bad;
 		r = write_batch(s, &b, n_written, err, errlen);

@@ -4,16 +4,17 @@
  *
  * Per process-interval of the current model's raw intervals in the
  * training window, one regression row (model_generic_cpi_row) weighted by
- * its cycles: a busy process counts for more than one that ran a moment,
- * whose rates are noise.  The fit itself is cpi_fitter.c.  Every
+ * its cycles (a busy process counts for more than one that ran a moment,
+ * whose rates are noise) and keyed by its process (each has its own base
+ * CPI in the fit).  The fit itself is lib/model/cpi_fit.c.  Every
  * attempt leaves a row, a failed one with the reason, so readers can say
  * why there is no stack instead of showing none.
  */
-#include "daemon/store/cpi_fitter.h"
 #include "daemon/store/store_private.h"
 #include "lib/db.h"
 #include "lib/db_columns.h"
 #include "lib/group_parts.h"
+#include "lib/model/cpi_fit.h"
 #include "lib/model/model_generic.h"
 
 #include <errno.h>
@@ -34,6 +35,7 @@
 /* What the window gave: the rows, and why the others were not used. */
 struct training {
 	double *a, *b, *wt;
+	int64_t *group;   /* the process (table process's id) of each row */
 	size_t n, seen, few_instructions, no_base;
 	size_t lacks[CPI_REGRESSORS];
 };
@@ -44,7 +46,8 @@ static int training_alloc(struct training *t)
 	t->a = malloc(CPIFIT_MAX_ROWS * CPI_WEIGHTS * sizeof(*t->a));
 	t->b = malloc(CPIFIT_MAX_ROWS * sizeof(*t->b));
 	t->wt = malloc(CPIFIT_MAX_ROWS * sizeof(*t->wt));
-	return t->a != NULL && t->b != NULL && t->wt != NULL ? 0 : -ENOMEM;
+	t->group = malloc(CPIFIT_MAX_ROWS * sizeof(*t->group));
+	return t->a != NULL && t->b != NULL && t->wt != NULL && t->group != NULL ? 0 : -ENOMEM;
 }
 
 static void training_free(struct training *t)
@@ -52,11 +55,13 @@ static void training_free(struct training *t)
 	free(t->a);
 	free(t->b);
 	free(t->wt);
+	free(t->group);
 }
 
 /* One process-interval's families into a row, or counted as unusable. */
 static void add_row(const struct model *m, const struct group_map *map,
-		    struct group_sums *sums, struct part_sums **parts, struct training *t)
+		    struct group_sums *sums, struct part_sums **parts, int64_t process,
+		    struct training *t)
 {
 	double cpi, cyc, ins;
 	int r;
@@ -72,6 +77,7 @@ static void add_row(const struct model *m, const struct group_map *map,
 		t->few_instructions++;
 	else {
 		t->b[t->n] = cpi;
+		t->group[t->n] = process;
 		t->wt[t->n++] = cyc;
 	}
 	memset(sums, 0, MODEL_MAX_GROUPS * sizeof(*sums));
@@ -137,7 +143,7 @@ static int read_training(struct store *s, const struct group_map *map, int64_t l
 			continue;
 		if (sqlite3_column_int64(st, 0) != cur_iv || sqlite3_column_int64(st, 1) != cur_proc) {
 			if (cur_iv >= 0)
-				add_row(s->model, map, sums, &parts, t);
+				add_row(s->model, map, sums, &parts, cur_proc, t);
 			cur_iv = sqlite3_column_int64(st, 0);
 			cur_proc = sqlite3_column_int64(st, 1);
 		}
@@ -150,7 +156,7 @@ static int read_training(struct store *s, const struct group_map *map, int64_t l
 		}
 	}
 	if (cur_iv >= 0 && t->n < CPIFIT_MAX_ROWS && (rc == SQLITE_DONE || rc == SQLITE_ROW))
-		add_row(s->model, map, sums, &parts, t);
+		add_row(s->model, map, sums, &parts, cur_proc, t);
 	free(parts);
 	sqlite3_finalize(st);
 	return rc == SQLITE_DONE || rc == SQLITE_ROW ? SQLITE_OK : rc;
@@ -159,6 +165,7 @@ static int read_training(struct store *s, const struct group_map *map, int64_t l
 static void swap_rows(struct training *t, size_t i, size_t j)
 {
 	double row[CPI_WEIGHTS], x;
+	int64_t g;
 
 	memcpy(row, &t->a[i * CPI_WEIGHTS], sizeof(row));
 	memcpy(&t->a[i * CPI_WEIGHTS], &t->a[j * CPI_WEIGHTS], sizeof(row));
@@ -169,12 +176,15 @@ static void swap_rows(struct training *t, size_t i, size_t j)
 	x = t->wt[i];
 	t->wt[i] = t->wt[j];
 	t->wt[j] = x;
+	g = t->group[i];
+	t->group[i] = t->group[j];
+	t->group[j] = g;
 }
 
 /* The rows in a fixed pseudo-random order (Fisher-Yates, a 64-bit LCG of
- * fixed seed: the same data gives the same fit): the held-out quarter
- * (every fourth row, cpi_fit_quality.c) is then a random quarter, as the
- * paper's 4:1 split is, not the same processes of every interval. */
+ * fixed seed: the same data gives the same fit), so that no order of the
+ * query's leaks into the fit (whole processes are held out by their id,
+ * cpi_fit_quality.c). */
 static void shuffle(struct training *t)
 {
 	uint64_t x = 0x9e3779b97f4a7c15ULL;
@@ -247,9 +257,11 @@ static int write_fit(struct store *s, const struct store_cpifit_result *res,
 	rc = sqlite3_prepare_v2(s->db, "INSERT INTO cpi_fit (model, formula_version, fit_version,"
 				" created_ns, window_start_ns, window_end_ns, rows, train_rows,"
 				" held_rows, r2, held_error, condition, regressors, w0, w1, w2, w3,"
-				" w4, w5, w6, dropped, error, cost_ns) VALUES (?1, ?2, ?3, ?4, ?5,"
+				" w4, w5, w6, dropped, error, cost_ns, processes, held_processes,"
+				" e0, e1, e2, e3, e4, e5, e6) VALUES (?1, ?2, ?3, ?4, ?5,"
 				" ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19,"
-				" ?20, ?21, ?22, ?23)", -1, &st, NULL);
+				" ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32)",
+				-1, &st, NULL);
 	if (rc != SQLITE_OK)
 		return rc;
 	sqlite3_bind_text(st, 1, s->model->name, -1, SQLITE_STATIC);
@@ -271,6 +283,10 @@ static int write_fit(struct store *s, const struct store_cpifit_result *res,
 	if (error != NULL)
 		sqlite3_bind_text(st, 22, error, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 23, (int64_t)res->cost_ns);
+	sqlite3_bind_int64(st, 24, (int64_t)f->q.processes);
+	sqlite3_bind_int64(st, 25, (int64_t)f->q.held_processes);
+	for (k = 0; k < CPI_WEIGHTS; k++)
+		bind_double(st, 26 + (int)k, error == NULL ? f->errors[k] : NAN);
 	rc = sqlite3_step(st);
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
@@ -291,12 +307,14 @@ static int write_fit(struct store *s, const struct store_cpifit_result *res,
 	return rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
-static const char *fit_error(int r, const struct training *t, const struct store *s,
-			     uint64_t window_ns, char *buf, size_t len)
+static const char *fit_error(int r, const struct training *t, const struct cpi_fit *f,
+			     const struct store *s, uint64_t window_ns, char *buf, size_t len)
 {
 	if (r == 0)
 		return NULL;
-	if (r == -EINVAL)
+	if (r == -ERANGE)
+		snprintf(buf, len, "%s, over the last %.0f min", f->why, (double)window_ns / 60e9);
+	else if (r == -EINVAL)
 		explain_too_few(s, t, window_ns, buf, len);
 	else if (r == -EDOM)
 		snprintf(buf, len, "the intervals' miss rates are degenerate (not finite, or "
@@ -341,8 +359,9 @@ int store_cpifit(struct store *s, uint64_t now_ns, uint64_t window_ns,
 	for (k = 0; k < CPI_REGRESSORS; k++)
 		names[k] = model_generic_regressor(s->model, k);
 	shuffle(&t);
-	r = cpi_fit_weighted(t.a, t.b, t.wt, t.n, names, &f);
-	why = fit_error(r, &t, s, window_ns, res->error, sizeof(res->error));
+	r = cpi_fit_weighted(&(const struct cpi_fit_data){ t.a, t.b, t.wt, t.group, t.n },
+			     names, &f);
+	why = fit_error(r, &t, &f, s, window_ns, res->error, sizeof(res->error));
 	res->fitted = why == NULL;
 	res->rows = t.n;
 	res->r2 = f.q.r2;

@@ -63,13 +63,21 @@ int store_prepare_writes(struct store *s, char *err, size_t errlen)
 	int r;
 
 	r = prepare(s,
-		    "INSERT INTO process (boot, pid, start_ns, comm, cmdline, uid, unit, exit_ns)"
-		    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"
+		    "INSERT INTO process (boot, pid, start_ns, comm, cmdline, uid, unit, exit_ns,"
+		    " container_id, container_runtime, pod_uid, pod_namespace, pod_name,"
+		    " container_name)"
+		    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)"
 		    " ON CONFLICT (boot, pid, start_ns) DO UPDATE SET"
 		    "  comm = CASE WHEN excluded.comm = '?' THEN comm ELSE excluded.comm END,"
 		    "  cmdline = coalesce(excluded.cmdline, cmdline),"
 		    "  uid = coalesce(excluded.uid, uid),"
 		    "  unit = coalesce(excluded.unit, unit),"
+		    "  container_id = coalesce(excluded.container_id, container_id),"
+		    "  container_runtime = coalesce(excluded.container_runtime, container_runtime),"
+		    "  pod_uid = coalesce(excluded.pod_uid, pod_uid),"
+		    "  pod_namespace = coalesce(excluded.pod_namespace, pod_namespace),"
+		    "  pod_name = coalesce(excluded.pod_name, pod_name),"
+		    "  container_name = coalesce(excluded.container_name, container_name),"
 		    "  exit_ns = coalesce(excluded.exit_ns, exit_ns)"
 		    " RETURNING id", &s->ins_process, err, errlen);
 	if (r < 0)
@@ -274,6 +282,19 @@ static int insert_group_times(struct store *s, const struct interval_data *iv,
 	return SQLITE_OK;
 }
 
+/* A process's container into ?9 .. ?14; what is not known stays NULL. */
+static void bind_container(sqlite3_stmt *st, const struct container *c)
+{
+	if (c == NULL)
+		return;
+	bind_text_or_null(st, 9, c->id[0] ? c->id : NULL);
+	bind_text_or_null(st, 10, c->runtime[0] ? c->runtime : NULL);
+	bind_text_or_null(st, 11, c->pod_uid[0] ? c->pod_uid : NULL);
+	bind_text_or_null(st, 12, c->namespace_[0] ? c->namespace_ : NULL);
+	bind_text_or_null(st, 13, c->pod[0] ? c->pod : NULL);
+	bind_text_or_null(st, 14, c->name[0] ? c->name : NULL);
+}
+
 /* The interval's processes, new or known (what is new of them kept):
  * proc_ids[i] the stored id of iv->procs[i]. */
 static int upsert_processes(struct store *s, const struct interval_data *iv, int64_t *proc_ids)
@@ -293,6 +314,7 @@ static int upsert_processes(struct store *s, const struct interval_data *iv, int
 		bind_int64_or_null(st, 6, p->uid, p->uid < 0);
 		bind_text_or_null(st, 7, p->unit);
 		bind_int64_or_null(st, 8, (sqlite3_int64)p->exit_ns, p->exit_ns == 0);
+		bind_container(st, p->container);
 		rc = sqlite3_step(st);
 		if (rc == SQLITE_ROW) {
 			proc_ids[i] = sqlite3_column_int64(st, 0);

@@ -138,7 +138,7 @@ struct model_context {
 	bool smt_on;       /* the measured host ran two threads per core */
 	/* Regression CPI stack weights (generic model): base CPI, then one
 	 * cycles-per-event weight per regressor, fitted over interval records
-	 * (daemon/store/cpi_fitter.h); NULL when not fitted. */
+	 * (lib/model/cpi_fit.h); NULL when not fitted. */
 	const double *cpi_weights;
 	/* Slots per cycle as the measured host's PMU reports them (Arm's
 	 * caps/slots, PMMIR_EL1.SLOTS: perf's #slots); 0: the model's
@@ -232,14 +232,21 @@ const struct model *model_with_metric(const char *metric_name);
 uint64_t model_total_task_clock(const struct model *m, const struct group_sums *sums);
 int model_group_index(const struct model *m, const char *group_name);  /* -1 if none */
 int model_metric_index(const struct model *m, const char *metric_name); /* -1 if none */
+int model_event_index(const struct model_group *g, const char *column); /* -1 if none */
 /* General-purpose counters one group needs, and what the PMU offers. */
 unsigned model_group_gp_needed(const struct model_group *g);
 unsigned model_gp_budget(const struct model *m, bool smt_on, bool watchdog_on);
 /* The heading of a stack measured in slots, from the model's facts: its
  * slot stage and width, and a level 3 of cycles where its tree has one
- * ("Top-Down: share of dispatch slots (6 per cycle)"); -ENOENT for a stack
- * in other units (FLOPS, CPI), which a reader titles itself. */
+ * ("Top-Down: share of dispatch slots (6 per cycle)"; where the slot
+ * stage and a stage stack share a name, as Intel's two "issue"s, each
+ * says which it is), and of the frontend thesis's cycle decomposition
+ * ("fe_cycles", shares of cycles); -ENOENT for a stack in other units
+ * (FLOPS, CPI), which a reader titles itself. */
 int model_stack_title(const struct model *m, const char *stack, char *buf, size_t len);
+/* The heading of the two-stage ranges (name_low .. name_high), naming both
+ * stages; -ENOENT for a model with no second stage. */
+int model_ranges_title(const struct model *m, char *buf, size_t len);
 /* The name perf prints for an event. */
 const char *model_event_perf_name(const struct model_event *e);
 /* "page_faults,migrations": the comma-separated columns of a group, as stored

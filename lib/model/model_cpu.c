@@ -124,6 +124,8 @@ int model_for_cpu(const struct host_cpu *c, const char *pfm_pmu, const struct mo
 		return -ENOENT;
 	if (n == 1)
 		models[0] = m;
+	else if (model_for_hybrid_table(t) != NULL)
+		m = model_for_hybrid_table(t);   /* both core types, each on its PMU */
 	*n_types = n;
 	*ret = m;
 	return 0;

@@ -23,7 +23,8 @@
  * c->hypothetical).  pfm_pmu is the core PMU libpfm4 detected here (NULL:
  * none; a hypothetical CPU is taken as one libpfm4 knows).  For a hybrid
  * CPU, units[] gets its core types and models[] one model each (*n_types
- * 2); else *n_types is 1 and models[0] is *ret.  why says what was chosen.
+ * 2), and *ret is the hybrid model of both (model_hybrid.h); else
+ * *n_types is 1 and models[0] is *ret.  why says what was chosen.
  * 0, or -ENOENT. */
 int model_for_cpu(const struct host_cpu *c, const char *pfm_pmu, const struct model **ret,
 		  const struct model *models[2], const char *units[2], unsigned *n_types,

@@ -49,7 +49,9 @@ static const struct model_metric generic_metrics[_GM_MAX] = {
 	[GM_CPI_RESIDUAL] = { "cpi_residual", NULL, METRIC_RATIO, "regression CPI stack: measured CPI minus the estimate (may be negative)", "cpi", "CPI-RESID" },
 	[GM_FLOPS_PER_CYCLE] = { "flops_per_cycle", NULL, METRIC_RATIO, "floating-point operations per cycle", NULL },
 	[GM_GFLOPS] = { "gflops", NULL, METRIC_RATE, "GFLOP per second of CPU time", NULL },
-	[GM_FLOP_PEAK] = { "flop_peak_fraction", NULL, METRIC_FRACTION, "FLOP per cycle over the double-precision peak", NULL },
+	[GM_FLOP_PEAK] = { "flop_peak_fraction", NULL, METRIC_FRACTION, "FLOP per cycle over the core's peak; the counter does not tell SP from DP, so "
+		"over the single-precision peak, the highest it could reach (a lower bound: a "
+		"double-precision kernel at its peak reads 50%)", NULL },
 };
 
 #define ZEN_BASE                                                                  \
@@ -57,30 +59,41 @@ static const struct model_metric generic_metrics[_GM_MAX] = {
 	{ "RETIRED_INSTRUCTIONS", "instructions", "instructions", false, false }
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
+/* How perf names each event (perf_name): perf 7.2.12's amdzen2/ and
+ * amdzen3/ JSON where one of its names has our encoding (ic_cache_fill_l2
+ * 0x82, ic_cache_fill_sys 0x83: ic_fw32_miss is 0x81, fetch windows, and
+ * ic_fetch_stall.ic_stall_any 0x87, stall cycles; bp_l1_tlb_miss_l2_tlb_miss
+ * on Zen 2, umask 0xff over the three bits the CPU defines); else perf's
+ * raw form of our umask (Zen 3 adds coalesced_4k, 0x08, to the i-TLB
+ * total; perf has no name for the d-TLB L2 misses 0xd0, nor for local and
+ * remote DRAM fills together, 0x48).  tests/unit/test_model_perf_names.c
+ * checks each against perf's encoding. */
 static const struct model_event zen_cpi_a[] = {
 	ZEN_BASE,
 	{ "RETIRED_BRANCH_INSTRUCTIONS_MISPREDICTED", "br_misp_retired", "ex_ret_brn_misp", false, false },
-	{ "INSTRUCTION_CACHE_REFILLS_FROM_L2", "ic_refill_l2", "ic_fw32_miss", false, false },
-	{ "INSTRUCTION_CACHE_REFILLS_FROM_SYSTEM", "ic_refill_mem", "ic_fetch_stall.ic_stall_any",
+	{ "INSTRUCTION_CACHE_REFILLS_FROM_L2", "ic_refill_l2", "ic_cache_fill_l2", false, false },
+	{ "INSTRUCTION_CACHE_REFILLS_FROM_SYSTEM", "ic_refill_mem", "ic_cache_fill_sys",
 	  false, false },
 };
 
 static const struct model_event zen3_cpi_b[] = {
 	ZEN_BASE,
-	{ "L1_ITLB_MISS_L2_ITLB_MISS:IF1G:IF2M:IF4K", "itlb_miss", "bp_l1_tlb_miss_l2_tlb_miss", false, false },
+	{ "L1_ITLB_MISS_L2_ITLB_MISS:IF1G:IF2M:IF4K", "itlb_miss", "cpu/event=0x85,umask=0x7/",
+	  false, false },
 	{ "L1_DTLB_MISS:TLB_RELOAD_4K_L2_MISS:TLB_RELOAD_2M_L2_MISS:TLB_RELOAD_1G_L2_MISS",
-	  "dtlb_miss", "ls_l1_d_tlb_miss.all_l2_miss", false, false },
+	  "dtlb_miss", "cpu/event=0x45,umask=0xd0/", false, false },
 	{ "DEMAND_DATA_CACHE_FILLS_FROM_SYSTEM:MEM_IO_LCL:MEM_IO_RMT", "dc_refill_mem",
-	  "ls_dmnd_fills_from_sys.mem_io_local", false, false },
+	  "cpu/event=0x43,umask=0x48/", false, false },
 };
 
 static const struct model_event zen2_cpi_b[] = {
 	ZEN_BASE,
-	{ "L1_ITLB_MISS_L2_ITLB_MISS:IF1G:IF2M:IF4K", "itlb_miss", "bp_l1_tlb_miss_l2_tlb_miss", false, false },
+	{ "L1_ITLB_MISS_L2_ITLB_MISS:IF1G:IF2M:IF4K", "itlb_miss", "bp_l1_tlb_miss_l2_tlb_miss",
+	  false, false },
 	{ "L1_DTLB_MISS:TLB_RELOAD_4K_L2_MISS:TLB_RELOAD_2M_L2_MISS:TLB_RELOAD_1G_L2_MISS",
-	  "dtlb_miss", "ls_l1_d_tlb_miss.all_l2_miss", false, false },
+	  "dtlb_miss", "cpu/event=0x45,umask=0xd0/", false, false },
 	{ "DATA_CACHE_REFILLS_FROM_SYSTEM:LS_MABRESP_LCL_DRAM:LS_MABRESP_RMT_DRAM", "dc_refill_mem",
-	  "ls_refills_from_sys.ls_mabresp_lcl_dram", false, false },
+	  "cpu/event=0x43,umask=0x48/", false, false },
 };
 
 static const struct model_event zen_flops[] = {

@@ -164,6 +164,10 @@ static const struct model_event_rule icl_event_rules[] = {
 	{ "lsd_uops", EVENT_ALWAYS, 0xf, 0xf },                 /* LSD.UOPS */
 	{ "dsb_cycles", EVENT_ALWAYS, 0xf, 0xf },               /* IDQ.DSB_CYCLES_ANY */
 	{ "mite_cycles", EVENT_ALWAYS, 0xf, 0xf },              /* IDQ.MITE_CYCLES_ANY */
+	/* IDQ.MS_CYCLES_ANY (icelake; icelakex lists only IDQ.MS_UOPS, the
+	 * same event without the cmask: 0-3 too) and LSD.CYCLES_ACTIVE */
+	{ "ms_cycles", EVENT_ALWAYS, 0xf, 0xf },
+	{ "lsd_cycles", EVENT_ALWAYS, 0xf, 0xf },
 	{ "dsb2mite_penalty_cycles", EVENT_ALWAYS, 0xf, 0xf },  /* DSB2MITE_SWITCHES.PENALTY_CYCLES */
 	{ "icache_stall_cycles", EVENT_ALWAYS, 0xf, 0xf },      /* ICACHE_16B.IFDATA_STALL */
 	{ "itlb_stall_cycles", EVENT_ALWAYS, 0xf, 0xf },        /* ICACHE_64B.IFTAG_STALL */
@@ -282,6 +286,7 @@ static void icl_compute(const struct model *m, const struct group_sums *sums,
 	td.stage_cov = mem.coverage;
 	icl_fe_l3(m, sums, &td);
 	model_intel_core_per_cycle(m, sums, ctx != NULL && ctx->smt_on, &td);
+	model_intel_recovery(m, sums, &td);
 	model_intel_compute(m, sums, &td, out);
 	model_intel_cycle_stack(m, sums, "stalls_mem_any", "fe_stalls_flops", out);
 }

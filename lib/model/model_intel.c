@@ -13,6 +13,7 @@
 #define FL "flops"
 #define IS "issue"
 #define CY "cpi_cycles"
+#define FC "fe_cycles"
 
 const struct model_metric model_intel_metrics[_IM_MAX] = {
 	[IM_RETIRING] = { "retiring", NULL, METRIC_FRACTION,
@@ -50,17 +51,20 @@ const struct model_metric model_intel_metrics[_IM_MAX] = {
 	[IM_LSD_SHARE] = { "lsd_share", NULL, METRIC_FRACTION,
 		"share of uops delivered by the loop stream detector", FE, "LSD" },
 	[IM_DSB_P_ONLY] = { "dsb_p_only", NULL, METRIC_RATIO,
-		"DSB uops per cycle the DSB was delivering (thesis P_only)", NULL },
+		"DSB uops per cycle the DSB was delivering (thesis P_only; not offered when it "
+		"delivered in under 1% of cycles: residual counts)", NULL },
 	[IM_DSB_P_OVERALL] = { "dsb_p_overall", NULL, METRIC_RATIO,
 		"DSB uops per cycle of all cycles (thesis P_overall)", NULL },
 	[IM_MITE_P_ONLY] = { "mite_p_only", NULL, METRIC_RATIO,
-		"MITE uops per cycle the MITE was delivering (thesis P_only)", NULL },
+		"MITE uops per cycle the MITE was delivering (thesis P_only; not offered when it "
+		"delivered in under 1% of cycles: residual counts)", NULL },
 	[IM_MITE_P_OVERALL] = { "mite_p_overall", NULL, METRIC_RATIO,
 		"MITE uops per cycle of all cycles (thesis P_overall)", NULL },
 	[IM_DSB_SWITCH] = { "dsb_switch_fraction", NULL, METRIC_FRACTION,
 		"cycles lost switching from the DSB to MITE", NULL },
 	[IM_ICACHE_STALL] = { "icache_stall_fraction", NULL, METRIC_FRACTION,
-		"cycles fetch waited on an i-cache miss", NULL },
+		"cycles fetch waited on an i-cache miss (where level 3 is measured, its "
+		"icache_misses: one figure)", NULL },
 	[IM_ITLB_STALL] = { "itlb_stall_fraction", NULL, METRIC_FRACTION,
 		"cycles fetch waited on an i-TLB miss", NULL },
 	[IM_FLOPS_PER_CYCLE] = { "flops_per_cycle", NULL, METRIC_RATIO,
@@ -81,14 +85,16 @@ const struct model_metric model_intel_metrics[_IM_MAX] = {
 		"peak left empty (approximation: exact for FMA code; non-FMA code counts half "
 		"its lanes, the rest is unexplained)", FL, "FL-WIDTH" },
 	[IM_FE_LOW] = { "frontend_bound_low", NULL, METRIC_FRACTION,
-		"frontend loss, lower bound: the issue stage (issue_frontend_bound; capped at "
-		"the dispatch stage's)", NULL },
+		"frontend loss, lower bound: the smaller of the allocation (Top-Down issue) "
+		"stage's frontend_bound and the execution-issue stage's issue_frontend_bound",
+		NULL },
 	[IM_FE_HIGH] = { "frontend_bound_high", NULL, METRIC_FRACTION,
-		"frontend loss, upper bound: the dispatch stage (frontend_bound)", NULL },
+		"frontend loss, upper bound: the larger of the two stages' figures", NULL },
 	[IM_BE_LOW] = { "backend_bound_low", NULL, METRIC_FRACTION,
-		"backend loss, lower bound: the dispatch stage (backend_bound)", NULL },
+		"backend loss, lower bound: the smaller of the allocation (Top-Down issue) "
+		"stage's backend_bound and the execution-issue stage's issue_backend_bound", NULL },
 	[IM_BE_HIGH] = { "backend_bound_high", NULL, METRIC_FRACTION,
-		"backend loss, upper bound: the issue stage (issue_backend_bound)", NULL },
+		"backend loss, upper bound: the larger of the two stages' figures", NULL },
 	/* Level 3: perf defines these as fractions of cycles, not of slots */
 	[IM_ICACHE_MISSES] = { "icache_misses", "fetch_latency", METRIC_FRACTION,
 		"cycles stalled on i-cache misses (perf tma_icache_misses; share of cycles)", TD, "ICACHE" },
@@ -140,9 +146,10 @@ const struct model_metric model_intel_metrics[_IM_MAX] = {
 		"issue-stage stack: wrong-path slots (issued - retired, as at dispatch), which "
 		"take the scheduler-empty cycles mispredicts explain", IS, "IS-BADSPEC" },
 	[IM_ISSUE_FRONTEND] = { "issue_frontend_bound", NULL, METRIC_FRACTION,
-		"issue-stage stack: cycles the scheduler (RS) was empty, less bad speculation's "
-		"share (approximation: the PMU does not say which empty cycles follow a "
-		"mispredict), at most the dispatch stage's frontend_bound", IS, "IS-FE" },
+		"issue-stage stack: cycles the scheduler (RS) was empty, less the cycles the "
+		"allocator recovered from a mispredict or clear and waited for the resteered fetch "
+		"(INT_MISC.RECOVERY_CYCLES + CLEAR_RESTEER_CYCLES; approximation: taken to be "
+		"RS-empty cycles), both shares of whole cycles", IS, "IS-FE" },
 	[IM_ISSUE_BACKEND] = { "issue_backend_bound", NULL, METRIC_FRACTION,
 		"issue-stage stack: slots not issued while the scheduler held uops", IS, "IS-BE" },
 	[IM_ISSUE_MEMORY] = { "issue_memory_bound", "issue_backend_bound", METRIC_FRACTION,
@@ -154,9 +161,8 @@ const struct model_metric model_intel_metrics[_IM_MAX] = {
 	[IM_CYC_BASE] = { "cyc_cpi_base", NULL, METRIC_RATIO,
 		"cycle-accounted CPI stack: the cycles no component below claims (the paper's base). "
 		"A cycle two counters both count (a fetch stall while a load is outstanding) is "
-		"booked to each: the stack cannot see which cycles coincide, so each component is "
-		"capped at the cycles the ones before it left (recovery, icache, itlb, DRAM, L3, L2, "
-		"L1, divider, other) and any smaller overlap is taken off the base", CY, "CY-BASE" },
+		"booked to each: the stack cannot see which cycles coincide, so that overlap is its "
+		"own row, cyc_cpi_overlap, not taken off the base or any component", CY, "CY-BASE" },
 	[IM_CYC_ICACHE] = { "cyc_cpi_icache", NULL, METRIC_RATIO,
 		"cycle-accounted CPI stack: fetch stalled on L1 i-cache misses, the miss delay the "
 		"paper books as the i-cache penalty (wrong-path misses included)", CY, "CY-ICACHE" },
@@ -187,7 +193,40 @@ const struct model_metric model_intel_metrics[_IM_MAX] = {
 	[IM_CYC_OTHER] = { "cyc_cpi_other", NULL, METRIC_RATIO,
 		"cycle-accounted CPI stack: the other execution stalls - with no load outstanding, "
 		"less the divider's and the frontend's and recovery's (taken to have stalled "
-		"execution: a lower estimate), never negative", CY, "CY-OTHER" },
+		"execution: a lower estimate); where those exceed the stalls, 0 and the excess in "
+		"cyc_cpi_overlap", CY, "CY-OTHER" },
+	[IM_CYC_OVERLAP] = { "cyc_cpi_overlap", NULL, METRIC_RATIO,
+		"cycle-accounted CPI stack: cycles two components both booked (negative; present "
+		"only then) - frontend and recovery stall cycles beyond the execution stalls with "
+		"no load outstanding (fetch stalls while a load was outstanding are in memory too), "
+		"and any excess of the components over the measured cycles", CY, "CY-OVERLAP" },
+	[IM_FLOPS_OVERLAP] = { "flops_overlap", NULL, METRIC_FRACTION,
+		"FLOPS stack: the parts above sum over the peak by this much (negative; present "
+		"only then) - the frontend's whole empty cycles beside FLOPs per core clock, or "
+		"FP counts no core can issue; no part is cut to hide it", FL, "FL-OVERLAP" },
+	/* The frontend thesis [Forte 2021]: eq. 3.5 and eq. 3.2 */
+	[IM_FE_P_OVERALL] = { "fe_p_overall", NULL, METRIC_RATIO,
+		"uops the frontend delivered per cycle, every path (DSB, MITE, MS, LSD; "
+		"thesis P_overall)", NULL },
+	[IM_FEC_DSB] = { "fe_cycles_dsb", NULL, METRIC_FRACTION,
+		"frontend cycles: the DSB (uop cache) delivering uops", FC, "FC-DSB" },
+	[IM_FEC_MITE] = { "fe_cycles_mite", NULL, METRIC_FRACTION,
+		"frontend cycles: the legacy decoders (MITE) delivering uops", FC, "FC-MITE" },
+	[IM_FEC_MS] = { "fe_cycles_ms", NULL, METRIC_FRACTION,
+		"frontend cycles: the microcode sequencer (MS) delivering uops", FC, "FC-MS" },
+	[IM_FEC_LSD] = { "fe_cycles_lsd", NULL, METRIC_FRACTION,
+		"frontend cycles: the loop stream detector delivering uops", FC, "FC-LSD" },
+	[IM_FEC_SWITCH] = { "fe_cycles_dsb_switch", NULL, METRIC_FRACTION,
+		"frontend cycles: the DSB-to-MITE switch penalty, no uop delivered (the cost "
+		"of leaving the DSB; DSB2MITE_SWITCHES.PENALTY_CYCLES)", FC, "FC-SWITCH" },
+	[IM_FEC_NONE] = { "fe_cycles_none", NULL, METRIC_FRACTION,
+		"frontend cycles: no path delivering - fetch stalls (i-cache, i-TLB, resteers) "
+		"and an instruction queue full behind a stalled backend (the thesis's FE "
+		"stalls, which assume no backend stall)", FC, "FC-NONE" },
+	[IM_FEC_OVERLAP] = { "fe_cycles_overlap", NULL, METRIC_FRACTION,
+		"frontend cycles: the parts above exceed the cycles by this much (negative; "
+		"present only then) - two paths counted in one cycle, or parts measured at "
+		"different times", FC, "FC-OVERLAP" },
 };
 
 /* The cycle-accounted CPI stack's family on Skylake-class and Ice Lake
@@ -238,6 +277,11 @@ const struct model_event model_intel_fe_uops_lsd[INTEL_FE_UOPS_LSD] = {
 	{ "LSD:UOPS", "lsd_uops", "LSD.UOPS", false, false },
 	{ "IDQ:DSB_UOPS:c=1", "dsb_cycles", "IDQ.DSB_CYCLES_ANY", false, false },
 	{ "IDQ:MITE_UOPS:c=1", "mite_cycles", "IDQ.MITE_CYCLES_ANY", false, false },
+	/* appended: the thesis's cycle decomposition (icelake/ and
+	 * sapphirerapids/frontend.json IDQ.MS_CYCLES_ANY, IDQ.MS_UOPS with
+	 * cmask 1; pipeline.json LSD.CYCLES_ACTIVE, LSD.UOPS with cmask 1) */
+	{ "IDQ:MS_UOPS:c=1", "ms_cycles", "IDQ.MS_CYCLES_ANY", false, false },
+	{ "LSD:UOPS:c=1", "lsd_cycles", "LSD.CYCLES_ACTIVE", false, false },
 };
 
 void model_intel_fe_l3_common(const struct model *m, const struct group_sums *sums,
@@ -277,29 +321,45 @@ double model_intel_fe_source_limited(const struct gview *bw, const char *any, co
 	return model_ratio(model_gv(bw, any) - model_gv(bw, ok), model_gv(bw, "core_clks")) / 2.0;
 }
 
+void model_intel_recovery(const struct model *m, const struct group_sums *sums,
+			  struct topdown *td)
+{
+	struct gview v = model_gview_get(m, sums, "cyc_cpi");
+
+	td->recovery = model_ratio(model_gv(&v, "recovery_cycles_thread") +
+				   model_gv(&v, "clear_resteer_cycles"), v.cycles);
+	td->recovery_cov = v.coverage;
+}
+
 /*
- * The issue-stage CPI stack (paper section III-A, Table II issue column),
- * in the dispatch stage's unit, slots (W = pipeline_width, the narrowest
- * stage: section III-A's last paragraph):
+ * The issue-stage CPI stack (paper section III-A, Table II issue column:
+ * the paper's issue is from the scheduler to the execution ports, which
+ * Intel calls dispatch; Intel's issue, whose slots Top-Down counts, is
+ * the paper's dispatch), in Top-Down's unit, slots (W = pipeline_width,
+ * the narrowest stage: section III-A's last paragraph):
  *   issue_retiring        = retiring (correct-path work is the same at
  *                           every stage)
  *   issue_bad_speculation = bad_speculation (wrong-path work, issued -
  *                           retired: section III-B's simple approach)
- *   issue_frontend_bound  = min(frontend_bound,
- *                               max(0, RS empty cycles / cycles - bad_speculation))
+ *   issue_frontend_bound  = max(0, RS empty cycles / cycles
+ *                               - (RECOVERY_CYCLES + CLEAR_RESTEER_CYCLES) / cycles)
  *   issue_backend_bound   = the rest (Table II lines 9-16: slots not
  *                           issued while the RS held uops)
  *   issue_memory_bound    = CYCLE_ACTIVITY.STALLS_MEM_ANY / cycles (line 11:
  *                           the producer waits on memory), issue_core_bound
  *                           the rest of the backend
  * An RS-empty cycle after a mispredict is the branch predictor's (Table II
- * issue lines 7-8), not the frontend's; the PMU does not say which empty
- * cycles follow one, so bad speculation's whole share is taken off the
- * empty cycles (an approximation toward the lower bound).  The frontend
- * loss cannot exceed the dispatch stage's (accounting starts later at
- * issue, section III-A), so it is capped there.  Rates of two families
- * on Skylake (level 1, RS empty); one group on Ice Lake and Sapphire
- * Rapids.
+ * issue lines 7-8), not the frontend's: those are the cycles the allocator
+ * recovers and then waits for the resteered fetch, which INT_MISC counts
+ * in whole cycles, the unit of RS-empty cycles (a whole cycle with nothing
+ * to issue loses all W slots, so a share of such cycles is one of slots).
+ * Taking them all to be RS-empty is the approximation (the RS may still
+ * hold older uops then: the frontend figure is a lower estimate).  Not
+ * capped at the allocation stage's frontend_bound: the stage bounds span
+ * both (model_put_stage_bounds).  Rates of three families on Skylake
+ * (level 1, RS empty, cyc_cpi); two on Ice Lake and Sapphire Rapids.  No
+ * recovery count (cyc_cpi off): the frontend part is unknown, and so is
+ * the backend, the rest.
  */
 static void intel_issue_stack(const struct topdown *td, struct metric_value *out)
 {
@@ -307,17 +367,16 @@ static void intel_issue_stack(const struct topdown *td, struct metric_value *out
 					      &out[IM_ISSUE_BAD_SPECULATION],
 					      &out[IM_ISSUE_FRONTEND], &out[IM_ISSUE_BACKEND] };
 	const struct metric_value *ret = &out[IM_RETIRING], *bs = &out[IM_BAD_SPECULATION];
-	const struct metric_value *fe = &out[IM_FRONTEND_BOUND];
 	double v[4], empty, cov;
 
-	if (!ret->valid || !bs->valid || !fe->valid || isnan(td->rs_empty))
+	if (!ret->valid || !bs->valid || isnan(td->rs_empty) || isnan(td->recovery))
 		return;
-	empty = td->rs_empty - bs->value;
+	empty = td->rs_empty - td->recovery;
 	v[0] = ret->value;
 	v[1] = bs->value;
-	v[2] = empty < 0.0 ? 0.0 : empty > fe->value ? fe->value : empty;
+	v[2] = empty < 0.0 ? 0.0 : empty;
 	v[3] = NAN;
-	cov = model_cov2(td->l1_cov, td->stage_cov);
+	cov = model_cov2(model_cov2(td->l1_cov, td->stage_cov), td->recovery_cov);
 	model_put_stack(part, v, 4, cov);
 	if (out[IM_ISSUE_BACKEND].valid && out[IM_ISSUE_BACKEND].value > 0.0)
 		model_split_parent(&out[IM_ISSUE_MEMORY], &out[IM_ISSUE_CORE],
@@ -367,6 +426,13 @@ void model_intel_compute(const struct model *m, const struct group_sums *sums,
 	out[IM_DSB_SWITCH] = fe.dsb_switch_fraction;
 	out[IM_ICACHE_STALL] = fe.icache_stall_fraction;
 	out[IM_ITLB_STALL] = fe.itlb_stall_fraction;
+	/* One i-cache stall figure: perf's tma_icache_misses where it is
+	 * measured (Skylake adds 2 cycles per miss the stall count misses) */
+	if (out[IM_ICACHE_MISSES].valid)
+		out[IM_ICACHE_STALL] = out[IM_ICACHE_MISSES];
+	out[IM_FE_P_OVERALL] = fe.p_overall;
+	for (i = 0; i < FE_CYC_N; i++)
+		out[IM_FEC_DSB + i] = fe.cyc[i];
 
 	iss.frontend = td->rs_empty;
 	iss.frontend_cov = td->stage_cov;
@@ -387,6 +453,7 @@ void model_intel_compute(const struct model *m, const struct group_sums *sums,
 	out[IM_FLOPS_FRONTEND] = fl.stack_frontend;
 	out[IM_FLOPS_STALL] = fl.stack_stall;
 	out[IM_FLOPS_NO_FP] = fl.stack_no_fp;
+	out[IM_FLOPS_OVERLAP] = fl.stack_overlap;
 }
 
 /*
@@ -400,7 +467,9 @@ void model_intel_compute(const struct model *m, const struct group_sums *sums,
  * the i-side stalls are rates of the frontend stall family (fe_stalls),
  * which counts them already:
  *   recovery = (INT_MISC.RECOVERY_CYCLES + INT_MISC.CLEAR_RESTEER_CYCLES) / C
- *   icache   = ICACHE_16B.IFDATA_STALL / C   (SPR: ICACHE_DATA.STALLS)
+ *   icache   = icache_stall_fraction: ICACHE_16B.IFDATA_STALL / C (SPR:
+ *              ICACHE_DATA.STALLS), on Skylake perf's tma_icache_misses
+ *              (+ 2 cycles per miss) where level 3 is measured: one figure
  *   itlb     = ICACHE_64B.IFTAG_STALL / C    (SPR: ICACHE_TAG.STALLS)
  *   dram     = S3 / C,  l3 = (S2 - S3) / C,  l2 = (S1 - S2) / C,  l1 = (M - S1) / C
  *     S1, S2, S3 = CYCLE_ACTIVITY.STALLS_L1D_MISS, _L2_MISS, _L3_MISS (SPR:
@@ -426,13 +495,51 @@ void model_intel_compute(const struct model *m, const struct group_sums *sums,
  * and a backend counter count (section 3.3.2, Table 1: mostly under 1%
  * of cycles) stays in both, since no counter counts the intersection.
  * Stalls the frontend or recovery left in T - M are taken off other (as
- * if every such cycle stalled execution: other is a lower estimate).  The
- * stack is kept exact by taking components in the first-cause order
- * recovery, icache, itlb, dram, l3, l2, l1, divider, other, each capped
- * at the cycles the ones before left; an overlap beyond that comes out of
- * the base.  A component whose counter was not counted is invalid, and so
- * are the base and (where it depends on it) other.
+ * if every such cycle stalled execution: other is a lower estimate).  Where
+ * they exceed those stalls (a fetch stall while a load was outstanding is
+ * in memory as well), other is 0 and the excess is overlap, a negative
+ * component of its own; so is any excess of the components over all the
+ * cycles.  No component is capped to hide it, and the base is the cycles
+ * no component claims: base + components + overlap = CPI exactly.  A
+ * component whose counter was not counted is invalid, and so are the
+ * base, the overlap and (where it depends on it) other.
  */
+
+/* Shares of cycles f[0..n-2] (f[n-1]: the base, computed here) times the
+ * CPI, with the overlap as above. */
+static void intel_put_cycles(struct metric_value *const part[], double *f, unsigned n,
+			     const struct metric_value *cpi, double cov, struct metric_value *overlap)
+{
+	double sum = 0.0, over = 0.0;
+	bool whole = true;
+	unsigned i;
+
+	if (!cpi->valid)
+		return;
+	cov = model_cov2(cov, cpi->coverage);
+	for (i = 0; i + 1 < n; i++) {
+		if (isnan(f[i])) {
+			whole = false;
+			continue;
+		}
+		if (f[i] < 0.0) {
+			over += f[i];   /* booked twice (other), or split parts crossing */
+			f[i] = 0.0;
+		}
+		model_put(part[i], f[i] * cpi->value, cov, false);
+		sum += f[i];
+	}
+	if (!whole)
+		return;
+	f[n - 1] = 1.0 - sum - over;
+	if (f[n - 1] < 0.0) {
+		over += f[n - 1];
+		f[n - 1] = 0.0;
+	}
+	model_put(part[n - 1], f[n - 1] * cpi->value, cov, false);
+	if (over < 0.0)
+		model_put(overlap, over * cpi->value, cov, false);
+}
 void model_intel_cycle_stack(const struct model *m, const struct group_sums *sums,
 			     const char *mem_any, const char *fe_stalls,
 			     struct metric_value *out)
@@ -445,14 +552,14 @@ void model_intel_cycle_stack(const struct model *m, const struct group_sums *sum
 	};
 	struct gview v = model_gview_get(m, sums, "cyc_cpi");
 	struct gview fe = model_gview_get(m, sums, fe_stalls);
-	double f[N_CYC], c = v.cycles, mem, s1, s2, s3, idle, div;
+	double f[N_CYC], c = v.cycles, mem, s1, s2, s3, idle, div, cov;
 	unsigned i;
 
 	if (!v.ok)
 		return;
 	f[REC] = (model_gv(&v, "recovery_cycles_thread") + model_gv(&v, "clear_resteer_cycles")) / c;
 	/* the i-side family off or not measured: those parts invalid */
-	f[IC] = fe.ok ? model_gv(&fe, "icache_stall_cycles") / fe.cycles : NAN;
+	f[IC] = fe.ok && out[IM_ICACHE_STALL].valid ? out[IM_ICACHE_STALL].value : NAN;
 	f[IT] = fe.ok ? model_gv(&fe, "itlb_stall_cycles") / fe.cycles : NAN;
 	mem = model_gv(&v, mem_any) / c;
 	s1 = model_gv(&v, "stalls_l1d_miss") / c;
@@ -469,8 +576,10 @@ void model_intel_cycle_stack(const struct model *m, const struct group_sums *sum
 	f[DIV] = isnan(div) || isnan(idle) ? NAN : div < idle ? div : idle;
 	f[OTHER] = idle - f[DIV] - f[REC] - f[IC] - f[IT];
 	f[BASE] = NAN;
-	model_put_cpi_cycles(part, f, N_CYC, &out[IM_CPI],
-			     fe.ok ? model_cov2(v.coverage, fe.coverage) : v.coverage);
+	cov = fe.ok ? model_cov2(v.coverage, fe.coverage) : v.coverage;
+	if (out[IM_ICACHE_STALL].valid)
+		cov = model_cov2(cov, out[IM_ICACHE_STALL].coverage);
+	intel_put_cycles(part, f, N_CYC, &out[IM_CPI], cov, &out[IM_CYC_OVERLAP]);
 	for (i = IM_CYC_MEM_L1; i <= IM_CYC_MEM_DRAM; i++)
 		if (!out[i].valid)
 			return;

@@ -34,6 +34,13 @@ enum intel_metric {
 	IM_CYC_BASE, IM_CYC_ICACHE, IM_CYC_ITLB, IM_CYC_RECOVERY, IM_CYC_MEMORY,
 	IM_CYC_MEM_L1, IM_CYC_MEM_L2, IM_CYC_MEM_L3, IM_CYC_MEM_DRAM, IM_CYC_DIVIDER,
 	IM_CYC_OTHER,
+	/* Counted twice: the cycle stack's and the FLOPS stack's overlap
+	 * (negative, present only where there is some) */
+	IM_CYC_OVERLAP, IM_FLOPS_OVERLAP,
+	/* The frontend thesis completed (model_frontend_delivery): P_overall
+	 * of every path, and the cycles by the path delivering (eq. 3.2) */
+	IM_FE_P_OVERALL,
+	IM_FEC_DSB, IM_FEC_MITE, IM_FEC_MS, IM_FEC_LSD, IM_FEC_SWITCH, IM_FEC_NONE, IM_FEC_OVERLAP,
 	_IM_MAX,
 };
 
@@ -55,6 +62,12 @@ struct topdown {
 	 * RS.EMPTY); nothing executed while a load was outstanding
 	 * (CYCLE_ACTIVITY.STALLS_MEM_ANY). */
 	double rs_empty, stalls_mem, stage_cov;
+	/* Cycles the allocator recovered from a mispredict or machine clear,
+	 * then waited for the resteered fetch (INT_MISC.RECOVERY_CYCLES +
+	 * CLEAR_RESTEER_CYCLES of family cyc_cpi, per cycle: a share of whole
+	 * cycles, as rs_empty is; NaN when not counted), its coverage
+	 * (model_intel_recovery). */
+	double recovery, recovery_cov;
 	/* Level 3 under fetch_latency and fetch_bandwidth, IM_ICACHE_MISSES
 	 * .. IM_LSD in order: perf's formulas, fractions of cycles (CLKS or
 	 * CORE_CLKS), NaN where the model has no such node. */
@@ -69,6 +82,11 @@ struct topdown {
  * CPU_CLK_UNHALTED.DISTRIBUTED (column core_clks of fe_l3_bw). */
 void model_intel_core_per_cycle(const struct model *m, const struct group_sums *sums,
 				bool smt_on, struct topdown *td);
+
+/* td's recovery and recovery_cov from family cyc_cpi (every Intel model
+ * counts the two events there, per thread). */
+void model_intel_recovery(const struct model *m, const struct group_sums *sums,
+			  struct topdown *td);
 
 /* Fill every Intel metric: Top-Down from td, the rest from the groups. */
 /* The level-3 nodes every Intel model computes alike from the frontend
@@ -126,7 +144,7 @@ extern const struct model_event model_intel_flops_wide[INTEL_FLOPS_WIDE_ALL];
 extern const struct model_event model_intel_cyc_cpi[INTEL_CYC_CPI_EVENTS];
 
 /* Base events and uops by source with the LSD (Ice Lake and later). */
-#define INTEL_FE_UOPS_LSD 8
+#define INTEL_FE_UOPS_LSD 10
 extern const struct model_event model_intel_fe_uops_lsd[INTEL_FE_UOPS_LSD];
 
 #endif

@@ -65,6 +65,16 @@ int model_group_index(const struct model *m, const char *group_name)
 	return -1;
 }
 
+int model_event_index(const struct model_group *g, const char *column)
+{
+	unsigned i;
+
+	for (i = 0; i < g->n_events; i++)
+		if (strcmp(g->events[i].column, column) == 0)
+			return (int)i;
+	return -1;
+}
+
 void model_group_columns(const struct model_group *g, char *buf, size_t len)
 {
 	size_t used = 0;
@@ -94,10 +104,39 @@ static unsigned metric_depth(const struct model *m, const struct model_metric *m
 	return depth;
 }
 
+/* Whether one of the model's multi-stage stacks has the slot stage's own
+ * name: Intel calls allocation "issue" (UOPS_ISSUED, Top-Down's slots),
+ * and Eyerman et al. call "issue" the step from the scheduler to the
+ * ports, which Intel calls dispatch; both are named "issue" in the tree. */
+static bool stage_name_clash(const struct model *m)
+{
+	const char *const *s;
+
+	for (s = m->stage_stacks; s != NULL && *s != NULL; s++)
+		if (strcmp(*s, m->slot_stage) == 0)
+			return true;
+	return false;
+}
+
+/* A stage as a heading names it: Top-Down's (slot) stage, or a stack's. */
+static const char *stage_words(const struct model *m, const char *stage, bool slot_stage)
+{
+	if (!stage_name_clash(m) || strcmp(stage, m->slot_stage) != 0)
+		return stage;
+	return slot_stage ? "issue (allocation into the backend)"
+			  : "execution-issue (scheduler to the ports: Intel's dispatch)";
+}
+
 int model_stack_title(const struct model *m, const char *stack, char *buf, size_t len)
 {
 	const char *const *s;
 
+	/* the frontend thesis's eq. 3.2: not slots, whatever the model */
+	if (strcmp(stack, "fe_cycles") == 0) {
+		snprintf(buf, len, "Frontend cycles: share of cycles by the path delivering uops "
+			 "(and none)");
+		return 0;
+	}
 	if (m->slot_stage == NULL || m->pipeline_width == 0)
 		return -ENOENT;
 	if (strcmp(stack, "topdown") == 0) {
@@ -109,16 +148,29 @@ int model_stack_title(const struct model *m, const char *stack, char *buf, size_
 			level3 |= m->metrics[k].stack != NULL &&
 				  strcmp(m->metrics[k].stack, "topdown") == 0 &&
 				  metric_depth(m, &m->metrics[k]) >= 3;
-		snprintf(buf, len, "Top-Down: share of %s slots (%u per cycle%s)", m->slot_stage,
-			 m->pipeline_width, level3 ? "; level 3: of cycles" : "");
+		snprintf(buf, len, "Top-Down: share of %s slots (%u per cycle%s)",
+			 stage_words(m, m->slot_stage, true), m->pipeline_width,
+			 level3 ? "; level 3: share of cycles" : "");
 		return 0;
 	}
 	for (s = m->stage_stacks; s != NULL && *s != NULL; s++)
 		if (strcmp(*s, stack) == 0) {
-			snprintf(buf, len, "%c%s stage: share of %s slots (%u per cycle)",
-				 toupper((unsigned char)stack[0]), stack + 1, m->slot_stage,
+			const char *w = stage_words(m, stack, false);
+
+			snprintf(buf, len, "%c%s stage: share of Top-Down's %s slots (%u per cycle)",
+				 toupper((unsigned char)w[0]), w + 1, m->slot_stage,
 				 m->pipeline_width);
 			return 0;
 		}
 	return -ENOENT;
+}
+
+int model_ranges_title(const struct model *m, char *buf, size_t len)
+{
+	if (m->slot_stage == NULL || m->stage_stacks == NULL || m->stage_stacks[0] == NULL)
+		return -ENOENT;
+	snprintf(buf, len, "Ranges: each loss at the %s stage (Top-Down) and the %s stage, "
+		 "the smaller .. the larger (unknown: no counter for that stage)",
+		 stage_words(m, m->slot_stage, true), stage_words(m, m->stage_stacks[0], false));
+	return 0;
 }

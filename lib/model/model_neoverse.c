@@ -103,7 +103,9 @@ static const struct model_metric arm_metrics[_AM_MAX] = {
 		"floating-point operations per cycle (speculative counts)", NULL },
 	[GM_GFLOPS] = { "gflops", NULL, METRIC_RATE, "GFLOP per second of CPU time", NULL },
 	[GM_FLOP_PEAK] = { "flop_peak_fraction", NULL, METRIC_FRACTION,
-		"FLOP per cycle over the core's double-precision peak", NULL },
+		"FLOP per cycle over the core's peak; the counter does not tell SP from DP, so "
+		"over the single-precision peak, the highest it could reach (a lower bound: a "
+		"double-precision kernel at its peak reads 50%)", NULL },
 	[AM_RETIRING] = { "retiring", NULL, METRIC_FRACTION,
 		"slots of operations that retired", TD, "RET" },
 	[AM_BAD_SPECULATION] = { "bad_speculation", NULL, METRIC_FRACTION,
@@ -117,8 +119,9 @@ static const struct model_metric arm_metrics[_AM_MAX] = {
 	[AM_BE_STALLED_CYCLES] = { "backend_stalled_cycles", NULL, METRIC_FRACTION,
 		"cycles the backend accepted no operation (STALL_BACKEND)", NULL },
 	[AM_FLOPS_BASE] = { "flops_base", NULL, METRIC_FRACTION,
-		"FLOPS stack: FLOPs per cycle over the double-precision peak (approximations: "
-		"FP_*_OPS_SPEC do not split precision, and count wrong-path work)", FL,
+		"FLOPS stack: FLOPs per cycle over the single-precision peak (approximations: "
+		"FP_*_OPS_SPEC do not split precision, so a lower bound, and count wrong-path "
+		"work)", FL,
 		"FL-BASE" },
 	[AM_FLOPS_FRONTEND] = { "flops_frontend_loss", NULL, METRIC_FRACTION,
 		"FLOPS stack: cycles the frontend sent no operation, so no FP instruction "
@@ -230,9 +233,12 @@ static double sve_granules(const struct model *m)
  * The FLOPS stack (Eyerman et al., ISPASS 2018, docs/references.md, section
  * III-C, Table III) from Arm's FP operation counts and the architected
  * stall cycles (family stalls, each a share of its own cycles), as shares
- * of the double-precision peak that sum to 1, each capped at what the
- * ones before left (model_put_stack):
- *   base     = FLOPs per cycle / peak_flop_dp                       (Eq. 1)
+ * of the peak that sum to 1, each capped at what the ones before left
+ * (model_put_stack).  FP_FIXED_OPS_SPEC and FP_SCALE_OPS_SPEC do not tell
+ * the precision, so the peak is the single-precision one, the highest
+ * they could reach (model_peak_any_precision: a lower bound, never over
+ * 100%; a double-precision kernel at its peak reads 50%):
+ *   base     = FLOPs per cycle / peak_flop_sp                       (Eq. 1)
  *   frontend = STALL_FRONTEND / C     (lines 9-10: no op to issue)
  *   memory   = STALL_BACKEND_MEM / C  (lines 15-16: waiting on a load)
  *   backend  = (STALL_BACKEND - STALL_BACKEND_MEM) / C   (lines 17-18)
@@ -256,7 +262,8 @@ static void arm_flops_stack(const struct model *m, const struct group_sums *sums
 		&out[AM_FLOPS_BACKEND], &out[AM_FLOPS_NO_FP], &out[AM_FLOPS_OTHER],
 	};
 	struct gview st = model_gview_get(m, sums, "stalls");
-	double v[N_PARTS] = { model_ratio(fpc, (double)m->peak_flop_dp), NAN, NAN, NAN, NAN, NAN };
+	double v[N_PARTS] = { model_ratio(fpc, model_peak_any_precision(m)), NAN, NAN, NAN, NAN,
+			      NAN };
 
 	if (isnan(v[BASE]))
 		return;
@@ -291,7 +298,8 @@ static void arm_flops(const struct model *m, const struct group_sums *sums,
 	model_put(&out[GM_FLOPS_PER_CYCLE], fpc, v.coverage, false);
 	if (v.s->task_clock_ns > 0)
 		model_put(&out[GM_GFLOPS], flop / (double)v.s->task_clock_ns, v.coverage, false);
-	model_put(&out[GM_FLOP_PEAK], model_ratio(fpc, (double)m->peak_flop_dp), v.coverage, false);
+	model_put(&out[GM_FLOP_PEAK], model_ratio(fpc, model_peak_any_precision(m)), v.coverage,
+		  false);
 	arm_flops_stack(m, sums, flop, fpc, v.coverage, out);
 }
 

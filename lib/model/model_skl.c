@@ -41,8 +41,9 @@
  *
  * Multi-stage stacks (Eyerman et al., ISPASS 2018): level 1
  * is the dispatch stage's stack; the issue stage's (model_intel.c) takes
- * RS_EVENTS.EMPTY_CYCLES (td_l2_ret) and CYCLE_ACTIVITY.STALLS_MEM_ANY
- * (td_l2_be) per cycle, rates of two families.  These events count per
+ * RS_EVENTS.EMPTY_CYCLES (td_l2_ret), CYCLE_ACTIVITY.STALLS_MEM_ANY
+ * (td_l2_be) and the recovery and resteer cycles (cyc_cpi) per cycle,
+ * rates of three families.  These events count per
  * thread.
  *
  * SMT-only events are appended to their families (stored columns keep
@@ -136,12 +137,19 @@ static const struct model_event skl_td_l2_ret[] = {
 	SKL_CORE_CLKS_EVENTS,   /* SMT on: memory_bound's retiring is per SLOTS */
 };
 
+/* Uops by path, and the cycles each path delivered (the thesis's P_only
+ * and its cycle decomposition, model_util.c): MITE's cycles here too,
+ * appended, so that P_only divides counts of one family (fe_stalls' copy
+ * is another family's time); IDQ.MS_CYCLES is IDQ.MS_UOPS with cmask 1
+ * (skylake/frontend.json: 0x79, umask 0x30, cmask 1). */
 static const struct model_event skl_fe_uops[] = {
 	INTEL_BASE_EVENTS,
 	{ "IDQ:DSB_UOPS", "dsb_uops", "IDQ.DSB_UOPS", false, false },
 	{ "IDQ:MITE_UOPS", "mite_uops", "IDQ.MITE_UOPS", false, false },
 	{ "IDQ:MS_UOPS", "ms_uops", "IDQ.MS_UOPS", false, false },
 	{ "IDQ:DSB_UOPS:c=1", "dsb_cycles", "IDQ.DSB_CYCLES", false, false },
+	{ "IDQ:MITE_UOPS:c=1", "mite_cycles", "IDQ.MITE_CYCLES", false, false },
+	{ "IDQ:MS_UOPS:c=1", "ms_cycles", "IDQ.MS_CYCLES", false, false },
 };
 
 static const struct model_event skl_fe_stalls[] = {
@@ -219,7 +227,8 @@ static const struct model_ratio_set skl_ratio_sets[] = {
 	{ "td_l2_ret", "retire_slots,macro_fused" },
 	/* SMT on: memory_bound's retiring per SLOTS (CORE_CLKS) */
 	{ "td_l2_ret", "one_thread_active,ref_xclk" },
-	/* dsb_coverage, mite_share, ms_share: each over DSB + MITE + MS */
+	/* dsb_coverage, mite_share, ms_share: each over DSB + MITE + MS (the
+	 * paths' cycles, P_only's divisors, fill the family's other part) */
 	{ "fe_uops", "dsb_uops,mite_uops,ms_uops" },
 	/* tma_mite and tma_dsb: cycles with any uop minus cycles with 4 */
 	{ "fe_l3_bw", "mite_any_cycles,mite_4_cycles" },
@@ -344,6 +353,7 @@ static void skl_compute(const struct model *m, const struct group_sums *sums,
 	td.stalls_mem = mem;
 	td.stage_cov = model_cov2(be.coverage, ret.coverage);
 	skl_fe_l3(m, sums, smt_on, &td);
+	model_intel_recovery(m, sums, &td);
 	model_intel_compute(m, sums, &td, out);
 	model_intel_cycle_stack(m, sums, "stalls_mem_any", "fe_stalls", out);
 }

@@ -171,6 +171,7 @@ static const struct model_event_rule spr_event_rules[] = {
 	{ "ms_uops", EVENT_ALWAYS, 0xf, 0xf },                  /* IDQ.MS_UOPS */
 	{ "dsb_cycles", EVENT_ALWAYS, 0xf, 0xf },               /* IDQ.DSB_CYCLES_ANY */
 	{ "mite_cycles", EVENT_ALWAYS, 0xf, 0xf },              /* IDQ.MITE_CYCLES_ANY */
+	{ "ms_cycles", EVENT_ALWAYS, 0xf, 0xf },                /* IDQ.MS_CYCLES_ANY */
 	{ "dsb2mite_penalty_cycles", EVENT_ALWAYS, 0xf, 0xf },  /* DSB2MITE_SWITCHES.PENALTY_CYCLES */
 	{ "icache_stall_cycles", EVENT_ALWAYS, 0xf, 0xf },      /* ICACHE_DATA.STALLS */
 	{ "itlb_stall_cycles", EVENT_ALWAYS, 0xf, 0xf },        /* ICACHE_TAG.STALLS */
@@ -245,6 +246,7 @@ static void spr_compute(const struct model *m, const struct group_sums *sums,
 	td.stage_cov = v.coverage;
 	spr_fe_l3(m, sums, &td);
 	model_intel_core_per_cycle(m, sums, ctx != NULL && ctx->smt_on, &td);
+	model_intel_recovery(m, sums, &td);
 	model_intel_compute(m, sums, &td, out);
 	model_intel_cycle_stack(m, sums, "bound_on_loads", "fe_stalls_flops", out);
 }

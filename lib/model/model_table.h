@@ -37,5 +37,8 @@ const struct model *model_for_table(const struct perfdb_table *t, const char *un
 void model_table_name(const struct perfdb_table *t, const char *unit, char *buf, size_t len);
 size_t model_tables_all(const struct model **out, size_t max);
 unsigned model_table_core_types(const struct perfdb_table *t, const char *units[2]);
+/* The hybrid model (model_hybrid.h) of a table with two core types, built
+ * on first use; NULL for a table of one core type. */
+const struct model *model_for_hybrid_table(const struct perfdb_table *t);
 
 #endif

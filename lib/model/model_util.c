@@ -97,18 +97,17 @@ void model_put_stage_bounds(struct metric_value *low, struct metric_value *high,
 {
 	double e, l, c;
 
-	if (!earlier->valid || !later->valid)
+	if (!earlier->valid)
 		return;
 	e = earlier->value;
+	if (!later->valid) {
+		model_put(shrinks ? high : low, e, earlier->coverage, earlier->core_scoped);
+		return;
+	}
 	l = later->value;
 	c = model_cov2(earlier->coverage, later->coverage);
-	if (shrinks) {
-		model_put(low, l < e ? l : e, c, earlier->core_scoped);
-		model_put(high, e, c, earlier->core_scoped);
-	} else {
-		model_put(low, e, c, earlier->core_scoped);
-		model_put(high, l > e ? l : e, c, earlier->core_scoped);
-	}
+	model_put(low, l < e ? l : e, c, earlier->core_scoped);
+	model_put(high, l > e ? l : e, c, earlier->core_scoped);
 }
 
 void model_split_parent(struct metric_value *a, struct metric_value *b,
@@ -194,11 +193,77 @@ static bool find_rate(const struct model *m, const struct group_sums *sums, cons
 	return true;
 }
 
+/* The thesis's P_only (eq. 3.4, 3.8): uops over the cycles the path was
+ * delivering, both from the first group that has both columns, so a
+ * count is never divided by another group's.  Not offered when the path
+ * delivered in fewer than FE_P_ONLY_MIN_CYCLES of the cycles: with the
+ * path all but idle its few counts are residue (the thesis, section
+ * 3.2.1, case 2: "an unreliable value"). */
+static void put_p_only(const struct model *m, const struct group_sums *sums, const char *uops,
+		       const char *cycles, struct metric_value *out)
+{
+	unsigned g;
+
+	for (g = 0; g < m->n_groups; g++) {
+		struct gview v;
+		double u, c;
+
+		if (column_index(&m->groups[g], uops) < 0 ||
+		    column_index(&m->groups[g], cycles) < 0)
+			continue;
+		v = model_gview_get(m, sums, m->groups[g].name);
+		u = model_gv(&v, uops);
+		c = model_gv(&v, cycles);
+		if (!isnan(c) && c >= FE_P_ONLY_MIN_CYCLES * v.cycles)
+			model_put(out, model_ratio(u, c), v.coverage, false);
+		return;
+	}
+}
+
+/* The thesis's eq. 3.2, Cycles = MITE + DSB + MSROM cycles + FE stalls,
+ * with the LSD where the model has one and the DSB-to-MITE switch's true
+ * penalty cycles (Intel: no uop delivered then) taken out of the stalls;
+ * the rest is every cycle no path delivered (fetch stalls, and a full IDQ
+ * behind a stalled backend, which the thesis's micro-benchmarks had not).
+ * Per-cycle rates, each from the group that counts it.  A part the model
+ * has but did not count leaves the rest invalid (never taken as 0); a
+ * path the model lacks (the LSD before Ice Lake) is no part.  Where the
+ * parts exceed the cycles (paths counted in one cycle twice, or parts
+ * from different times), the rest is 0 and the excess overlap. */
+static void fe_cycle_split(const struct model *m, const struct group_sums *sums,
+			   struct frontend_out *out)
+{
+	static const char *const col[FE_CYC_NONE] = { "dsb_cycles", "mite_cycles", "ms_cycles",
+						      "lsd_cycles", "dsb2mite_penalty_cycles" };
+	double r, c, sum = 0.0, cov = 1.0;
+	bool whole = true;
+	unsigned i;
+
+	if (!model_has_column(m, "ms_cycles"))
+		return;   /* no MS cycles: not the thesis's decomposition */
+	for (i = 0; i < FE_CYC_NONE; i++) {
+		if (!find_rate(m, sums, col[i], &r, &c))
+			continue;
+		if (isnan(r)) {
+			whole = false;
+			continue;
+		}
+		model_put(&out->cyc[i], r, c, false);
+		sum += r;
+		cov = model_cov2(cov, c);
+	}
+	if (!whole)
+		return;
+	model_put(&out->cyc[FE_CYC_NONE], sum < 1.0 ? 1.0 - sum : 0.0, cov, false);
+	if (sum > 1.0)
+		model_put(&out->cyc[FE_CYC_OVERLAP], 1.0 - sum, cov, false);
+}
+
 void model_frontend_delivery(const struct model *m, const struct group_sums *sums,
 			     struct frontend_out *out)
 {
-	double dsb = NAN, mite = NAN, ms = NAN, lsd = 0.0, dsbc = NAN, mitec = NAN, r;
-	double cd = 1, cm = 1, cs = 1, cl = 1, cdc = 1, cmc = 1, c;
+	double dsb = NAN, mite = NAN, ms = NAN, lsd = 0.0, r;
+	double cd = 1, cm = 1, cs = 1, cl = 1, c;
 	double all;
 
 	memset(out, 0, sizeof(*out));
@@ -210,8 +275,6 @@ void model_frontend_delivery(const struct model *m, const struct group_sums *sum
 	(void)find_rate(m, sums, "ms_uops", &ms, &cs);
 	if (!find_rate(m, sums, "lsd_uops", &lsd, &cl))
 		lsd = 0.0;
-	(void)find_rate(m, sums, "dsb_cycles", &dsbc, &cdc);
-	(void)find_rate(m, sums, "mite_cycles", &mitec, &cmc);
 	all = dsb + mite + ms + lsd;
 	c = model_cov2(model_cov2(model_cov2(cd, cm), cs), cl);
 	model_put(&out->dsb_coverage, model_ratio(dsb, all), c, false);
@@ -220,17 +283,21 @@ void model_frontend_delivery(const struct model *m, const struct group_sums *sum
 	if (model_metric_index(m, "lsd_share") >= 0 && model_has_column(m, "lsd_uops"))
 		model_put(&out->lsd_share, model_ratio(lsd, all), c, false);
 	/* The thesis's throughputs: P_only = uops per cycle the path was
-	 * delivering, P_overall = uops per cycle of all cycles. */
-	model_put(&out->dsb_p_only, model_ratio(dsb, dsbc), model_cov2(cd, cdc), false);
+	 * delivering, P_overall = uops per cycle of all cycles, of one path
+	 * (eq. 3.3, 3.7) and of all (eq. 3.5: the uops the frontend
+	 * delivered, every path, per cycle). */
+	put_p_only(m, sums, "dsb_uops", "dsb_cycles", &out->dsb_p_only);
 	model_put(&out->dsb_p_overall, dsb, cd, false);
-	model_put(&out->mite_p_only, model_ratio(mite, mitec), model_cov2(cm, cmc), false);
+	put_p_only(m, sums, "mite_uops", "mite_cycles", &out->mite_p_only);
 	model_put(&out->mite_p_overall, mite, cm, false);
+	model_put(&out->p_overall, all, c, false);
 	if (find_rate(m, sums, "dsb2mite_penalty_cycles", &r, &c))
 		model_put(&out->dsb_switch_fraction, r, c, false);
 	if (find_rate(m, sums, "icache_stall_cycles", &r, &c))
 		model_put(&out->icache_stall_fraction, r, c, false);
 	if (find_rate(m, sums, "itlb_stall_cycles", &r, &c))
 		model_put(&out->itlb_stall_fraction, r, c, false);
+	fe_cycle_split(m, sums, out);
 }
 
 struct fp_width {
@@ -276,7 +343,8 @@ double model_flop_weight(const char *column)
  * instructions left empty against the core's peak width, as a share of
  * each precision's peak (summed). */
 struct fp_rates {
-	double flop[4], dp, sp, hp, amx, width_loss, cov;
+	/* any: FLOPs whose precision the counter does not tell (AMD, Arm) */
+	double flop[4], dp, sp, hp, amx, any_precision, width_loss, cov;
 	bool any;
 };
 
@@ -341,21 +409,32 @@ static void read_fp_rates(const struct model *m, const struct group_sums *sums,
 	if (fp_rate(m, sums, "amx_bf16", &v, r))
 		r->amx = v * AMX_FLOP_PER_COUNT;
 	if (!r->any && fp_rate(m, sums, "flops", &v, r)) {
-		/* One FLOP counter (AMD): no width or precision split; taken
-		 * as double precision, and no width loss. */
+		/* One FLOP counter (AMD): no width or precision split, and
+		 * no width loss. */
 		r->flop[0] = v;
-		r->dp = v;
+		r->any_precision = v;
 		r->width_loss = NAN;
 	}
 }
 
 /* The share of the core's peak the FLOPs per core clock fpc_* reach: each
  * precision against its own peak (a single-precision kernel at the
- * single-precision peak is 100%, not 200%), summed. */
+ * single-precision peak is 100%, not 200%), summed.  FLOPs of a counter
+ * that does not tell the precision are taken against the highest peak
+ * they could be of (single precision), so a real run never reads over
+ * 100%: a lower bound, a double-precision kernel at its peak reads half. */
+double model_peak_any_precision(const struct model *m)
+{
+	return (double)(m->peak_flop_sp > m->peak_flop_dp ? m->peak_flop_sp : m->peak_flop_dp);
+}
+
 static double peak_share(const struct model *m, const struct fp_rates *r, double per_core)
 {
 	double share = model_ratio(r->dp * per_core, (double)m->peak_flop_dp) +
 		       model_ratio(r->sp * per_core, (double)m->peak_flop_sp);
+
+	if (r->any_precision > 0)
+		share += model_ratio(r->any_precision * per_core, model_peak_any_precision(m));
 
 	if (m->peak_flop_hp > 0)
 		share += model_ratio(r->hp * per_core, (double)m->peak_flop_hp);
@@ -380,6 +459,26 @@ void model_put_stack(struct metric_value *const part[], const double *value, uns
 		left -= v;
 	}
 	model_put(part[n - 1], left, coverage, false);
+}
+
+void model_put_stack_overlap(struct metric_value *const part[], const double *value,
+			     unsigned n, double coverage, struct metric_value *overlap)
+{
+	double sum = 0.0;
+	unsigned i;
+
+	for (i = 0; i + 1 < n; i++) {
+		double v = value[i];
+
+		if (isnan(v))
+			continue;
+		v = v < 0.0 ? 0.0 : v;
+		model_put(part[i], v, coverage, false);
+		sum += v;
+	}
+	model_put(part[n - 1], sum < 1.0 ? 1.0 - sum : 0.0, coverage, false);
+	if (sum > 1.0)
+		model_put(overlap, 1.0 - sum, coverage, false);
 }
 
 /* The issue-stage FP units without an FP uop, paper Table III lines 8-18
@@ -423,8 +522,10 @@ static double non_fma_share(const struct model *m, const struct group_sums *sums
  * FMA FLOPs apart, each other FLOP leaves one of an FMA's two), frontend
  * (lines 9-10: cycles the scheduler held no uop, so no FP instruction
  * could issue), stalls (lines 11-18: FP units idle while the scheduler
- * held uops), no FP work and the unexplained rest.  Each is capped at
- * what the ones before left.  Code that did no FP work at all (no FLOP
+ * held uops), no FP work and the unexplained rest.  None is capped:
+ * where they sum above 1 (the frontend's whole empty cycles beside a
+ * per-core-clock base, width loss from FP counts above what the units can
+ * issue), the excess is the overlap part, negative.  Code that did no FP work at all (no FLOP
  * counted) had no FP instruction to issue in any cycle: lines 9-10 book
  * every such cycle to the frontend component, "because all instructions
  * are non-VFP" where the frontend delivered, so the loss the counters do
@@ -456,9 +557,16 @@ static void flops_stack(const struct model *m, const struct group_sums *sums,
 						 model_clamp01(v[FRONTEND]));
 		cov = model_cov2(cov, icov);
 	}
-	if (no_fp)
-		v[NO_FP] = 1.0;
-	model_put_stack(part, v, N_PARTS, cov);
+	if (no_fp) {
+		/* every cycle the frontend did not take: exactly the rest */
+		double taken = 0.0;
+		unsigned i;
+
+		for (i = 0; i < NO_FP; i++)
+			taken += isnan(v[i]) || v[i] < 0.0 ? 0.0 : v[i];
+		v[NO_FP] = taken < 1.0 ? 1.0 - taken : 0.0;
+	}
+	model_put_stack_overlap(part, v, N_PARTS, cov, &out->stack_overlap);
 }
 
 void model_flops_family(const struct model *m, const struct group_sums *sums,
@@ -501,7 +609,8 @@ void model_flops_family(const struct model *m, const struct group_sums *sums,
 		model_put(&out->v128_share, r.flop[1] / total, r.cov, false);
 		model_put(&out->v256_share, r.flop[2] / total, r.cov, false);
 		model_put(&out->v512_share, r.flop[3] / total, r.cov, false);
-		model_put(&out->dp_share, r.dp / total, r.cov, false);
+		if (r.any_precision == 0)
+			model_put(&out->dp_share, r.dp / total, r.cov, false);
 		if (m->peak_flop_hp > 0)
 			model_put(&out->hp_share, r.hp / total, r.cov, false);
 		if (m->peak_flop_amx > 0)

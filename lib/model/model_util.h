@@ -58,8 +58,12 @@ void model_split_parent(struct metric_value *a, struct metric_value *b,
  * shrink (shrinks: high = the earlier stage, low = the later one);
  * backend losses start sooner, so they grow (low = the earlier stage,
  * high = the later one).  Where counter approximations put the later
- * stage across the earlier one, the bound takes the earlier stage's value
- * (an empty range), not a wider one.  Left invalid when either is. */
+ * stage across the earlier one, the range spans both values (the smaller
+ * is low), so neither stage's figure is hidden.  Both stages' figures
+ * must be in one unit (shares of slots; a share of whole cycles is one of
+ * slots, every slot of such a cycle lost).  A later stage with no counter
+ * (invalid) leaves its bound invalid: "unknown", the earlier stage's bound
+ * alone; an invalid earlier stage leaves both invalid. */
 void model_put_stage_bounds(struct metric_value *low, struct metric_value *high,
 			    const struct metric_value *earlier, const struct metric_value *later,
 			    bool shrinks);
@@ -70,6 +74,14 @@ void model_put_stage_bounds(struct metric_value *low, struct metric_value *high,
  * invalid and takes nothing; the last part is the rest. */
 void model_put_stack(struct metric_value *const part[], const double *value, unsigned n,
 		     double coverage);
+
+/* As model_put_stack, but no part is capped at what the ones before
+ * left: where the parts sum above 1 (counters booking one loss twice,
+ * or a physically impossible count), the last part is 0 and *overlap
+ * the excess, negative (left invalid when there is none), so a measured
+ * loss is never hidden by the cap. */
+void model_put_stack_overlap(struct metric_value *const part[], const double *value,
+			     unsigned n, double coverage, struct metric_value *overlap);
 
 /* A cycle-accounted CPI stack (Eyerman et al., ASPLOS 2006, docs/references.md,
  * section 4: every cycle to one component, the base the rest): frac[i] is
@@ -93,15 +105,29 @@ void model_put_ipc_cpi(const struct model *m, const struct group_sums *sums,
 		       struct metric_value *ipc, struct metric_value *cpi);
 
 /* Frontend delivery from the groups that hold dsb_uops, mite_uops, ms_uops,
- * lsd_uops, dsb_cycles, mite_cycles, dsb2mite_penalty_cycles,
- * icache_stall_cycles, itlb_stall_cycles (any subset; the names are looked
- * up in every group).  Fills the FRONTEND_* metrics of the Intel table.
+ * lsd_uops, dsb_cycles, mite_cycles, ms_cycles, lsd_cycles,
+ * dsb2mite_penalty_cycles, icache_stall_cycles, itlb_stall_cycles (any
+ * subset; the names are looked up in every group).  Fills the FRONTEND_*
+ * metrics of the Intel table.  P_only divides a path's uops by its cycles
+ * in the one group that counts both (never counts of two groups), and
+ * only where the path delivered in FE_P_ONLY_MIN_CYCLES of its cycles.
  * A column the model has but no group counted for the target leaves what
  * needs it invalid; one the model lacks (lsd_uops before Ice Lake) is 0. */
+/* The thesis's cycle decomposition (eq. 3.2): cycles each path delivered
+ * uops, the DSB-to-MITE switch penalty cycles (no uop delivered), and the
+ * rest, cycles nothing was delivered; overlap (negative, present only
+ * then) where the counted parts exceed the cycles. */
+enum { FE_CYC_DSB, FE_CYC_MITE, FE_CYC_MS, FE_CYC_LSD, FE_CYC_SWITCH, FE_CYC_NONE,
+       FE_CYC_OVERLAP, FE_CYC_N };
+/* P_only is not offered when its path delivered in fewer than this share
+ * of cycles: the thesis finds it unreliable there (residual counts). */
+#define FE_P_ONLY_MIN_CYCLES 0.01
 struct frontend_out {
 	struct metric_value dsb_coverage, mite_share, ms_share, lsd_share;
 	struct metric_value dsb_p_only, dsb_p_overall, mite_p_only, mite_p_overall;
 	struct metric_value dsb_switch_fraction, icache_stall_fraction, itlb_stall_fraction;
+	struct metric_value p_overall;   /* uops of every path per cycle (eq. 3.5) */
+	struct metric_value cyc[FE_CYC_N];
 };
 void model_frontend_delivery(const struct model *m, const struct group_sums *sums,
 			     struct frontend_out *out);
@@ -129,6 +155,10 @@ struct flops_out {
 	struct metric_value hp_share, amx_share;
 	struct metric_value stack_base, stack_width_loss, stack_non_fma, stack_frontend;
 	struct metric_value stack_stall, stack_no_fp, stack_other;
+	/* FLOPS stack: where its parts sum above 1 (counters that count one
+	 * lost FLOP slot twice, or FP instructions above what the FP units
+	 * can issue), the excess as a negative part, so no part is cut */
+	struct metric_value stack_overlap;
 };
 
 /* Issue-stage input to the FLOPS stack beside the FP counts: the share of
@@ -137,6 +167,11 @@ struct flops_out {
 struct flops_issue {
 	double frontend, frontend_cov;
 };
+
+/* The peak FLOP per cycle a count that does not tell the precision is
+ * taken against: the higher of the two (single precision), so the share
+ * of the peak is a lower bound and never over 1 for a real run. */
+double model_peak_any_precision(const struct model *m);
 
 /* FLOPs one count of an FP column stands for (fp_256_dp: 4), 0 for a
  * column that counts no FLOPs. */

@@ -32,9 +32,9 @@
  * the dispatch width: the narrowest stage, section III-A; Zen 4 retires
  * up to 8), with C = cycles:
  *   commit_retiring        = ex_ret_ops / 6C (the same at every stage)
- *   commit_bad_speculation = min(ex_no_retire.empty / C, bad_speculation)
- *   commit_frontend_bound  = ex_no_retire.empty / C - commit_bad_speculation
- *                            (Table II commit lines 4-8: ROB empty)
+ *   commit_bad_speculation = unknown (no counter: see below)
+ *   commit_frontend_bound  = ex_no_retire.empty / C (Table II commit lines
+ *                            4-8: ROB empty, the mispredict refills in it)
  *   commit_backend_bound   = ex_no_retire.not_complete / C (lines 9-16: the
  *                            oldest op not done), split into
  *     commit_memory_bound  = ex_no_retire.load_not_complete / C (line 11)
@@ -45,18 +45,21 @@
  *                            some ops, which the counters do not classify
  * Each part is capped at what the ones before left (model_put_stack).  A
  * ROB-empty cycle after a mispredict is the branch predictor's (Table II
- * commit lines 7-8); the PMU does not say which empty cycles follow one,
- * so they are taken as mispredicts up to the dispatch stage's bad
- * speculation (an approximation; bad_speculation comes from td_l1, a rate
- * of another family).  Bounds per component, each from one stage
+ * commit lines 7-8), but Zen 4 counts no recovery or resteer cycles (its
+ * PPR and perf's amdzen4 JSON have no such event), so the ROB-empty
+ * cycles cannot be split: the commit stage's bad speculation is unknown
+ * and its frontend holds the refills too.  (Taking bad_speculation, a
+ * share of dispatch slots, off them mixed units: wrong-path ops are not
+ * empty cycles.)  Bounds per component, each from one stage
  * (model_put_stage_bounds): frontend and bad speculation shrink from
- * dispatch to commit (low = commit, high = dispatch), backend and memory
+ * dispatch to commit (low = commit, unknown here: the frontend's share of
+ * the ROB-empty cycles is not known; high = dispatch), backend and memory
  * grow (low = dispatch, high = commit).
  *
  * FLOPS stack (paper section III-C, Table III) from fp_ret_sse_avx_ops:
- * flops_base = FLOPs per cycle over the double-precision peak (the counter
- * does not split precision: an approximation, single-precision code reads
- * up to twice its share, capped at 1); flops_non_fma_loss = the FLOPs not
+ * flops_base = FLOPs per cycle over the single-precision peak (the counter
+ * does not split precision: taken against the highest peak it could reach,
+ * a lower bound, so a real run never reads over 1); flops_non_fma_loss = the FLOPs not
  * from FMAs (.all - .mac_flops, Table III line 5: each leaves one FLOP of
  * an FMA's two), over the same peak; flops_no_fp_loss, code that did no FP
  * work (no FLOP counted: every cycle had no FP instruction to issue, lines
@@ -80,6 +83,7 @@ enum zen_metric {
 	ZM_COMMIT_SMT, ZM_COMMIT_OTHER, ZM_COMMIT_PARTIAL, ZM_COMMIT_MEMORY, ZM_COMMIT_CORE,
 	ZM_FLOPS_BASE, ZM_FLOPS_NON_FMA, ZM_FLOPS_NO_FP, ZM_FLOPS_OTHER,
 	ZM_CYC_BASE, ZM_CYC_ROB_EMPTY, ZM_CYC_MEMORY, ZM_CYC_CORE, ZM_CYC_SMT, ZM_CYC_OTHER,
+	ZM_FLOPS_OVERLAP,
 	_ZM_MAX,
 };
 
@@ -123,34 +127,42 @@ static const struct model_metric zen4_metrics[_ZM_MAX] = {
 		"floating-point operations per cycle", NULL },
 	[ZM_GFLOPS] = { "gflops", NULL, METRIC_RATE, "GFLOP per second of CPU time", NULL },
 	[ZM_FLOP_PEAK] = { "flop_peak_fraction", NULL, METRIC_FRACTION,
-		"FLOP per cycle over the core's double-precision peak", NULL },
+		"FLOP per cycle over the core's peak; the counter does not tell SP from DP, so "
+		"over the single-precision peak, the highest it could reach (a lower bound: a "
+		"double-precision kernel at its peak reads 50%)", NULL },
 	[ZM_BE_LOW] = { "backend_bound_low", NULL, METRIC_FRACTION,
-		"backend loss, lower bound: the dispatch stage (backend_bound)", NULL },
+		"backend loss, lower bound: the smaller of the dispatch stage's backend_bound "
+		"and the commit stage's commit_backend_bound", NULL },
 	[ZM_BE_HIGH] = { "backend_bound_high", NULL, METRIC_FRACTION,
-		"backend loss, upper bound: the commit stage (commit_backend_bound; at least "
-		"the dispatch stage's)", NULL },
+		"backend loss, upper bound: the larger of the dispatch stage's backend_bound "
+		"and the commit stage's commit_backend_bound", NULL },
 	[ZM_FE_LOW] = { "frontend_bound_low", NULL, METRIC_FRACTION,
-		"frontend loss, lower bound: the commit stage (commit_frontend_bound; at most "
-		"the dispatch stage's)", NULL },
+		"frontend loss, lower bound: the commit stage's - unknown on Zen 4 (no "
+		"counter splits the ROB-empty cycles into frontend and mispredict refills)",
+		NULL },
 	[ZM_FE_HIGH] = { "frontend_bound_high", NULL, METRIC_FRACTION,
 		"frontend loss, upper bound: the dispatch stage (frontend_bound)", NULL },
 	[ZM_BS_LOW] = { "bad_speculation_low", NULL, METRIC_FRACTION,
-		"mispredict loss, lower bound: the commit stage (commit_bad_speculation)", NULL },
+		"mispredict loss, lower bound: the commit stage's - unknown on Zen 4 (no "
+		"recovery-cycle counter)", NULL },
 	[ZM_BS_HIGH] = { "bad_speculation_high", NULL, METRIC_FRACTION,
 		"mispredict loss, upper bound: the dispatch stage (bad_speculation)", NULL },
 	[ZM_MEM_LOW] = { "memory_bound_low", NULL, METRIC_FRACTION,
-		"memory loss, lower bound: the dispatch stage (memory_bound)", NULL },
+		"memory loss, lower bound: the smaller of the dispatch stage's memory_bound and "
+		"the commit stage's commit_memory_bound", NULL },
 	[ZM_MEM_HIGH] = { "memory_bound_high", NULL, METRIC_FRACTION,
-		"memory loss, upper bound: the commit stage (commit_memory_bound; at least the "
-		"dispatch stage's)", NULL },
+		"memory loss, upper bound: the larger of the dispatch stage's memory_bound and "
+		"the commit stage's commit_memory_bound", NULL },
 	[ZM_COMMIT_RETIRING] = { "commit_retiring", NULL, METRIC_FRACTION,
 		"commit-stage stack: slots of ops that retired (the same at every stage)", CM, "CM-RET" },
 	[ZM_COMMIT_BAD_SPECULATION] = { "commit_bad_speculation", NULL, METRIC_FRACTION,
-		"commit-stage stack: ROB-empty cycles taken as mispredicts, up to the dispatch "
-		"stage's bad_speculation (approximation: the PMU does not say which follow one)",
+		"commit-stage stack: ROB-empty cycles after a mispredict - unknown on Zen 4: no "
+		"counter counts recovery cycles, so they stay in commit_frontend_bound",
 		CM, "CM-BADSPEC" },
 	[ZM_COMMIT_FRONTEND] = { "commit_frontend_bound", NULL, METRIC_FRACTION,
-		"commit-stage stack: the other ROB-empty cycles (ex_no_retire.empty)", CM, "CM-FE" },
+		"commit-stage stack: the ROB-empty cycles (ex_no_retire.empty), mispredict "
+		"refills included (no counter splits them: an upper bound on the frontend's)",
+		CM, "CM-FE" },
 	[ZM_COMMIT_BACKEND] = { "commit_backend_bound", NULL, METRIC_FRACTION,
 		"commit-stage stack: cycles the oldest op was not complete "
 		"(ex_no_retire.not_complete)", CM, "CM-BE" },
@@ -170,8 +182,8 @@ static const struct model_metric zen4_metrics[_ZM_MAX] = {
 		"commit-stage stack: the oldest op waited on execution (latency, dependences)",
 		CM, "CM-CORE" },
 	[ZM_FLOPS_BASE] = { "flops_base", NULL, METRIC_FRACTION,
-		"FLOPS stack: FLOPs per cycle over the double-precision peak (approximation: "
-		"the counter does not split precision)", FL, "FL-BASE" },
+		"FLOPS stack: FLOPs per cycle over the single-precision peak (approximation: "
+		"the counter does not split precision, so a lower bound)", FL, "FL-BASE" },
 	[ZM_FLOPS_NON_FMA] = { "flops_non_fma_loss", NULL, METRIC_FRACTION,
 		"FLOPS stack: FLOPs not from FMAs, each one of an FMA's two lost "
 		"(fp_ret_sse_avx_ops.all - .mac_flops)", FL, "FL-NONFMA" },
@@ -182,6 +194,10 @@ static const struct model_metric zen4_metrics[_ZM_MAX] = {
 	[ZM_FLOPS_OTHER] = { "flops_other_loss", NULL, METRIC_FRACTION,
 		"FLOPS stack: unexplained rest - vector width (not counted), frontend, memory, "
 		"dependences", FL, "FL-OTHER" },
+	[ZM_FLOPS_OVERLAP] = { "flops_overlap", NULL, METRIC_FRACTION,
+		"FLOPS stack: the parts above sum over the peak by this much (negative; present "
+		"only then): FLOPs per cycle no core can issue, or a loss counted twice - no "
+		"part is cut to hide it", FL, "FL-OVERLAP" },
 	[ZM_CYC_BASE] = { "cyc_cpi_base", NULL, METRIC_RATIO,
 		"cycle-accounted CPI stack: cycles that retired an op (the rest: the counters "
 		"classify cycles that retired none)", CY, "CY-BASE" },
@@ -316,29 +332,28 @@ static void zen4_commit_stack(const struct model *m, const struct group_sums *su
 		&out[ZM_COMMIT_FRONTEND], &out[ZM_COMMIT_BACKEND], &out[ZM_COMMIT_SMT],
 		&out[ZM_COMMIT_OTHER], &out[ZM_COMMIT_PARTIAL],
 	};
-	const struct metric_value *bs = &out[ZM_BAD_SPECULATION];
-	double v[7], empty, nc;
+	const struct metric_value unknown = { .valid = false };
+	double v[7], nc;
 
-	if (!c.ok || !bs->valid)
+	if (!c.ok)
 		return;
-	empty = model_ratio(model_gv(&c, "no_retire_empty"), c.cycles);
 	nc = model_gv(&c, "no_retire_not_complete");
 	v[0] = model_ratio(model_gv(&c, "retired_ops"), 6.0 * c.cycles);
-	v[1] = empty < bs->value ? empty : bs->value;
-	v[2] = empty - v[1];
+	v[1] = NAN;   /* no recovery-cycle counter: unknown */
+	v[2] = model_ratio(model_gv(&c, "no_retire_empty"), c.cycles);
 	v[3] = model_ratio(nc, c.cycles);
 	v[4] = model_ratio(model_gv(&c, "no_retire_thread_not_selected"), c.cycles);
 	v[5] = model_ratio(model_gv(&c, "no_retire_other"), c.cycles);
 	v[6] = NAN;
-	if (isnan(v[0]) || isnan(empty) || isnan(v[3]))
+	if (isnan(v[0]) || isnan(v[2]) || isnan(v[3]))
 		return;
-	model_put_stack(part, v, 7, model_cov2(c.coverage, bs->coverage));
+	model_put_stack(part, v, 7, c.coverage);
 	model_split_parent(&out[ZM_COMMIT_MEMORY], &out[ZM_COMMIT_CORE], &out[ZM_COMMIT_BACKEND],
 			   model_ratio(model_gv(&c, "no_retire_load"), nc), c.coverage);
 	model_put_stage_bounds(&out[ZM_FE_LOW], &out[ZM_FE_HIGH], &out[ZM_FRONTEND_BOUND],
-			       &out[ZM_COMMIT_FRONTEND], true);
-	model_put_stage_bounds(&out[ZM_BS_LOW], &out[ZM_BS_HIGH], bs,
-			       &out[ZM_COMMIT_BAD_SPECULATION], true);
+			       &unknown, true);
+	model_put_stage_bounds(&out[ZM_BS_LOW], &out[ZM_BS_HIGH], &out[ZM_BAD_SPECULATION],
+			       &unknown, true);
 	model_put_stage_bounds(&out[ZM_BE_LOW], &out[ZM_BE_HIGH], &out[ZM_BACKEND_BOUND],
 			       &out[ZM_COMMIT_BACKEND], false);
 	model_put_stage_bounds(&out[ZM_MEM_LOW], &out[ZM_MEM_HIGH], &out[ZM_MEMORY_BOUND],
@@ -441,6 +456,7 @@ static void zen4_compute(const struct model *m, const struct group_sums *sums,
 	out[ZM_FLOPS_NON_FMA] = fl.stack_non_fma;
 	out[ZM_FLOPS_NO_FP] = fl.stack_no_fp;
 	out[ZM_FLOPS_OTHER] = fl.stack_other;
+	out[ZM_FLOPS_OVERLAP] = fl.stack_overlap;
 	zen4_commit_stack(m, sums, out);
 	zen4_cycle_stack(m, sums, out);
 }

@@ -5,6 +5,7 @@
  */
 #include "lib/model/model.h"
 #include "lib/model/model_hand_tables.h"
+#include "lib/model/model_hybrid.h"
 #include "lib/model/model_perf.h"
 #include "lib/model/model_table.h"
 
@@ -109,7 +110,8 @@ const struct model *model_for_pmu(const char *pmu)
 /* --- models of perf's tables (model_table.h) -------------------------- */
 
 /* Built on first use, one per table and core type, kept for the life of
- * the process: the only state the registry writes, under a lock. */
+ * the process: with the hybrid models made of them (hybrid_of), the only
+ * state the registry writes, under this lock. */
 static pthread_mutex_t built_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct built {
 	const struct perfdb_table *table;
@@ -178,7 +180,45 @@ out:
 	return m;
 }
 
-/* A table model by its name ("graniterapids", "alderlake_cpu_atom"). */
+/* The hybrid model of table t (two core types), built on first use. */
+static const struct model *hybrid_of(const struct perfdb_table *t, const char *units[2])
+{
+	static struct { const struct perfdb_table *table; const struct model *model; } made[16];
+	static unsigned n_made;
+	const struct model *parts[2], *m = NULL;
+	char name[64];
+	unsigned i;
+
+	parts[0] = model_for_table(t, units[0]);
+	parts[1] = model_for_table(t, units[1]);
+	if (parts[0] == NULL || parts[1] == NULL)
+		return NULL;
+	pthread_mutex_lock(&built_lock);
+	for (i = 0; i < n_made; i++)
+		if (made[i].table == t) {
+			m = made[i].model;
+			goto out;
+		}
+	model_table_name(t, NULL, name, sizeof(name));
+	m = model_hybrid_build(name, parts, units, 2);
+	if (n_made < sizeof(made) / sizeof(made[0])) {
+		made[n_made].table = t;
+		made[n_made++].model = m;
+	}
+out:
+	pthread_mutex_unlock(&built_lock);
+	return m;
+}
+
+const struct model *model_for_hybrid_table(const struct perfdb_table *t)
+{
+	const char *units[2];
+
+	return table_units(t, units) == 2 ? hybrid_of(t, units) : NULL;
+}
+
+/* A table model by its name ("graniterapids", "alderlake_cpu_atom"; a
+ * hybrid table's name alone, "alderlake", is both core types). */
 static const struct model *table_model_named(const char *name)
 {
 	unsigned t, u;
@@ -187,6 +227,13 @@ static const struct model *table_model_named(const char *name)
 		const char *units[2];
 		unsigned n = table_units(&perfdb_tables[t], units);
 
+		if (n == 2) {
+			char whole[64];
+
+			model_table_name(&perfdb_tables[t], NULL, whole, sizeof(whole));
+			if (strcmp(whole, name) == 0)
+				return hybrid_of(&perfdb_tables[t], units);
+		}
 		for (u = 0; u < n; u++) {
 			char want[64];
 

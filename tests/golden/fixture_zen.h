@@ -11,8 +11,9 @@
 
 extern const struct demo_host fixture_zen3, fixture_zen4;
 
-/* The Zen 3 host's true CPI stack: base CPI, then cycles per event of
- * each regressor of model_zen3 in order (model_generic_regressor). */
+/* The Zen 3 host's true CPI stack: the processes' mean base CPI (each
+ * has its own, 0.30 to 0.60), then cycles per event of each regressor of
+ * model_zen3 in order (model_generic_regressor). */
 extern const double fixture_zen3_penalties[CPI_WEIGHTS];
 
 /* The noise on each Zen 3 process-interval's CPI: at most this share of

@@ -7,6 +7,7 @@ SMT off a thread is alone on its core), so that no formula of either side
 is pushed into a clamp or a max(0, ...) that the other does not have: a
 disagreement then is a formula difference, not an artefact of the vector.
 """
+import math
 
 # Events in a sum on one side only (perf 6.1's Sapphire Rapids FLOPs count
 # FP16 and AMX, which stackd does not record; stackd's uop-source sum counts
@@ -19,6 +20,9 @@ UNRECORDED_TERMS = (
     "FP_ARITH_INST_RETIRED2.512B_PACKED_HALF", "AMX_OPS_RETIRED.BF16",
     "LSD.UOPS",
 )
+# Counts of the same events with a cmask: 0 with them (no LSD uops, no
+# cycles the LSD delivered any)
+OF_UNRECORDED = {"LSD.UOPS": ("LSD.CYCLES_ACTIVE", "LSD.CYCLES_OK", "LSD.CYCLES_4_UOPS")}
 
 
 def _u(rng, lo, hi):
@@ -47,22 +51,96 @@ def _base(rng, smt_on):
     return v
 
 
+PATHS = ("IDQ.DSB_UOPS", "IDQ.MITE_UOPS", "IDQ.MS_UOPS", "LSD.UOPS")
+
+
 def _uop_sources(rng, v, issued):
     total = issued * _u(rng, 0.9, 1.05)
     shares = [_u(rng, 0.2, 1.0), _u(rng, 0.1, 0.6), _u(rng, 0.01, 0.1), _u(rng, 0.0, 0.4)]
     s = sum(shares)
-    for name, sh in zip(("IDQ.DSB_UOPS", "IDQ.MITE_UOPS", "IDQ.MS_UOPS", "LSD.UOPS"), shares):
+    for name, sh in zip(PATHS, shares):
         v[name] = round(total * sh / s)
+
+
+def _cycles_of(rng, uops, width, room):
+    """Cycles a path delivered any uop (its uop event with cmask 1): at
+    least uops / width (at most width uops a cycle), at most the uops (one
+    a cycle at least), plus a part of the cycles no path needs (room)."""
+    if uops == 0:
+        return 0
+    return min(uops, math.ceil(uops / width) + round(room * _u(rng, 0.0, 0.2)))
+
+
+def _optimal_cycles(rng, uops, any_cycles, width):
+    """The cycles of those with width uops or more (cmask width): with at
+    most width uops a cycle, width x them plus 1..width-1 in each other
+    cycle make the uops, so uops - (width - 1) x any <= them <= (uops -
+    any) / (width - 1), and no more than the cycles."""
+    lo = max(0, uops - (width - 1) * any_cycles)
+    hi = min(any_cycles, (uops - any_cycles) // (width - 1))
+    return round(lo + (hi - lo) * _u(rng, 0.0, 1.0))
+
+
+def _path_cycles(rng, v, width, names):
+    """The cycles each delivery path (DSB, MITE, MS, LSD) delivered uops to
+    the IDQ, under the model's names (perf's skylake/, icelake/ and
+    sapphirerapids/ frontend.json and pipeline.json: IDQ.X_UOPS and
+    LSD.UOPS with cmask 1); one path a cycle, so together within the
+    cycles.  MS_SWITCHES is the MS cycles' edge: within them."""
+    c = v["cycles"]
+    room = c - sum(math.ceil(v[p] / width) for p in PATHS)
+    assert room > 0, "the paths' uops need more cycles than there are"
+    cyc = {p: _cycles_of(rng, v[p], width, room) for p in PATHS}
+    for p, name in zip(PATHS, names):
+        v[name] = cyc[p]
+    v["IDQ.MS_SWITCHES"] = min(v["IDQ.MS_SWITCHES"], cyc["IDQ.MS_UOPS"])
+    return cyc
+
+
+def _skylake_paths(rng, v):
+    """Skylake (skylake/frontend.json): IDQ.DSB_CYCLES, MITE_CYCLES and
+    MS_CYCLES are umasks 0x08, 0x04 and 0x30 with cmask 1; the MS's uops
+    (0x30) are those it sent on the DSB's behalf (0x10) and the MITE's
+    (0x20), and IDQ.ALL_DSB_CYCLES_*_UOPS (alias IDQ.DSB_CYCLES_ANY/_OK)
+    and ALL_MITE_CYCLES_*_UOPS count umasks 0x18 and 0x24 with cmask 1
+    and 4: the path's cycles and the MS's on its behalf.  At most 4 uops
+    a cycle."""
+    cyc = _path_cycles(rng, v, 4, ("IDQ.DSB_CYCLES", "IDQ.MITE_CYCLES", "IDQ.MS_CYCLES",
+                                   "LSD.CYCLES_ACTIVE"))
+    ms_c, ms_u = cyc["IDQ.MS_UOPS"], v["IDQ.MS_UOPS"]
+    ms_dsb_c = round(ms_c * _u(rng, 0.0, 1.0))
+    ms_mite_c = ms_c - ms_dsb_c
+    # each part's uops: 1 to 4 a cycle of its own, the two summing to MS_UOPS
+    lo, hi = max(ms_dsb_c, ms_u - 4 * ms_mite_c), min(4 * ms_dsb_c, ms_u - ms_mite_c)
+    ms_dsb_u = lo + round((hi - lo) * _u(rng, 0.0, 1.0))
+    for path, ms_part_c, ms_part_u, total in (
+            ("DSB", ms_dsb_c, ms_dsb_u, "IDQ.DSB_UOPS"),
+            ("MITE", ms_mite_c, ms_u - ms_dsb_u, "IDQ.MITE_UOPS")):
+        any_c = cyc[total] + ms_part_c
+        v["IDQ.ALL_%s_CYCLES_ANY_UOPS" % path] = any_c
+        v["IDQ.ALL_%s_CYCLES_4_UOPS" % path] = _optimal_cycles(rng, v[total] + ms_part_u,
+                                                               any_c, 4)
+    v["IDQ.DSB_CYCLES_ANY"] = v["IDQ.ALL_DSB_CYCLES_ANY_UOPS"]
+    v["IDQ.DSB_CYCLES_OK"] = v["IDQ.ALL_DSB_CYCLES_4_UOPS"]
+    v["LSD.CYCLES_OK"] = _optimal_cycles(rng, v["LSD.UOPS"], cyc["LSD.UOPS"], 4)
+    v["LSD.CYCLES_4_UOPS"] = v["LSD.CYCLES_OK"]
+
+
+def _perf_metrics_paths(rng, v, width):
+    """Ice Lake and Sapphire Rapids (icelake/, sapphirerapids/ frontend.json
+    and pipeline.json): IDQ.{DSB,MITE,MS}_CYCLES_ANY and LSD.CYCLES_ACTIVE
+    are the paths' uop events with cmask 1, their _OK with cmask width (5,
+    6): the cycles the path delivered the most it can."""
+    cyc = _path_cycles(rng, v, width, ("IDQ.DSB_CYCLES_ANY", "IDQ.MITE_CYCLES_ANY",
+                                       "IDQ.MS_CYCLES_ANY", "LSD.CYCLES_ACTIVE"))
+    for uops, ok in (("IDQ.DSB_UOPS", "IDQ.DSB_CYCLES_OK"),
+                     ("IDQ.MITE_UOPS", "IDQ.MITE_CYCLES_OK"), ("LSD.UOPS", "LSD.CYCLES_OK")):
+        v[ok] = _optimal_cycles(rng, v[uops], cyc[uops], width)
 
 
 def _frontend_l3(rng, v):
     c = v["cycles"]
-    for name, lo, hi in (("IDQ.DSB_CYCLES", 0.1, 0.6), ("IDQ.DSB_CYCLES_ANY", 0.1, 0.6),
-                         ("IDQ.MITE_CYCLES", 0.05, 0.4), ("IDQ.MITE_CYCLES_ANY", 0.05, 0.4),
-                         ("IDQ.ALL_DSB_CYCLES_ANY_UOPS", 0.1, 0.6),
-                         ("IDQ.ALL_MITE_CYCLES_ANY_UOPS", 0.05, 0.4),
-                         ("LSD.CYCLES_ACTIVE", 0.0, 0.3),
-                         ("DSB2MITE_SWITCHES.PENALTY_CYCLES", 0.001, 0.05),
+    for name, lo, hi in (("DSB2MITE_SWITCHES.PENALTY_CYCLES", 0.001, 0.05),
                          ("DSB2MITE_SWITCHES.COUNT", 0.0005, 0.01),
                          ("ICACHE_16B.IFDATA_STALL", 0.001, 0.05),
                          ("ICACHE_64B.IFTAG_STALL", 0.001, 0.05),
@@ -75,12 +153,6 @@ def _frontend_l3(rng, v):
     # parts of a count: no more than the count
     v["cpu@ICACHE_16B.IFDATA_STALL,cmask=1,edge@"] = round(v["ICACHE_16B.IFDATA_STALL"] *
                                                            _u(rng, 0.01, 0.2))
-    for whole, part in (("IDQ.ALL_DSB_CYCLES_ANY_UOPS", "IDQ.ALL_DSB_CYCLES_4_UOPS"),
-                        ("IDQ.ALL_MITE_CYCLES_ANY_UOPS", "IDQ.ALL_MITE_CYCLES_4_UOPS"),
-                        ("IDQ.DSB_CYCLES_ANY", "IDQ.DSB_CYCLES_OK"),
-                        ("IDQ.MITE_CYCLES_ANY", "IDQ.MITE_CYCLES_OK"),
-                        ("LSD.CYCLES_ACTIVE", "LSD.CYCLES_OK")):
-        v[part] = round(v[whole] * _u(rng, 0.2, 0.9))
 
 
 def _flops(rng, v):
@@ -151,6 +223,7 @@ def skylake(rng, smt_on):
     _uop_sources(rng, v, v["UOPS_ISSUED.ANY"])
     _backend(rng, v)
     _frontend_l3(rng, v)
+    _skylake_paths(rng, v)
     _flops(rng, v)
     v["INT_MISC.CLEARS_COUNT"] = round(c * _u(rng, 1e-4, 1e-3))
     return v
@@ -189,6 +262,7 @@ def perf_metrics_cores(width):
         _uop_sources(rng, v, v["UOPS_ISSUED.ANY"])
         _backend(rng, v)
         _frontend_l3(rng, v)
+        _perf_metrics_paths(rng, v, width)
         _flops(rng, v)
         return v
     return gen
@@ -280,4 +354,7 @@ def vector(model, smt_on, rng, index):
     if index == 0:
         for name in UNRECORDED_TERMS:
             v[name] = 0
+            for cycles in OF_UNRECORDED.get(name, ()):
+                if cycles in v:
+                    v[cycles] = 0
     return v

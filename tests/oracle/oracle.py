@@ -139,7 +139,11 @@ MAPPING = [
 ]
 # Not mapped, not the same quantity as any perf 6.1 metric: mite_share,
 # ms_share, lsd_share (perf has DSB_Coverage only); dsb_p_only/overall,
-# mite_p_only/overall (the thesis's throughputs); flop_peak_fraction and
+# mite_p_only/overall, fe_p_overall and the frontend-cycles stack
+# fe_cycles_* (the thesis's throughputs and cycle decomposition: perf 6.1
+# has no metric of IDQ.MITE_CYCLES, IDQ.MS_CYCLES(_ANY) or
+# LSD.CYCLES_ACTIVE; test 264 checks perf 7.2's tma_info_pipeline_fetch_*
+# of the tables); flop_peak_fraction and
 # the FLOPS stack (perf's FP_Arith_Utilization is FP instructions per port
 # cycle, not FLOPs over the core's peak); flops_*_share; the multi-stage
 # per-stage bounds (*_low/_high), the issue- and commit-stage stacks

@@ -2,6 +2,7 @@
  * sim_host.c - see sim_host.h.
  */
 #include "sim_host.h"
+#include "daemon/collect/collector_degrade.h"
 #include "daemon/store/store.h"
 #include "lib/clock.h"
 #include "lib/query.h"
@@ -131,8 +132,6 @@ static int open_store(struct sim_host *h, char *err, size_t errlen)
 		return -errno;
 	snprintf(h->db_path, sizeof(h->db_path), "%s/sim.db", h->dir);
 	r = store_open(h->db_path, &h->store, err, errlen);
-	if (r == 0)
-		r = store_register(h->store, h->model, &h->plan, "sim-boot", 1, err, errlen);
 	if (r == 0 && h->table != NULL && h->model->vendor == VENDOR_ARM) {
 		/* the simulated Arm PMU's caps/slots, kept as the daemon keeps
 		 * the host's (daemon/meta.c): perf's #slots */
@@ -157,7 +156,10 @@ static int open_collection(struct sim_host *h, char *err, size_t errlen)
 	p.switch_position = SWITCH_LEADER;
 	p.ring_pages = 64;
 	p.count_user = p.count_kernel = true;
-	r = collector_open(&p, &h->col, err, errlen);
+	/* as the daemon opens it: a family the host refuses is planned around */
+	r = collector_open_what_opens(&p, &h->plan, "sim", &h->col, err, errlen);
+	if (r == 0)
+		r = store_register(h->store, h->model, &h->plan, "sim-boot", 1, err, errlen);
 	if (r < 0)
 		return r;
 	if (h->col->n_cpus != SIM_HOST_CPUS) {
@@ -181,6 +183,48 @@ static int open_collection(struct sim_host *h, char *err, size_t errlen)
 
 int sim_host_open(struct sim_host *h, const struct model *m, const char *sim_pmu, bool smt,
 		  bool watchdog, unsigned reserved, char *err, size_t errlen)
+{
+	return sim_host_open_refusing(h, m, sim_pmu, smt, watchdog, reserved, NULL, err, errlen);
+}
+
+/* The simulated kernel refuses the model event whose column is refuse
+ * (NULL: none): "column", or "column@cpu:errno" for one CPU and errno. */
+static int refuse_event(struct sim_host *h, const char *refuse, char *err, size_t errlen)
+{
+	char column[64];
+	int cpu = -1, code = ENOENT;
+	unsigned g, e;
+
+	if (refuse != NULL) {
+		snprintf(column, sizeof(column), "%.*s", (int)strcspn(refuse, "@"), refuse);
+		if (strchr(refuse, '@') != NULL)
+			sscanf(strchr(refuse, '@') + 1, "%d:%d", &cpu, &code);
+		refuse = column;
+	}
+	for (g = 0; refuse != NULL && g < h->model->n_groups; g++)
+		for (e = 0; e < h->model->groups[g].n_events; e++) {
+			const struct model_event *ev = &h->model->groups[g].events[e];
+			struct perf_event_attr a;
+
+			if (strcmp(ev->column, refuse) != 0)
+				continue;
+			if (sim_host_event_attr(h, ev, &a) < 0) {
+				snprintf(err, errlen, "cannot encode %s", refuse);
+				return -EINVAL;
+			}
+			simpmu_refuse_event(h->sim, a.type, a.config, cpu, code);
+			return 0;
+		}
+	if (refuse != NULL) {
+		snprintf(err, errlen, "model %s has no event %s", h->model->name, refuse);
+		return -ENOENT;
+	}
+	return 0;
+}
+
+int sim_host_open_refusing(struct sim_host *h, const struct model *m, const char *sim_pmu,
+			   bool smt, bool watchdog, unsigned reserved, const char *refuse,
+			   char *err, size_t errlen)
 {
 	struct simpmu_params sp = { sim_pmu, SIM_HOST_CPUS, smt, watchdog, 0, false };
 	bool off[MODEL_MAX_GROUPS] = { false };
@@ -212,6 +256,9 @@ int sim_host_open(struct sim_host *h, const struct model *m, const char *sim_pmu
 		return r;
 	}
 	h->ops = simpmu_ops(h->sim);
+	r = refuse_event(h, refuse, err, errlen);
+	if (r < 0)
+		return r;
 	for (i = 0; i < SIM_HOST_CPUS && reserved > 0; i++)
 		if (simpmu_reserve(h->sim, (int)i, reserved) < 0)
 			return -EINVAL;
@@ -286,6 +333,9 @@ static int flush_once(struct sim_host *h, struct simpmu_task *const *current, ch
 	r = flush_collect(&h->fl, iv, &done);
 	if (r < 0)
 		return r;
+	if (h->on_interval != NULL)
+		for (const struct interval_data *d = done; d != NULL; d = d->next)
+			h->on_interval(h->on_interval_ctx, d);
 	r = store_write_intervals(h->store, done, err, errlen);
 	interval_free(done);
 	return r;

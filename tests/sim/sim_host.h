@@ -54,6 +54,10 @@ struct sim_host {
 	unsigned slot[SIM_HOST_CPUS];   /* position in each CPU's schedule */
 	struct simpmu_task *current[SIM_HOST_CPUS];
 	uint64_t left[SIM_HOST_CPUS];   /* ms left of each CPU's current slice */
+	/* Called with each interval before it is stored, as the daemon's
+	 * interval_flush sees it (NULL: none). */
+	void (*on_interval)(void *ctx, const struct interval_data *iv);
+	void *on_interval_ctx;
 };
 
 /* The simulated PMU that stands for model m's hardware (NULL: none): a
@@ -78,6 +82,14 @@ unsigned sim_host_slot_width(const struct model *m, const struct perfdb_table *t
  * says why); other -errno with err. */
 int sim_host_open(struct sim_host *h, const struct model *m, const char *sim_pmu, bool smt,
 		  bool watchdog, unsigned reserved, char *err, size_t errlen);
+/* The same on a host whose kernel refuses the model event whose column is
+ * refuse ("column", or "column@CPU:ERRNO" for one CPU and errno; default
+ * every CPU, ENOENT: a guest whose CPUID does not enumerate it): the
+ * collector opens what opens, as the daemon's does, and h->plan says what
+ * it left out. */
+int sim_host_open_refusing(struct sim_host *h, const struct model *m, const char *sim_pmu,
+			   bool smt, bool watchdog, unsigned reserved, const char *refuse,
+			   char *err, size_t errlen);
 void sim_host_close(struct sim_host *h);
 
 /* Start: the workers enable their first groups, the tasks are born. */

@@ -26,6 +26,9 @@ int simpmu_new_table(const struct simpmu_params *p, const struct simpmu_table_cp
 
 	if (p->pmu == NULL || p->n_cpus == 0)
 		return -EINVAL;
+	/* cpu_atom's PMU type is dynamic: its sysfs tree is not simulated */
+	if (cpu != NULL && cpu->unit != NULL && strcmp(cpu->unit, "cpu_core") != 0)
+		return -EINVAL;
 	if (cpu == NULL) {
 		a = simpmu_arch_find(p->pmu);
 		if (a == NULL)
@@ -59,8 +62,12 @@ int simpmu_new_table(const struct simpmu_params *p, const struct simpmu_table_cp
 		simpmu_free(sim);
 		return -ENOMEM;
 	}
-	for (i = 0; i < p->n_cpus; i++)
+	for (i = 0; i < p->n_cpus; i++) {
 		sim->cpus[i].cur = sim->idle;
+		sim->cpus[i].wd_idx = -1;
+		memset(sim->cpus[i].reserve_idx, 0xff, sizeof(sim->cpus[i].reserve_idx));
+	}
+	simpmu_hw_watchdog_need(a, sim->n_gp, &sim->wd_need);
 	r = simpmu_sysfs_make(sim);
 	if (r < 0) {
 		simpmu_free(sim);

@@ -4,7 +4,8 @@
  *
  * A host of n logical CPUs with the counters of a real core PMU (general
  * counters per logical CPU with SMT on or off, fixed counters and the events
- * they host, per-event counter masks from Linux perf's JSON), other users of
+ * they host, the kernel's constraint tables and its greedy assignment, each
+ * placement held to Linux perf's JSON masks), other users of
  * those counters (the NMI watchdog, another tool holding some), the kernel's
  * rules (group validation at open, pinned groups in ERROR when they cannot
  * be scheduled, perf-metrics groups led by slots, 48-bit counters), and a
@@ -80,6 +81,10 @@ int simpmu_reserve(struct simpmu *sim, int cpu, unsigned k);
 /* The same with exactly the general counters in mask (bit i: counter i),
  * as a tool counting a restricted event would. */
 int simpmu_reserve_mask(struct simpmu *sim, int cpu, uint32_t mask);
+/* From now on perf_event_open() of (type, config) on cpu (-1: any) fails
+ * with err (ENOENT: as a guest kernel answers for an event its CPUID does
+ * not enumerate). */
+void simpmu_refuse_event(struct simpmu *sim, uint32_t type, uint64_t config, int cpu, int err);
 /* Whether the other user of cpu holds its counters now. */
 bool simpmu_reserved_held(const struct simpmu *sim, int cpu);
 

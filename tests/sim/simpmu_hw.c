@@ -10,8 +10,8 @@
  *    -> 2, 0x0400 slots -> 3, 0x0100 -> 0 on Ice Lake+), and
  *    intel_pmu_check_event_constraints(): a fixed event may also use any
  *    general counter unless its event code is 0 (a pseudo encoding);
- *  - Skylake with HT off: intel_skl_event_constraints keeps MEM_* (0xd0,
- *    0xd1, 0xd2, 0xcd) and FRONTEND_RETIRED (0xc6) on the bottom 4 counters;
+ *  - the kernel's constraints (which counters its scheduler may use, the
+ *    Skylake HT-off rule among them): simpmu_kernel.c, from its tables;
  *  - perf metrics: intel_pmu_hw_config() refuses filters on slots and metric
  *    events; metric i is event 0, umask 0x80 + i (ICL 4 of them, SPR 8);
  *  - Arm: drivers/perf/arm_pmuv3.c, armv8pmu_get_event_idx(): CPU_CYCLES
@@ -32,13 +32,13 @@
 #define INTEL_METRIC0   0x8000
 
 static const struct simpmu_arch arches[] = {
-	{ "skl", "skylake", SIMPMU_INTEL, 4, 8, 3, 0, NULL, NULL },
-	{ "skx", "skylakex", SIMPMU_INTEL, 4, 8, 3, 0, NULL, NULL },
-	{ "icl", "icelake", SIMPMU_INTEL, 8, 8, 4, 4, NULL, NULL },
-	{ "icx", "icelakex", SIMPMU_INTEL, 8, 8, 4, 4, NULL, NULL },
-	{ "spr", "sapphirerapids", SIMPMU_INTEL, 8, 8, 4, 8, NULL, NULL },
-	{ "amd64_fam19h_zen4", NULL, SIMPMU_AMD, 6, 6, 0, 0, NULL, NULL },
-	{ "arm_n1", NULL, SIMPMU_ARM, 6, 6, 1, 0, NULL, NULL },
+	{ "skl", "skylake", SIMPMU_INTEL, 4, 8, 3, 0, NULL, NULL, "skl" },
+	{ "skx", "skylakex", SIMPMU_INTEL, 4, 8, 3, 0, NULL, NULL, "skl" },
+	{ "icl", "icelake", SIMPMU_INTEL, 8, 8, 4, 4, NULL, NULL, "icl" },
+	{ "icx", "icelakex", SIMPMU_INTEL, 8, 8, 4, 4, NULL, NULL, "icl" },
+	{ "spr", "sapphirerapids", SIMPMU_INTEL, 8, 8, 4, 8, NULL, NULL, "glc" },
+	{ "amd64_fam19h_zen4", NULL, SIMPMU_AMD, 6, 6, 0, 0, NULL, NULL, "amd_f17h" },
+	{ "arm_n1", NULL, SIMPMU_ARM, 6, 6, 1, 0, NULL, NULL, NULL },
 };
 
 const struct simpmu_arch *simpmu_arch_find(const char *pmu)
@@ -119,25 +119,22 @@ static uint32_t all_gp(unsigned n_gp)
 	return (uint32_t)((1ULL << n_gp) - 1);
 }
 
-static uint32_t intel_gp_mask(const struct simpmu_arch *a, unsigned n_gp, bool smt_on,
-			      uint64_t config)
+/* The general counters perf's JSON lists for the event (all of them when
+ * it has no entry): the check, not the kernel's rule. */
+static uint32_t intel_gp_mask(const struct simpmu_arch *a, unsigned n_gp, uint64_t config)
 {
 	uint32_t key = (uint32_t)(config & X86_KEY_MASK);
-	unsigned code = key & 0xff;
 	size_t i;
 
 	for (i = 0; i < simpmu_n_intel_rules; i++)
 		if (simpmu_intel_rules[i].config == key &&
 		    strcmp(simpmu_intel_rules[i].json, a->json) == 0)
 			return simpmu_intel_rules[i].gp_mask & all_gp(n_gp);
-	if (!smt_on && a->gp_nosmt > a->gp_smt &&
-	    (code == 0xd0 || code == 0xd1 || code == 0xd2 || code == 0xcd || code == 0xc6))
-		return all_gp(a->gp_smt);
 	return all_gp(n_gp);
 }
 
-static int intel_need(const struct simpmu_arch *a, unsigned n_gp, bool smt_on,
-		      uint64_t config, struct simpmu_need *need)
+static int intel_need(const struct simpmu_arch *a, unsigned n_gp, uint64_t config,
+		      struct simpmu_need *need)
 {
 	uint64_t code = config & X86_KEY_MASK;
 	uint64_t ev = config & 0xffff;
@@ -149,10 +146,11 @@ static int intel_need(const struct simpmu_arch *a, unsigned n_gp, bool smt_on,
 		if (config & X86_FLAG_BITS)
 			return -EINVAL;
 		if (ev == INTEL_SLOTS)
-			*need = (struct simpmu_need){ SIMPMU_SLOTS, SIMPMU_FIXED(3), 0 };
+			*need = (struct simpmu_need){ .kind = SIMPMU_SLOTS,
+						      .mask = SIMPMU_FIXED(3) };
 		else
-			*need = (struct simpmu_need){ SIMPMU_METRIC, 0,
-						      (unsigned)((ev - INTEL_METRIC0) >> 8) };
+			*need = (struct simpmu_need){ .kind = SIMPMU_METRIC,
+				.metric = (unsigned)((ev - INTEL_METRIC0) >> 8) };
 		return 0;
 	}
 	need->kind = SIMPMU_COUNTER;
@@ -166,8 +164,33 @@ static int intel_need(const struct simpmu_arch *a, unsigned n_gp, bool smt_on,
 	else if (code == 0x0100 && a->n_fixed >= 4)
 		need->mask = SIMPMU_FIXED(0);
 	else
-		need->mask = intel_gp_mask(a, n_gp, smt_on, config);
+		need->mask = intel_gp_mask(a, n_gp, config);
 	return 0;
+}
+
+static int hw_need(const struct simpmu_arch *a, unsigned n_gp, const struct perf_event_attr *attr,
+		   struct simpmu_key key, struct simpmu_need *need)
+{
+	if (key.type == PERF_TYPE_SOFTWARE) {
+		*need = (struct simpmu_need){ .kind = SIMPMU_SOFTWARE };
+		return 0;
+	}
+	if (a->table != NULL)
+		return simpmu_table_need(a, n_gp, key, need);
+	switch (a->vendor) {
+	case SIMPMU_INTEL:
+		return intel_need(a, n_gp, attr->type == PERF_TYPE_RAW ? attr->config : key.config,
+				  need);
+	case SIMPMU_ARM:
+		*need = (struct simpmu_need){ .kind = SIMPMU_COUNTER, .mask = all_gp(n_gp) };
+		if ((key.config & 0xffff) == 0x11)
+			need->mask |= SIMPMU_FIXED(0);
+		return 0;
+	case SIMPMU_AMD:
+	default:
+		*need = (struct simpmu_need){ .kind = SIMPMU_COUNTER, .mask = all_gp(n_gp) };
+		return 0;
+	}
 }
 
 int simpmu_hw_need(const struct simpmu_arch *a, unsigned n_gp, bool smt_on,
@@ -176,40 +199,25 @@ int simpmu_hw_need(const struct simpmu_arch *a, unsigned n_gp, bool smt_on,
 	struct simpmu_key key;
 	int r;
 
+	(void)smt_on;   /* the counters n_gp says it all (the kernel's tables) */
 	r = simpmu_hw_key(a, attr, &key);
-	if (r < 0)
-		return r;
-	if (key.type == PERF_TYPE_SOFTWARE) {
-		*need = (struct simpmu_need){ SIMPMU_SOFTWARE, 0, 0 };
-		return 0;
-	}
-	if (a->table != NULL)
-		return simpmu_table_need(a, n_gp, key, need);
-	switch (a->vendor) {
-	case SIMPMU_INTEL:
-		return intel_need(a, n_gp, smt_on, attr->type == PERF_TYPE_RAW ? attr->config :
-				  key.config, need);
-	case SIMPMU_ARM:
-		*need = (struct simpmu_need){ SIMPMU_COUNTER, all_gp(n_gp), 0 };
-		if ((key.config & 0xffff) == 0x11)
-			need->mask |= SIMPMU_FIXED(0);
-		return 0;
-	case SIMPMU_AMD:
-	default:
-		*need = (struct simpmu_need){ SIMPMU_COUNTER, all_gp(n_gp), 0 };
-		return 0;
-	}
+	if (r == 0)
+		r = hw_need(a, n_gp, attr, key, need);
+	if (r == 0)
+		simpmu_kernel_constraint(a, n_gp, key, need);
+	return r;
 }
 
-uint64_t simpmu_hw_watchdog_mask(const struct simpmu_arch *a, unsigned n_gp)
+void simpmu_hw_watchdog_need(const struct simpmu_arch *a, unsigned n_gp, struct simpmu_need *need)
 {
-	switch (a->vendor) {
-	case SIMPMU_INTEL:
-		return SIMPMU_FIXED(1);
-	case SIMPMU_ARM:
-		return SIMPMU_FIXED(0);
-	case SIMPMU_AMD:
-	default:
-		return all_gp(n_gp);
-	}
+	struct perf_event_attr attr;
+
+	/* hardlockup_detector_event_create: a pinned PERF_COUNT_HW_CPU_CYCLES */
+	memset(&attr, 0, sizeof(attr));
+	attr.type = PERF_TYPE_HARDWARE;
+	attr.config = PERF_COUNT_HW_CPU_CYCLES;
+	attr.pinned = 1;
+	if (simpmu_hw_need(a, n_gp, true, &attr, need) < 0)
+		*need = (struct simpmu_need){ .kind = SIMPMU_COUNTER, .mask = all_gp(n_gp),
+					      .kmask = all_gp(n_gp), .kweight = n_gp };
 }

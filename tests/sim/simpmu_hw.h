@@ -1,7 +1,10 @@
 /*
  * simpmu_hw.h - the simulated PMU's hardware facts: which core PMUs it
  * knows, how many counters of which kind each has, and which counters an
- * event may use (the kernel's constraint tables and perf's JSON).
+ * event may use, twice: as the kernel's scheduler sees it (its constraint
+ * tables, kernel_constraints.c, applied by simpmu_kernel.c) and as perf's
+ * JSON publishes it ("Counter", intel_counters.c and the perf tables), a
+ * separate check of where the kernel put it.
  */
 #ifndef STACKD_SIMPMU_HW_H
 #define STACKD_SIMPMU_HW_H
@@ -29,15 +32,20 @@ struct simpmu_arch {
 	 * above, whose rules are the kernel's tables and intel_counters.c. */
 	const struct perfdb_table *table;
 	const char *unit;
+	/* The kernel's constraint table for this core ("skl": Linux's
+	 * intel_skl_event_constraints), "amd_f17h" for AMD's family 17h+
+	 * rules, NULL where the simulator has none (Arm, older Intel): the
+	 * JSON's counters then stand for the kernel's. */
+	const char *ktable;
 };
 
 /* NULL for a PMU the simulator does not know. */
 const struct simpmu_arch *simpmu_arch_find(const char *pmu);
 /* The arch of the table named name (perf's directory name) for the core
  * type and counters of cpu.  0; -EINVAL when there is no such table or core
- * type, when the counters are missing or disagree with counter.json, or for
- * a core type the simulator does not model (cpu_atom: its PMU type is
- * dynamic). */
+ * type, or when the counters are missing or disagree with counter.json.
+ * (simpmu_new_table refuses cpu_atom, whose PMU type is dynamic; its arch
+ * serves the scheduling checks.) */
 int simpmu_arch_from_table(const char *name, const struct simpmu_table_cpu *cpu,
 			   struct simpmu_arch *a);
 
@@ -53,8 +61,18 @@ enum simpmu_kind {
 
 struct simpmu_need {
 	enum simpmu_kind kind;
-	uint64_t mask;       /* SIMPMU_COUNTER, SIMPMU_SLOTS: counters allowed */
+	/* SIMPMU_COUNTER, SIMPMU_SLOTS: the counters perf's JSON allows (its
+	 * "Counter" field; fixed ones as the kernel's tables give them).  Not
+	 * what the scheduler obeys: a placement outside it is a violation. */
+	uint64_t mask;
 	unsigned metric;     /* SIMPMU_METRIC: index in PERF_METRICS */
+	/* The kernel's constraint (simpmu_kernel.c): the counters
+	 * x86_schedule_events() may give it (general i bit i, fixed i bit
+	 * 32 + i, perf metric i bit 48 + i), its weight, and AMD's pair flag
+	 * (PERF_X86_EVENT_PAIR: an even counter and the odd one after it). */
+	uint64_t kmask;
+	unsigned kweight;
+	bool pair;
 };
 
 /* What a counting event keys rates by: its type and config after generic
@@ -84,10 +102,49 @@ int simpmu_hw_need(const struct simpmu_arch *a, unsigned n_gp, bool smt_on,
 int simpmu_table_need(const struct simpmu_arch *a, unsigned n_gp, struct simpmu_key key,
 		      struct simpmu_need *need);
 
-/* The NMI watchdog's cycles event: Intel fixed counter 1, Arm the cycle
- * counter, AMD any general counter (the scheduler's first choice for a
- * cycles event created before any other). */
-uint64_t simpmu_hw_watchdog_mask(const struct simpmu_arch *a, unsigned n_gp);
+/* The NMI watchdog's event: pinned cycles (kernel/watchdog_perf.c), so
+ * Intel's fixed counter 1 or a general one, Arm's cycle counter or a
+ * general one, AMD any general counter: the scheduler's first choice for
+ * a cycles event placed before any other. */
+void simpmu_hw_watchdog_need(const struct simpmu_arch *a, unsigned n_gp, struct simpmu_need *need);
+
+/* The kernel's constraint of an event of key on arch with n_gp general
+ * counters, into need's kmask, kweight and pair (simpmu_kernel.c). */
+void simpmu_kernel_constraint(const struct simpmu_arch *a, unsigned n_gp, struct simpmu_key key,
+			      struct simpmu_need *need);
+/* The kernel table of a perf table's core type ("skl" for skylake), or
+ * NULL when the simulator has none. */
+const char *simpmu_ktable_for(const char *table, const char *unit);
+
+/* One event on a CPU's list, as x86_schedule_events() sees it. */
+struct simpmu_kslot {
+	uint64_t kmask;
+	unsigned kweight;
+	bool pair;
+	int prev;            /* the counter it had (hw.idx), -1: never placed */
+	int assign;          /* out: its counter */
+};
+/* x86_schedule_events() on n events, in list order, with n_gp general
+ * counters: the fast path (every event keeps its previous counter), else
+ * perf_assign_events().  true with every assign set, or false. */
+bool simpmu_kernel_assign(struct simpmu_kslot *s, unsigned n, unsigned n_gp);
+
+/* A kernel constraint table entry (kernel_constraints.c, generated): an
+ * event matches when (config & cmask) - code <= end - code, as in
+ * constraint_match(); the first entry that matches is its constraint. */
+struct simpmu_kconstraint {
+	uint64_t code, end, cmask, idxmsk;
+};
+struct simpmu_ktable {
+	const char *name;
+	const struct simpmu_kconstraint *c;
+	size_t n;
+};
+extern const struct simpmu_ktable simpmu_ktables[];
+extern const size_t simpmu_n_ktables;
+extern const uint64_t simpmu_kfixed_event_flags;
+extern const uint16_t simpmu_amd_pair_codes[];
+extern const size_t simpmu_n_amd_pair_codes;
 
 /* Generated from perf's JSON (intel_counters.c). */
 struct simpmu_counter_rule {

@@ -41,6 +41,7 @@ struct sim_event {
 	struct sim_event *members[SIMPMU_MAX_GROUP];  /* leader only: creation order, [0] = leader */
 	unsigned n_members;
 	struct simpmu_need need;
+	int hw_idx;               /* its counter when last placed (hw.idx), -1: never */
 	struct simpmu_key key;
 	enum simpmu_state state;
 	uint64_t count;           /* the kernel's 64-bit count */
@@ -76,6 +77,8 @@ struct sim_cpu {
 	uint32_t reserve_mask;    /* other user: these general counters exactly, or */
 	unsigned reserve_k;       /* any k of them */
 	bool reserve_held;
+	int reserve_idx[32];      /* the counters the other user last had (hw.idx) */
+	int wd_idx;               /* the watchdog's */
 	bool other_reader;        /* simpmu_other_reader: */
 	uint64_t other_id;        /* its id on our switch samples (0: ours) */
 	int64_t other_offset_ns;  /* its clock minus ours */
@@ -87,10 +90,17 @@ struct sim_cpu {
 
 struct simpmu {
 	const struct simpmu_arch *arch;   /* a static one, or table_arch */
+	/* an event this host's kernel refuses (simpmu_refuse_event) */
+	bool refuse;
+	uint32_t refuse_type;
+	uint64_t refuse_config;
+	int refuse_cpu;           /* -1: every CPU */
+	int refuse_errno;
 	struct simpmu_arch table_arch;
 	char sysfs_root[64];      /* "" until made */
 	struct simpmu_params p;
 	unsigned n_gp;
+	struct simpmu_need wd_need;   /* the NMI watchdog's event */
 	uint64_t now_ns;
 	uint64_t next_id;
 	struct sim_cpu *cpus;

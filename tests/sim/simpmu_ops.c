@@ -98,6 +98,7 @@ static int new_event(struct simpmu *sim, const struct perf_event_attr *attr, int
 		return r;
 	}
 	e->hw = e->hw_prev = sim->p.counter_start & SIMPMU_MASK48;
+	e->hw_idx = -1;
 	e->state = attr->disabled ? SIMPMU_OFF : SIMPMU_INACTIVE;
 	e->t_stamp = sim->now_ns;
 	*ret = e;
@@ -115,6 +116,9 @@ static int sim_perf_open(void *ctx, struct perf_event_attr *attr, pid_t pid, int
 		return -EOPNOTSUPP;
 	if (cpu < 0 || (unsigned)cpu >= sim->p.n_cpus)
 		return -EINVAL;
+	if (sim->refuse && attr->type == sim->refuse_type && attr->config == sim->refuse_config &&
+	    (sim->refuse_cpu < 0 || sim->refuse_cpu == cpu))
+		return -sim->refuse_errno;
 	if (group_fd != -1) {
 		leader = simpmu_event(sim, group_fd);
 		if (leader == NULL)
@@ -411,4 +415,13 @@ struct kernel_ops simpmu_ops(struct simpmu *sim)
 		.now_ns = sim_now_ns,
 		.encode = sim_encode,
 	};
+}
+
+void simpmu_refuse_event(struct simpmu *sim, uint32_t type, uint64_t config, int cpu, int err)
+{
+	sim->refuse = true;
+	sim->refuse_type = type;
+	sim->refuse_config = config;
+	sim->refuse_cpu = cpu;
+	sim->refuse_errno = err;
 }

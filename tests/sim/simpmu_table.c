@@ -17,14 +17,10 @@
  *    a metric needs slots as its leader (simpmu_ops.c);
  *  - any other event: the general counters the JSON's "Counter" field names
  *    for the table's events of that encoding (perfdb_event.counters), all
- *    of them where it names none; on a Skylake-generation core with SMT off
- *    (8 counters), MEM_* and FRONTEND_RETIRED events (0xd0, 0xd1, 0xd2,
- *    0xcd, 0xc6) keep to the bottom 4 (intel_skl_event_constraints: "when
- *    HT is off, these can only run on the bottom 4 counters"; the tables
- *    of the CPUs intel_pmu_init() gives those constraints);
- *  - AMD: event code 0x003 is a large-increment event the kernel pairs
- *    with the next counter (amd/core.c, amd_is_pair_event_code and
- *    pair_constraint): not simulated, refused rather than counted wrongly;
+ *    of them where it names none: the check of where the kernel put it;
+ *  - the kernel's own constraints, which its scheduler obeys (Skylake's
+ *    HT-off rule, AMD's large-increment pairs among them): simpmu_kernel.c,
+ *    by the table intel_pmu_init() gives the CPU (simpmu_ktable_for);
  *  - Arm: drivers/perf/arm_pmuv3.c, armv8pmu_get_event_idx(): CPU_CYCLES
  *    (0x11) also on the cycle counter.
  */
@@ -38,7 +34,6 @@
 #define X86_FLAG_BITS    0xffbc0000ULL  /* edge, pc, int, any, inv, cmask */
 #define INTEL_SLOTS      0x0400
 #define INTEL_METRIC0    0x8000
-#define AMD_PAIR_EVENT   0x003
 #define ARM_CPU_CYCLES   0x11
 
 static const struct { uint16_t code; uint8_t fixed; } intel_fixed[] = {
@@ -84,8 +79,6 @@ int simpmu_arch_from_table(const char *name, const struct simpmu_table_cpu *cpu,
 	if (t == NULL || cpu == NULL || cpu->gp_smt == 0 || cpu->gp_nosmt == 0 ||
 	    !has_unit(t, cpu->unit))
 		return -EINVAL;
-	if (cpu->unit != NULL && strcmp(cpu->unit, "cpu_core") != 0)
-		return -EINVAL;
 	/* counter.json's core figures are per logical CPU with SMT on */
 	if (t->gp_counters != 0 && (t->gp_counters != cpu->gp_smt ||
 				    t->fixed_counters != cpu->n_fixed))
@@ -102,6 +95,7 @@ int simpmu_arch_from_table(const char *name, const struct simpmu_table_cpu *cpu,
 		return -EINVAL;
 	a->table = t;
 	a->unit = cpu->unit;
+	a->ktable = simpmu_ktable_for(t->name, cpu->unit);
 	return 0;
 }
 
@@ -132,23 +126,6 @@ static uint32_t gp_mask_of(const struct simpmu_arch *a, unsigned n_gp, uint64_t 
 	return mask;
 }
 
-/* intel_skl_event_constraints' HT-off rule, on the CPUs it serves. */
-static uint32_t skl_ht_off(const struct simpmu_arch *a, unsigned n_gp, uint64_t config)
-{
-	static const char *const skl_tables[] = { "skylake", "skylakex", "cascadelakex" };
-	static const uint8_t codes[] = { 0xd0, 0xd1, 0xd2, 0xcd, 0xc6 };
-	size_t i, k;
-
-	if (n_gp <= a->gp_smt)
-		return all_gp(n_gp);
-	for (i = 0; i < sizeof(skl_tables) / sizeof(skl_tables[0]); i++)
-		if (strcmp(a->table->name, skl_tables[i]) == 0)
-			for (k = 0; k < sizeof(codes); k++)
-				if ((config & 0xff) == codes[k])
-					return 0xf;
-	return all_gp(n_gp);
-}
-
 static int intel_need(const struct simpmu_arch *a, unsigned n_gp, uint64_t config,
 		      struct simpmu_need *need)
 {
@@ -160,14 +137,14 @@ static int intel_need(const struct simpmu_arch *a, unsigned n_gp, uint64_t confi
 		if (config & X86_FLAG_BITS)
 			return -EINVAL;
 		if (ev == INTEL_SLOTS)
-			*need = (struct simpmu_need){ SIMPMU_SLOTS,
-				a->n_fixed > 3 ? SIMPMU_FIXED(3) : 0, 0 };
+			*need = (struct simpmu_need){ .kind = SIMPMU_SLOTS,
+				.mask = a->n_fixed > 3 ? SIMPMU_FIXED(3) : 0 };
 		else
-			*need = (struct simpmu_need){ SIMPMU_METRIC, 0,
-				(unsigned)((ev - INTEL_METRIC0) >> 8) };
+			*need = (struct simpmu_need){ .kind = SIMPMU_METRIC,
+				.metric = (unsigned)((ev - INTEL_METRIC0) >> 8) };
 		return 0;
 	}
-	*need = (struct simpmu_need){ SIMPMU_COUNTER, 0, 0 };
+	*need = (struct simpmu_need){ .kind = SIMPMU_COUNTER };
 	for (i = 0; i < sizeof(intel_fixed) / sizeof(intel_fixed[0]); i++) {
 		if (intel_fixed[i].code != code)
 			continue;
@@ -177,7 +154,7 @@ static int intel_need(const struct simpmu_arch *a, unsigned n_gp, uint64_t confi
 			need->mask |= all_gp(n_gp);
 		return 0;
 	}
-	need->mask = gp_mask_of(a, n_gp, config) & skl_ht_off(a, n_gp, config);
+	need->mask = gp_mask_of(a, n_gp, config);
 	return 0;
 }
 
@@ -190,14 +167,13 @@ int simpmu_table_need(const struct simpmu_arch *a, unsigned n_gp, struct simpmu_
 	case SIMPMU_INTEL:
 		return intel_need(a, n_gp, key.config, need);
 	case SIMPMU_AMD:
-		/* amd_get_event_code(): bits 0-7 and 32-35 */
-		if (((key.config & 0xff) | ((key.config >> 24) & 0xf00)) == AMD_PAIR_EVENT)
-			return -EOPNOTSUPP;
-		*need = (struct simpmu_need){ SIMPMU_COUNTER, gp_mask_of(a, n_gp, key.config), 0 };
+		*need = (struct simpmu_need){ .kind = SIMPMU_COUNTER,
+					      .mask = gp_mask_of(a, n_gp, key.config) };
 		return 0;
 	case SIMPMU_ARM:
 	default:
-		*need = (struct simpmu_need){ SIMPMU_COUNTER, gp_mask_of(a, n_gp, key.config), 0 };
+		*need = (struct simpmu_need){ .kind = SIMPMU_COUNTER,
+					      .mask = gp_mask_of(a, n_gp, key.config) };
 		if ((key.config & 0xffff) == ARM_CPU_CYCLES)
 			need->mask |= SIMPMU_FIXED(0);
 		return 0;

@@ -107,11 +107,13 @@ retention_raw = 1d
 retention_minute = 7d
 retention_hour = 400d
 max_database_mb = 4096
-families = all
+families = auto
+reserved_counters = auto
 count_modes = user,kernel
 exclude_comm = 
 exclude_unit = 
 exclude_user = 
+kubelet_pods_dir = /var/log/pods
 retry_buffer = 600
 switch_rate_warning = 20000
 max_sampling_cost = 2%
@@ -125,7 +127,10 @@ http_max_connections = 64
 http_allowed_hosts = 
 http_query_cpu_limit = 10s
 prometheus_max_keys = 100
-prometheus_top_processes = 10
+prometheus_top_processes = 0
+prometheus_top_comms = 12
+prometheus_top_units = 12
+prometheus_per_cpu = 0
 EOT
 diff -u "$TMP/expected" "$TMP/effective" || fail "-n output differs"
 grep -q "configuration OK" "$TMP/err" || fail "-n did not say configuration OK"

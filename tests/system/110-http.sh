@@ -154,7 +154,7 @@ cd /
 start_daemon "$TMP/db" --listen "127.0.0.1:$PORT"
 cd "$here"
 wait_more_intervals "$TMP/db" 1 || fail "no interval after the restart"
-for f in index.html app.js style.css; do
+for f in index.html app.js stacks.js style.css; do
 	curl -sf "$URL/$f" -o "$TMP/builtin-$f" || fail "builtin $f not served"
 	cmp -s "$TMP/builtin-$f" "$WEB/$f" || fail "builtin $f differs from web/$f"
 done

@@ -24,14 +24,17 @@ for t in "$PROM_DIR"/tests/*.yml; do
 done
 note "promtool: rules check and $(ls "$PROM_DIR"/tests/*.yml | wc -l) unit test files pass"
 
-# exported NAME: daemon/serve/prom.c writes the series NAME, as a literal, as one
-# of its per-kind families (stackd_%s_events_total) or through metric(), or
+# exported NAME: daemon/serve/prom*.c writes the series NAME, as a literal,
+# as one of its per-kind families (stackd_%s_topdown_seconds_total, or
+# family(f, kind, "cpu_seconds_total", ...)) or through metric(), or
 # lib/health_fields.h names it.
 exported() {
 	fam=$(echo "$1" | sed -E 's/^stackd_(comm|unit|process)_/stackd_%s_/')
+	kindless=$(echo "$1" | sed -nE 's/^stackd_(comm|unit|process)_//p')
 	short=${1#stackd_}
-	grep -qF -e "$1" -e "$fam" "$ROOT/daemon/serve/prom.c" ||
-		grep -qF "\"$short\"" "$ROOT/daemon/serve/prom.c" "$ROOT/lib/health_fields.h"
+	grep -qF -e "$1" -e "$fam" "$ROOT"/daemon/serve/prom*.c ||
+		{ [ -n "$kindless" ] && grep -qF "kind, \"$kindless\"" "$ROOT"/daemon/serve/prom*.c; } ||
+		grep -qF "\"$short\"" "$ROOT"/daemon/serve/prom*.c "$ROOT/lib/health_fields.h"
 }
 # values of LABEL's matchers (=, =~ split on |, !=) in the rule files
 label_values() {
@@ -82,7 +85,7 @@ PORT=$(free_port)
 SPIN=$!
 start_daemon "$TMP/db" --listen "127.0.0.1:$PORT"
 curl -sf "http://127.0.0.1:$PORT/metrics" >"$TMP/metrics" || fail "/metrics failed"
-for n in stackd_info stackd_comm_events_total stackd_comm_group_seconds_total \
+for n in stackd_info stackd_host_events_total stackd_host_group_seconds_total \
 	stackd_comm_cpu_seconds_total stackd_comm_context_switches_total; do
 	grep -q "^$n{" "$TMP/metrics" || fail "live /metrics has no $n"
 done

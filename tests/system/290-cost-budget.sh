@@ -21,7 +21,10 @@ need_root
 DB=$TMP/s.db
 CPU=$(( $(nproc) - 1 ))
 PORT=$(free_port)
-start_daemon "$DB" --max-sampling-cost 1% --periodic-hz 1000 --listen "127.0.0.1:$PORT" ${STACKD_ARGS:-}
+# the per-CPU mode gauge is opt-in (prometheus_per_cpu: a series per CPU)
+printf 'prometheus_per_cpu = 1\n' >"$TMP/per-cpu.conf"
+start_daemon "$DB" --config "$TMP/per-cpu.conf" --max-sampling-cost 1% --periodic-hz 1000 \
+	--listen "127.0.0.1:$PORT" ${STACKD_ARGS:-}
 
 RUN=6
 "$HELPERS/pingpong" "$RUN" "$CPU" "$CPU" >"$TMP/pingpong.out" &
@@ -89,7 +92,7 @@ else
 fi
 
 # (d) the spinner's own figures say their mode: it ran beside the ping-pong
-# on the periodic CPU, which went periodic after its first window, so most
+# on the periodic CPU, which went periodic at its first rotation tick, so most
 # of its CPU time is statistical, whatever the host's (smaller) share
 share=$(jq '[.[] | select(.comm == "spinner") | .periodic_share] | max // 0' "$TMP/top.json")
 note "spinner's own periodic share: $share"

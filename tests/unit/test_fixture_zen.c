@@ -1,14 +1,16 @@
 /*
  * test_fixture_zen.c - the golden fixture's AMD hosts are what they claim:
- * a regression over the Zen 3 host's process-intervals recovers the
- * penalties planted in it (well posed: no collinear pair, R² near 1), and
+ * a regression with a base per process over the Zen 3 host's
+ * process-intervals recovers the penalties planted in it although every
+ * process has its own base CPI, or says it cannot separate them, and
  * on the Zen 4 host every stack of every process sums to the whole with
  * the stages in the paper's order.
  */
 #include "test.h"
 #include "tests/golden/fixture_zen.c"
-#include "lib/model/cpi_fit_quality.h"
+#include "lib/model/cpi_fit.h"
 
+#include <errno.h>
 #include <math.h>
 #include <string.h>
 
@@ -31,37 +33,57 @@ static void interval_sums(const struct demo_host *h, size_t k, unsigned i,
 	}
 }
 
+/* Each process has its own base CPI (0.30-0.60): the fit with a base per
+ * process recovers every planted penalty within its reported standard
+ * error (three of them, and 5% for the noise's bias), or says "cannot
+ * separate" with no penalties; the pooled fit with one base (the old
+ * method, model_generic_cpi_fit) is no longer right on this host, which
+ * is why the fixture varies the bases. */
 static void test_zen3_fit_recovers_penalties(void)
 {
 	static struct group_sums sums[PROC_INTERVALS][MODEL_MAX_GROUPS];
-	static double a[PROC_INTERVALS * CPI_WEIGHTS], b[PROC_INTERVALS];
-	const struct group_sums *rows[PROC_INTERVALS];
-	struct cpi_fit_quality q;
-	double w[CPI_WEIGHTS];
+	static double a[PROC_INTERVALS * CPI_WEIGHTS], b[PROC_INTERVALS], wt[PROC_INTERVALS];
+	static int64_t group[PROC_INTERVALS];
+	static const char *const names[CPI_REGRESSORS] = { "r1", "r2", "r3", "r4", "r5", "r6" };
+	struct cpi_fit_data d = { a, b, wt, group, 0 };
+	struct cpi_fit f;
+	double ins;
 	size_t k, n = 0;
 	unsigned i, j;
+	int rc;
 
 	CHECK(fixture_zen3.n_procs * DEMO_DATA_INTERVALS == PROC_INTERVALS);
+	CHECK(zen3_profiles[3].base != zen3_profiles[4].base);
 	for (k = 0; k < fixture_zen3.n_procs; k++)
 		for (i = 0; i < DEMO_DATA_INTERVALS; i++) {
 			interval_sums(&fixture_zen3, k, i, sums[n]);
-			rows[n] = sums[n];
+			CHECK(model_generic_cpi_row(&model_zen3, sums[n], &a[n * CPI_WEIGHTS],
+						    &b[n], &wt[n], &ins) == 0);
+			group[n] = (int64_t)k;
 			n++;
 		}
-	CHECK(model_generic_cpi_fit(&model_zen3, rows, n, w) == 0);
-	for (j = 0; j < CPI_WEIGHTS; j++) {
+	d.rows = n;
+	rc = cpi_fit_weighted(&d, names, &f);
+	CHECK(rc == 0 || rc == -ERANGE);
+	CHECK(f.q.processes == fixture_zen3.n_procs);
+	if (rc == -ERANGE) {
+		CHECK(f.why[0] != '\0');
+		for (j = 1; j < CPI_WEIGHTS; j++)
+			CHECK(isnan(f.weights[j]));
+		return;
+	}
+	for (j = 1; j < CPI_WEIGHTS; j++) {
 		double want = fixture_zen3_penalties[j];
+		double tol = 3.0 * f.errors[j] + 0.05 * want;
 
-		if (fabs(w[j] - want) > 0.05 * want) {
-			fprintf(stderr, "weight %u: fitted %.4f, planted %.4f\n", j, w[j], want);
-			CHECK(!"penalty recovered within 5%");
+		if (!(fabs(f.weights[j] - want) <= tol)) {
+			fprintf(stderr, "penalty %u: fitted %.4f +- %.4f, planted %.4f\n", j,
+				f.weights[j], f.errors[j], want);
+			CHECK(!"penalty recovered within its error");
 		}
 	}
-	CHECK(model_generic_cpi_rows(&model_zen3, rows, n, a, b) == (int)n);
-	CHECK(cpi_fit_quality(a, b, n, &q) == 0);
-	CHECK(q.n_collinear == 0);
-	CHECK(q.r2 > 0.99);
-	CHECK(q.held_error < FIXTURE_ZEN3_NOISE);
+	CHECK(f.q.r2 > 0.99);
+	CHECK(f.q.held_error < FIXTURE_ZEN3_NOISE);
 }
 
 static double val(const struct metric_value *out, const char *name)
@@ -92,7 +114,9 @@ static void test_zen4_stacks_sum(void)
 {
 	static const char *const dispatch[] = { "retiring", "bad_speculation", "frontend_bound",
 						"backend_bound", "smt_contention", NULL };
-	static const char *const commit[] = { "commit_retiring", "commit_bad_speculation",
+	/* commit_bad_speculation: unknown on Zen 4 (no recovery-cycle
+	 * counter), its cycles in commit_frontend_bound */
+	static const char *const commit[] = { "commit_retiring",
 					      "commit_frontend_bound", "commit_backend_bound",
 					      "commit_smt_contention", "commit_other_stalls",
 					      "commit_partial", NULL };
@@ -117,18 +141,21 @@ static void test_zen4_stacks_sum(void)
 				   val(out, "commit_backend_bound")) < 1e-9);
 			CHECK(fabs(val(out, "memory_bound") + val(out, "core_bound") -
 				   val(out, "backend_bound")) < 1e-9);
-			CHECK(val(out, "commit_frontend_bound") <= val(out, "frontend_bound"));
-			CHECK(val(out, "commit_bad_speculation") <= val(out, "bad_speculation"));
+			CHECK(val(out, "commit_frontend_bound") <=
+			      val(out, "frontend_bound") + val(out, "bad_speculation"));
+			CHECK(!out[model_metric_index(&model_zen4, "commit_bad_speculation")].valid);
 			CHECK(val(out, "commit_backend_bound") >= val(out, "backend_bound"));
 			CHECK(val(out, "commit_memory_bound") >= val(out, "memory_bound"));
 			if (zen4_profiles[k].flops_per_cycle > 0)
 				CHECK(fabs(sum_of(out, flops) - 1.0) < 1e-6);
 		}
-	/* dgemm: 12 of the 16 DP FLOP per cycle, a tenth of them not FMAs */
+	/* dgemm: 12 DP FLOP per cycle (75% of the DP peak of 16), a tenth not
+	 * from FMAs; fp_ret_sse_avx_ops.all does not tell DP from SP, so the
+	 * base is taken against the SP peak of 32: 0.375, a lower bound */
 	interval_sums(&fixture_zen4, 3, 0, sums);
 	model_zen4.compute(&model_zen4, sums, &ctx, out);
-	CHECK(fabs(val(out, "flops_base") - 0.75) < 1e-6);
-	CHECK(fabs(val(out, "flops_non_fma_loss") - 0.075) < 1e-6);
+	CHECK(fabs(val(out, "flops_base") - 12.0 / 32.0) < 1e-6);
+	CHECK(fabs(val(out, "flops_non_fma_loss") - 0.1 * 12.0 / 32.0) < 1e-6);
 }
 
 int main(void)

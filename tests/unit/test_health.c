@@ -175,7 +175,7 @@ static void check_prom(struct interval_data *const *iv)
 	unsigned j, k = 0;
 	FILE *f;
 
-	CHECK(prom_new(&model_software, NULL, 10, 10, &p) == 0);
+	CHECK(prom_new(&model_software, NULL, &(struct prom_limits){ .max_keys = 10 }, &p) == 0);
 	for (j = 0; j < N_IV; j++)
 		prom_add_interval(p, iv[j]);
 	f = open_memstream(&text, &len);

@@ -56,6 +56,15 @@ static const struct golden goldens[] = {
 	{ "skl", "IDQ:DSB_UOPS:c=1", 0x1000879, "IDQ.DSB_CYCLES" },
 	{ "skl", "IDQ:MITE_UOPS:c=1", 0x1000479, "IDQ.MITE_CYCLES" },
 	{ "skl", "DSB2MITE_SWITCHES:PENALTY_CYCLES", 0x2ab, "DSB2MITE_SWITCHES.PENALTY_CYCLES" },
+	/* the thesis's cycle decomposition: skylake/frontend.json IDQ.MS_CYCLES
+	 * (0x79, umask 0x30, cmask 1); icelake/ and sapphirerapids/frontend.json
+	 * IDQ.MS_CYCLES_ANY (umask 0x30 and 0x20, cmask 1), pipeline.json
+	 * LSD.CYCLES_ACTIVE (0xa8, umask 0x1, cmask 1) */
+	{ "skl", "IDQ:MS_UOPS:c=1", 0x1003079, "IDQ.MS_CYCLES" },
+	{ "icl", "IDQ:MS_UOPS:c=1", 0x1003079, "IDQ.MS_CYCLES_ANY" },
+	{ "spr", "IDQ:MS_UOPS:c=1", 0x1002079, "IDQ.MS_CYCLES_ANY" },
+	{ "icl", "LSD:UOPS:c=1", 0x10001a8, "LSD.CYCLES_ACTIVE" },
+	{ "spr", "LSD:UOPS:c=1", 0x10001a8, "LSD.CYCLES_ACTIVE" },
 	{ "skl", "ICACHE_16B:IFDATA_STALL", 0x480, "ICACHE_16B.IFDATA_STALL" },
 	{ "skl", "ICACHE_64B:IFTAG_STALL", 0x483, "ICACHE_64B.IFTAG_STALL" },
 	{ "skl", "FP_ARITH_INST_RETIRED:SCALAR_DOUBLE", 0x1c7, "FP_ARITH_INST_RETIRED.SCALAR_DOUBLE" },

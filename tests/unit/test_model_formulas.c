@@ -63,20 +63,27 @@ static void check_tree(const struct model *m, const struct metric_value *out)
 }
 
 /* The issue-stage stack (model_intel.c) and the bounds it gives with the
- * dispatch stage (Top-Down level 1). */
+ * allocation stage (Top-Down level 1), from the planted counts: the
+ * issue-stage frontend is the RS-empty cycles less the cycles the
+ * allocator spent recovering and waiting for the resteered fetch
+ * (INT_MISC.RECOVERY_CYCLES + CLEAR_RESTEER_CYCLES), both shares of whole
+ * cycles (a whole cycle with nothing issued loses every slot), never
+ * negative and not capped at level 1's frontend; each bound is the smaller
+ * or the larger of the two stages' figures (docs/models.md, Multi-stage
+ * stacks). */
 static void check_issue(const struct model *m, const struct metric_value *out, double ret,
-			double bs, double fe, double be, double rs_empty)
+			double bs, double fe, double be, double rs_empty, double recovery)
 {
-	double fe_i = fmin(fe, fmax(0, rs_empty - bs));
+	double fe_i = fmax(0, rs_empty - recovery), be_i = 1 - ret - bs - fe_i;
 
 	NEAR(get(m, out, "issue_retiring"), ret);
 	NEAR(get(m, out, "issue_bad_speculation"), bs);
 	NEAR(get(m, out, "issue_frontend_bound"), fe_i);
-	NEAR(get(m, out, "issue_backend_bound"), 1 - ret - bs - fe_i);
-	NEAR(get(m, out, "frontend_bound_low"), fe_i);
-	NEAR(get(m, out, "frontend_bound_high"), fe);
-	NEAR(get(m, out, "backend_bound_low"), be);
-	NEAR(get(m, out, "backend_bound_high"), 1 - ret - bs - fe_i);
+	NEAR(get(m, out, "issue_backend_bound"), be_i);
+	NEAR(get(m, out, "frontend_bound_low"), fmin(fe, fe_i));
+	NEAR(get(m, out, "frontend_bound_high"), fmax(fe, fe_i));
+	NEAR(get(m, out, "backend_bound_low"), fmin(be, be_i));
+	NEAR(get(m, out, "backend_bound_high"), fmax(be, be_i));
 }
 
 static void test_skl(void)
@@ -88,7 +95,7 @@ static void test_skl(void)
 	double c = 1e9, slots = 4 * c, uops_issued = 2.2e9, retire = 2.0e9, idq = 0.8e9;
 	double rec = 0.02e9, idq0 = 0.1e9, br = 9e6, mc = 1e6;
 	double mem = 0.3e9, st = 0.05e9, tot = 0.5e9, p1 = 0.1e9, p2 = 0.2e9;
-	double mf = 0.1e9, rs_empty = 0.15e9, heavy;
+	double mf = 0.1e9, rs_empty = 0.15e9, resteer = 0.03e9, heavy;
 	double fe, bs, ret, be, memb;
 
 	memset(s, 0, sizeof(s));
@@ -109,6 +116,10 @@ static void test_skl(void)
 	set(m, s, "ports_util_2", p2);
 	set(m, s, "macro_fused", mf);
 	set(m, s, "rs_empty_cycles", rs_empty);
+	/* family cyc_cpi: INT_MISC.RECOVERY_CYCLES again (the event of
+	 * td_l1's recovery_cycles) and CLEAR_RESTEER_CYCLES */
+	set(m, s, "recovery_cycles_thread", rec);
+	set(m, s, "clear_resteer_cycles", resteer);
 	set(m, s, "dsb_uops", 1.2e9);
 	set(m, s, "mite_uops", 0.6e9);
 	set(m, s, "ms_uops", 0.2e9);
@@ -147,7 +158,14 @@ static void test_skl(void)
 	heavy = (retire + mf - 1.5e9) / slots;
 	NEAR(get(m, out, "heavy_ops"), heavy);
 	NEAR(get(m, out, "light_ops"), ret - heavy);
-	check_issue(m, out, ret, bs, fe, be, rs_empty / c);
+	/* issue stage: 0.15 - (0.02 + 0.03) = 0.10 of cycles, above level
+	 * 1's 0.2 - 0.07 (what the old bad-speculation subtraction gave) */
+	check_issue(m, out, ret, bs, fe, be, rs_empty / c, (rec + resteer) / c);
+	NEAR(get(m, out, "issue_frontend_bound"), 0.10);
+	NEAR(get(m, out, "frontend_bound_low"), 0.10);
+	NEAR(get(m, out, "frontend_bound_high"), 0.20);
+	NEAR(get(m, out, "backend_bound_low"), 0.23);
+	NEAR(get(m, out, "backend_bound_high"), 1 - 0.5 - 0.07 - 0.10);
 	check_tree(m, out);
 	CHECK(!out[model_metric_index(m, "retiring")].core_scoped);
 	/* SMT on without the SMT-on events counted: invalid, not SMT-off figures */
@@ -286,7 +304,9 @@ static void test_icl(void)
 	set(m, s, "stalls_total", 0.4e9);
 	set(m, s, "ports_util_1", 0.1e9);
 	set(m, s, "ports_util_2", 0.1e9);
-	set(m, s, "rs_empty_cycles", 0.25e9);
+	set(m, s, "rs_empty_cycles", 0.4e9);
+	set(m, s, "recovery_cycles_thread", 0.03e9);
+	set(m, s, "clear_resteer_cycles", 0.02e9);
 	m->compute(m, s, NULL, out);
 	/* perf 6.1, GenuineIntel-6-7E-5 */
 	fe = f / sum4 - drop / slots;
@@ -304,7 +324,13 @@ static void test_icl(void)
 	memb = (0.3e9 + 0.02e9) / (0.4e9 + (0.1e9 + ret * 0.1e9) + 0.02e9) * be;
 	NEAR(get(m, out, "memory_bound"), memb);
 	NEAR(get(m, out, "core_bound"), fmax(0, be - memb));
-	check_issue(m, out, ret, bs, fe, be, 0.25);
+	/* the issue stage's frontend, 0.4 - 0.05 = 0.35, above level 1's
+	 * 0.29: not capped there, the range spans both stages */
+	check_issue(m, out, ret, bs, fe, be, 0.4, 0.03 + 0.02);
+	NEAR(get(m, out, "frontend_bound_low"), 0.29);
+	NEAR(get(m, out, "frontend_bound_high"), 0.35);
+	NEAR(get(m, out, "backend_bound_low"), 1 - 0.4 - 0.1 - 0.35);
+	NEAR(get(m, out, "backend_bound_high"), 0.21);
 	check_tree(m, out);
 }
 
@@ -333,6 +359,8 @@ static void test_spr(void)
 	set(m, s, "uop_dropping", drop);
 	set(m, s, "rs_empty_cycles", 0.1e9);
 	set(m, s, "stalls_total", 0.3e9);
+	set(m, s, "recovery_cycles_thread", 0.07e9);
+	set(m, s, "clear_resteer_cycles", 0.05e9);
 	m->compute(m, s, NULL, out);
 	/* perf 6.1, GenuineIntel-6-8F-4 */
 	fe = f / sum4 - drop / slots;
@@ -349,8 +377,22 @@ static void test_spr(void)
 	NEAR(get(m, out, "core_bound"), fmax(0, be - memb / sum4));
 	NEAR(get(m, out, "heavy_ops"), heavy / sum4);
 	NEAR(get(m, out, "light_ops"), fmax(0, ret - heavy / sum4));
-	check_issue(m, out, ret, bs, fe, be, 0.1);
+	/* more recovery cycles (0.12) than RS-empty ones (0.1): no issue-
+	 * stage frontend loss, never a negative one */
+	check_issue(m, out, ret, bs, fe, be, 0.1, 0.07 + 0.05);
+	NEAR(get(m, out, "issue_frontend_bound"), 0.0);
 	check_tree(m, out);
+	/* recovery not counted: the issue stage's frontend is unknown (and
+	 * its backend, the rest), and each range has level 1's bound alone */
+	missing(m, s, "cyc_cpi", "clear_resteer_cycles");
+	memset(out, 0, sizeof(out));
+	m->compute(m, s, NULL, out);
+	CHECK(!valid(m, out, "issue_frontend_bound"));
+	CHECK(!valid(m, out, "issue_backend_bound"));
+	CHECK(!valid(m, out, "frontend_bound_low"));
+	NEAR(get(m, out, "frontend_bound_high"), fe);
+	NEAR(get(m, out, "backend_bound_low"), be);
+	CHECK(!valid(m, out, "backend_bound_high"));
 }
 
 /* FLOPS as perf counts them on Sapphire Rapids: FP16 and AMX BF16 count

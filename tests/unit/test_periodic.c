@@ -4,8 +4,10 @@
  *    period of its group's run time, in the task running then, keeps the
  *    rest of its period across a disable, and PERF_EVENT_IOC_PERIOD takes
  *    only a non-zero period below bit 63 on an event opened sampling;
- *  - the decision (cost_budget.c): one window over the budget goes
- *    periodic; back only after COST_BUDGET_CALM_WINDOWS windows in a row
+ *  - the decision (cost_budget.c): one rotation tick over the budget
+ *    goes periodic at that tick (a burst is capped within one rotation
+ *    period, issue 34); back only after COST_BUDGET_CALM_WINDOWS windows
+ *    of a second in a row
  *    under half of it; a rate between half and the whole budget changes
  *    nothing either way (no flapping at the edge); no budget ends it;
  *  - attribution (attrib.c) of clock samples: each charges its whole delta,
@@ -137,18 +139,44 @@ static void check_decision(void)
 	unsigned i;
 
 	cost_budget_init(&m, t, sw);
-	/* a window shorter than COST_BUDGET_WINDOW_NS is not judged yet */
-	t += 500 * MS, sw += 5000;
-	CHECK(!cost_budget_review(&m, &b, t, sw));
-	/* 1000/s exactly is the budget, not over it */
-	cost_budget_init(&m, t, sw);
-	t += NS_PER_SEC, sw += 1000;
+	/* per-switch, each rotation tick (100 ms) is judged on its own: 100
+	 * ms at 1000/s exactly is the budget, not over it */
+	t += 100 * MS, sw += 100;
 	CHECK(!cost_budget_review(&m, &b, t, sw));
 	CHECK_EQ_U(m.rate, 1000);
+	/* a burst: the very next tick at 10,000/s goes periodic, whatever the
+	 * second around it averages (here 1,900/s after 9 calm ticks) */
+	for (i = 0; i < 8; i++) {
+		t += 100 * MS, sw += 90;
+		CHECK(!cost_budget_review(&m, &b, t, sw));
+	}
+	t += 100 * MS, sw += 1000;
+	CHECK(cost_budget_review(&m, &b, t, sw));
+	CHECK_EQ_U(m.rate, 10000);
+	CHECK(fabs(m.cost - 0.01) < 1e-9);
+	CHECK_EQ_U(m.span_ns, 100 * MS);
+	/* a tick shorter than COST_BUDGET_TICK_MIN_NS is not judged yet but
+	 * joins the next: 2 ms of a burst, then 98 ms quiet (1,000/s over
+	 * both, the budget) */
+	cost_budget_init(&m, t, sw);
+	t += 2 * MS, sw += 40;
+	CHECK(!cost_budget_review(&m, &b, t, sw));
+	t += 98 * MS, sw += 60;
+	CHECK(!cost_budget_review(&m, &b, t, sw));
+	CHECK_EQ_U(m.rate, 1000);
+	/* at the 1 s tick that old windows used, 1001/s is over too */
 	t += NS_PER_SEC, sw += 1001;
 	CHECK(cost_budget_review(&m, &b, t, sw));
 	CHECK(fabs(m.cost - 0.001001) < 1e-9);
 	cost_budget_set(&m, true, t, sw);
+	/* periodic, the way back is judged on whole windows: a calm tick
+	 * inside a busy second is no evidence */
+	t += 100 * MS, sw += 1;
+	CHECK(!cost_budget_review(&m, &b, t, sw));
+	CHECK_EQ_U(m.calm, 0);
+	t += 900 * MS, sw += 5000;
+	CHECK(!cost_budget_review(&m, &b, t, sw));
+	CHECK_EQ_U(m.rate, 5001);
 
 	/* between half and the whole budget: stays periodic, however long */
 	for (i = 0; i < 10; i++) {
@@ -305,7 +333,8 @@ static void check_prom(void)
 	size_t len = 0;
 	FILE *f;
 
-	CHECK(prom_new(&model_software, NULL, 10, 10, &p) == 0);
+	CHECK(prom_new(&model_software, NULL,
+		       &(struct prom_limits){ .max_keys = 10, .per_cpu = true }, &p) == 0);
 	f = open_memstream(&buf, &len);
 	CHECK(f != NULL);
 	prom_render(p, NULL, false, f);   /* no flush yet: no series */
@@ -325,8 +354,8 @@ static void check_prom(void)
 
 /* CPU 0's script, per phase (ms of virtual time from the start):
  *  0-3 s    tasks A and B, slices of 0.3-0.9 ms and 0.15-0.45 ms: about
- *           2,200 switches/s, twice the budget's edge: periodic after one
- *           window;
+ *           2,200 switches/s, twice the budget's edge: periodic at the
+ *           first rotation tick;
  *  3-7 s    A and B, 1.33 ms each: 750 switches/s (plus the worker's),
  *           between half the edge and the edge: it stays periodic;
  *  7-13 s   A 10 ms, idle 10 ms: 100/s: per-switch after three calm
@@ -508,10 +537,14 @@ static void check_pipeline(void)
 	run_script(&s);
 	CHECK(simpmu_violations(s.h.sim) == 0);
 
-	/* periodic after the first window (reviewed at a rotation), back
-	 * three to four windows into the calm phase, and nothing between */
+	/* periodic at the first rotation tick (its 100 ms over the budget),
+	 * or the second should the first fall short, not after a window of
+	 * a second; back three to four windows into the calm phase, and
+	 * nothing between */
 	CHECK_EQ_U(s.changes, 2);
-	CHECK(s.enter_ns >= NS_PER_SEC && s.enter_ns <= NS_PER_SEC + 200 * MS);
+	printf("  periodic from %.3f s (rotation ticks of 100 ms)\n",
+	       (double)s.enter_ns / NS_PER_SEC);
+	CHECK(s.enter_ns >= 100 * MS && s.enter_ns <= 200 * MS);
 	CHECK(s.leave_ns >= PHASE3_NS + 3 * NS_PER_SEC &&
 	      s.leave_ns <= PHASE3_NS + 4 * NS_PER_SEC + 200 * MS);
 	CHECK(!s.was_periodic);

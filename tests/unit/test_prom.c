@@ -6,7 +6,9 @@
  * process is clearly busier (smoothed over intervals); labels are valid UTF-8
  * whatever bytes a name holds; a re-plan (SIGHUP) moves each group's counts
  * to its new index, prints no group left out, and starts a new one at 0;
- * the newest interval's periodic (statistical) share is a gauge.
+ * the newest interval's periodic (statistical) share is a gauge; a
+ * target's Top-Down nodes come from the model's formulas (perf's values);
+ * only the top N comms are printed, the rest under "[other]".
  */
 #include "daemon/serve/prom.h"
 #include "lib/utf8.h"
@@ -16,6 +18,16 @@
 
 #include <stdlib.h>
 #include <string.h>
+
+/* max_keys names followed, 10 comms and units printed, top processes. */
+static const struct prom_limits *lim(unsigned max_keys, unsigned top)
+{
+	static struct prom_limits l;
+
+	l = (struct prom_limits){ .max_keys = max_keys, .top_comms = 10, .top_units = 10,
+				  .top_processes = top };
+	return &l;
+}
 
 static void interval(struct interval_data *iv, struct iv_proc *procs, size_t n,
 		     struct iv_row *rows)
@@ -101,14 +113,14 @@ static void add_alpha(struct prom *p, unsigned g, uint64_t v0)
 static void test_replan(void)
 {
 	static const char *mig_events =
-		"stackd_comm_events_total{comm=\"alpha\",group=\"migrations\",event=\"migrations\"} 7\n";
+		"stackd_host_events_total{group=\"migrations\",event=\"migrations\"} 7\n";
 	struct plan whole, mig;
 	struct prom *p;
 	char *text;
 
 	plan_whole(&model_software, &whole);
 	migrations_only(&mig);
-	CHECK(prom_new(&model_software, &whole, 10, 10, &p) == 0);
+	CHECK(prom_new(&model_software, &whole, lim(10, 10), &p) == 0);
 	add_alpha(p, 1, 7);   /* migrations, in the whole plan */
 	add_alpha(p, 0, 3);   /* faults */
 
@@ -121,10 +133,10 @@ static void test_replan(void)
 
 	prom_replan(p, &whole);   /* back: migrations keeps 8, faults starts again at 0 */
 	text = render(p);
-	CHECK(strstr(text, "{comm=\"alpha\",group=\"migrations\",event=\"migrations\"} 8\n") != NULL);
-	CHECK(strstr(text, "{comm=\"alpha\",group=\"faults\",event=\"page_faults\"} 0\n") != NULL);
+	CHECK(strstr(text, "{group=\"migrations\",event=\"migrations\"} 8\n") != NULL);
+	CHECK(strstr(text, "{group=\"faults\",event=\"page_faults\"} 0\n") != NULL);
 	/* CPU time is not per group: all three intervals, 1 s each */
-	CHECK(strstr(text, "stackd_comm_cpu_seconds_total{comm=\"alpha\"} 3.000000000\n") != NULL);
+	CHECK(strstr(text, "stackd_comm_cpu_seconds_total{comm=\"alpha\"} 3\n") != NULL);
 	free(text);
 	prom_free(p);
 }
@@ -144,7 +156,7 @@ static void test_attribution(void)
 	struct prom *p;
 	char *text;
 
-	CHECK(prom_new(&model_software, NULL, 10, 10, &p) == 0);
+	CHECK(prom_new(&model_software, NULL, lim(10, 10), &p) == 0);
 	interval(&iv, procs, 3, rows);   /* idle 1 s, unattributed 2 s, alpha 3 s */
 	iv.end_ns = 1795000000000000000ULL;
 	prom_add_interval(p, &iv);
@@ -154,8 +166,8 @@ static void test_attribution(void)
 	CHECK(strstr(text, "\nstackd_idle_cpu_seconds_total 1.000000\n") != NULL);
 	CHECK(strstr(text, "\nstackd_cpu_seconds_total 6.000000\n") != NULL);
 	CHECK(strstr(text, "\nstackd_last_interval_timestamp_seconds 1795000000.000\n") != NULL);
-	CHECK(strstr(text, "stackd_comm_cpu_seconds_total{comm=\"[idle]\"} 1.000000000\n") != NULL);
-	CHECK(strstr(text, "stackd_comm_cpu_seconds_total{comm=\"[unattributed]\"} 2.000000000\n") !=
+	CHECK(strstr(text, "stackd_comm_cpu_seconds_total{comm=\"[idle]\"} 1\n") != NULL);
+	CHECK(strstr(text, "stackd_comm_cpu_seconds_total{comm=\"[unattributed]\"} 2\n") !=
 	      NULL);
 	CHECK(strstr(text, "pid=\"0\"") == NULL);
 	CHECK(strstr(text, "pid=\"-1\"") == NULL);
@@ -174,7 +186,7 @@ static void test_periodic_share(void)
 	struct prom *p;
 	char *text;
 
-	CHECK(prom_new(&model_software, NULL, 10, 10, &p) == 0);
+	CHECK(prom_new(&model_software, NULL, lim(10, 10), &p) == 0);
 	text = render(p);
 	CHECK(strstr(text, "\nstackd_periodic_share 0.000000\n") != NULL);
 	free(text);
@@ -193,6 +205,102 @@ static void test_periodic_share(void)
 	prom_free(p);
 }
 
+/* Column col of family fam of m in a row of plan_whole (the family's order). */
+static void put(const struct model *m, const char *fam, const char *col, uint64_t v,
+		struct iv_row *r)
+{
+	int g = model_group_index(m, fam), k = g < 0 ? -1 : model_event_index(&m->groups[g], col);
+
+	CHECK(g >= 0 && k >= 0);
+	r->group = (uint16_t)g;
+	r->v[k] = v;
+}
+
+/* A target's Top-Down nodes through the model's own formulas: Skylake, SMT
+ * off, 1 s of CPU in each of td_l1, td_l2_be and td_l2_ret.  Perf's skl-metrics.json
+ * (Linux 7.2.12): slots = 4 x 1000 cycles; frontend 1000/4000 = 0.25;
+ * backend 1 - 0.25 - (2000 + 4 x 25)/4000 = 0.225; memory_bound = (300 +
+ * 50)/(500 + 100 + 0.4 x 250 + 50) x 0.225 = 0.105 with retiring 0.4 and
+ * 2_PORTS_UTIL 250 (td_l2_ret).  Printed as CPU seconds x share: 3 s of
+ * CPU (1 s in each group), all of it measured: 0.75, 0.675, 0.315. */
+static void test_topdown(void)
+{
+	const struct model *m = &model_skl;
+	struct iv_proc procs[1] = { { .pid = 10, .start_ns = 1000, .comm = "stream" } };
+	struct iv_row rows[3];
+	struct interval_data iv;
+	struct prom *p;
+	char *text;
+	unsigned i;
+
+	CHECK(prom_new(m, NULL, lim(10, 0), &p) == 0);
+	memset(&iv, 0, sizeof(iv));
+	memset(rows, 0, sizeof(rows));
+	iv.procs = procs;
+	iv.n_procs = 1;
+	iv.rows = rows;
+	iv.n_rows = 3;
+	for (i = 0; i < 3; i++)
+		rows[i].task_clock_ns = 1000000000ULL;
+	put(m, "td_l1", "cycles", 1000, &rows[0]);
+	put(m, "td_l1", "instructions", 1500, &rows[0]);
+	put(m, "td_l1", "uops_issued", 2000, &rows[0]);
+	put(m, "td_l1", "retire_slots", 1600, &rows[0]);
+	put(m, "td_l1", "idq_not_delivered", 1000, &rows[0]);
+	put(m, "td_l1", "recovery_cycles", 25, &rows[0]);
+	put(m, "td_l2_be", "cycles", 1000, &rows[1]);
+	put(m, "td_l2_be", "stalls_mem_any", 300, &rows[1]);
+	put(m, "td_l2_be", "bound_on_stores", 50, &rows[1]);
+	put(m, "td_l2_be", "stalls_total", 500, &rows[1]);
+	put(m, "td_l2_be", "ports_util_1", 100, &rows[1]);
+	put(m, "td_l2_ret", "cycles", 1000, &rows[2]);
+	put(m, "td_l2_ret", "instructions", 1500, &rows[2]);
+	put(m, "td_l2_ret", "retire_slots", 1600, &rows[2]);
+	put(m, "td_l2_ret", "ports_util_2", 250, &rows[2]);
+	prom_add_interval(p, &iv);
+	text = render(p);
+	CHECK(strstr(text, "stackd_comm_topdown_measured_seconds_total{comm=\"stream\"} 3\n"));
+	CHECK(strstr(text, "{comm=\"stream\",node=\"frontend_bound\",level=\"1\"} 0.75\n"));
+	CHECK(strstr(text, "{comm=\"stream\",node=\"backend_bound\",level=\"1\"} 0.67"));
+	CHECK(strstr(text, "{comm=\"stream\",node=\"memory_bound\",level=\"2\"} 0.31"));
+	/* IPC from the groups counting both: 3000 / 3000 (td_l2_be has no instructions) */
+	CHECK(strstr(text, "stackd_comm_instructions_total{comm=\"stream\"} 3000\n"));
+	CHECK(strstr(text, "stackd_comm_cycles_total{comm=\"stream\"} 3000\n"));
+	CHECK(strstr(text, "stackd_host_events_total{group=\"td_l2_be\",event=\"stalls_mem_any\"} 300\n"));
+	CHECK(strstr(text, "_events_total{comm=") == NULL);   /* no event series per target */
+	free(text);
+	prom_free(p);
+}
+
+/* Only the top N comms printed; the rest, and a demoted one from then on,
+ * under [other]; [idle] always printed, ranked or not. */
+static void test_top_comms(void)
+{
+	struct iv_proc procs[3] = {
+		{ .pid = 0, .comm = "[idle]" },
+		{ .pid = 10, .start_ns = 1000, .comm = "alpha" },
+		{ .pid = 11, .start_ns = 2000, .comm = "beta" },
+	};
+	struct prom_limits l = { .max_keys = 10, .top_comms = 1 };
+	struct prom *p;
+	char *text;
+
+	CHECK(prom_new(&model_software, NULL, &l, &p) == 0);
+	top_churn(p, procs, 9000, 3000, 1000, 3);   /* idle 9 s, alpha 3 s, beta 1 s */
+	text = render(p);
+	CHECK(strstr(text, "stackd_comm_cpu_seconds_total{comm=\"[idle]\"} 27\n"));
+	CHECK(strstr(text, "stackd_comm_cpu_seconds_total{comm=\"alpha\"} 9\n"));
+	CHECK(strstr(text, "stackd_comm_cpu_seconds_total{comm=\"[other]\"} 3\n"));
+	CHECK(strstr(text, "comm=\"beta\"") == NULL);
+	free(text);
+	top_churn(p, procs, 9000, 1000, 6000, 8);   /* beta 6x alpha: takes its place */
+	text = render(p);
+	CHECK(strstr(text, "comm=\"alpha\"") == NULL);
+	CHECK(strstr(text, "stackd_comm_cpu_seconds_total{comm=\"beta\"} ") != NULL);
+	free(text);
+	prom_free(p);
+}
+
 int main(void)
 {
 	static char unit[] = "a.service";
@@ -206,7 +314,7 @@ int main(void)
 	struct prom *p;
 	char *text;
 
-	CHECK(prom_new(&model_software, NULL, 2, 2, &p) == 0);
+	CHECK(prom_new(&model_software, NULL, lim(2, 2), &p) == 0);
 	interval(&iv, procs, 3, rows);
 	prom_add_interval(p, &iv);
 	procs[0].exit_ns = 5;   /* alpha exits during the second interval */
@@ -215,20 +323,20 @@ int main(void)
 	prom_add_interval(p, &iv);
 	text = render(p);
 	/* per comm: alpha 2 x 1 s; beta 2 x 2 s + 1 s; gamma ("[other]": max 2 names) 2 x 3 s + 2 s */
-	CHECK(strstr(text, "stackd_comm_cpu_seconds_total{comm=\"alpha\"} 2.000000000\n") != NULL);
-	CHECK(strstr(text, "stackd_comm_cpu_seconds_total{comm=\"beta\"} 5.000000000\n") != NULL);
-	CHECK(strstr(text, "stackd_comm_cpu_seconds_total{comm=\"[other]\"} 8.000000000\n") != NULL);
-	CHECK(strstr(text, "stackd_unit_cpu_seconds_total{unit=\"a.service\"} 2.000000000\n") != NULL);
+	CHECK(strstr(text, "stackd_comm_cpu_seconds_total{comm=\"alpha\"} 2\n") != NULL);
+	CHECK(strstr(text, "stackd_comm_cpu_seconds_total{comm=\"beta\"} 5\n") != NULL);
+	CHECK(strstr(text, "stackd_comm_cpu_seconds_total{comm=\"[other]\"} 8\n") != NULL);
+	CHECK(strstr(text, "stackd_unit_cpu_seconds_total{unit=\"a.service\"} 2\n") != NULL);
 	/* per process: alpha pruned; beta and gamma kept their totals across the rebuild */
 	CHECK(strstr(text, "pid=\"10\"") == NULL);
-	CHECK(strstr(text, "stackd_process_cpu_seconds_total{pid=\"11\",comm=\"beta\"} 5.000000000\n") != NULL);
-	CHECK(strstr(text, "stackd_process_cpu_seconds_total{pid=\"12\",comm=\"gamma\"} 8.000000000\n") != NULL);
+	CHECK(strstr(text, "stackd_process_cpu_seconds_total{pid=\"11\",comm=\"beta\"} 5\n") != NULL);
+	CHECK(strstr(text, "stackd_process_cpu_seconds_total{pid=\"12\",comm=\"gamma\"} 8\n") != NULL);
 	CHECK(strstr(text, "stackd_intervals_total 3\n") != NULL);
 	free(text);
 	prom_free(p);
 
 	/* top-N: only the busiest of the last interval */
-	CHECK(prom_new(&model_software, NULL, 10, 1, &p) == 0);
+	CHECK(prom_new(&model_software, NULL, lim(10, 1), &p) == 0);
 	interval(&iv, procs, 3, rows);
 	prom_add_interval(p, &iv);
 	text = render(p);
@@ -239,7 +347,7 @@ int main(void)
 
 	/* the top-N set is stable: two processes of similar CPU swapping places
 	 * do not swap series; one clearly busier takes the least busy's place */
-	CHECK(prom_new(&model_software, NULL, 10, 2, &p) == 0);
+	CHECK(prom_new(&model_software, NULL, lim(10, 2), &p) == 0);
 	procs[0].exit_ns = 0;   /* alpha runs again */
 	top_churn(p, procs, 3000, 2000, 1900, 5);
 	top_churn(p, procs, 3000, 1900, 2000, 5);   /* beta and gamma swap: no churn */
@@ -255,7 +363,7 @@ int main(void)
 	prom_free(p);
 
 	/* names of any bytes: labels stay valid UTF-8, escaped as the format asks */
-	CHECK(prom_new(&model_software, NULL, 10, 10, &p) == 0);
+	CHECK(prom_new(&model_software, NULL, lim(10, 10), &p) == 0);
 	snprintf(procs[0].comm, sizeof(procs[0].comm), "%s",
 		 "\xd0\xbf\xd1\x80\xd0\xbe\xd1\x86\xd0\xb5\xd1\x81\xd1\x81\xd0");
 	snprintf(procs[1].comm, sizeof(procs[1].comm), "%s", "\xff\"q\\\n\xed\xa0\x80");
@@ -271,6 +379,8 @@ int main(void)
 	free(text);
 	prom_free(p);
 	test_replan();
+	test_topdown();
+	test_top_comms();
 	test_attribution();
 	test_periodic_share();
 	return 0;

@@ -9,8 +9,9 @@
  *    to ERROR and reads 0 bytes; one that fits counts; a running group keeps
  *    its counters when another user arrives, and loses them at its next
  *    enable while that user holds them; AMD's watchdog takes a general one;
- *  - per-event counter masks from perf's JSON are honoured (validation at
- *    open, ERROR at enable, matching that moves the other user aside);
+ *  - per-event counter constraints (the kernel's tables, which perf's JSON
+ *    agrees with here) are honoured (validation at open, ERROR at enable,
+ *    the kernel's reassignment that moves the other user aside);
  *  - perf metrics need slots as leader, and their counts are slots x
  *    (8-bit fraction / 255), the fractions reset on every read;
  *  - 48-bit counters wrap without losing counts, and counts pass 2^48;

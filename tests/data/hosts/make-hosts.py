@@ -42,11 +42,32 @@ INTEL_FORMAT = {"event": "config:0-7", "umask": "config:8-15"}          # intel/
 AMD_FORMAT = {"event": "config:0-7,32-35", "umask": "config:8-15"}      # amd/core.c PMU_FORMAT_ATTR
 
 
-def intel(name, model, stepping, model_name, ncpu, pmu_name, td=None, family=6, extra=None):
+# The budget files (daemon/plan/plan_detect.c reads them): the sysctl
+# (kernel/watchdog.c), SMT (drivers/base/cpu.c smt/active), the release
+# and the kernel config lines that name the hard-lockup detector
+# (lib/Kconfig.debug: x86 builds the perf one, arm64 without pseudo-NMI the
+# buddy one).  Debian names its releases "7.2.12-amd64", "7.2.12-arm64".
+def budget_files(arch, detector, smt=None, cmdline=None, config=True):
+    files = {"proc/sys/kernel/nmi_watchdog": "1\n" if detector else "0\n",
+             "proc/sys/kernel/osrelease": "7.2.12-%s\n" % arch}
+    if config and detector:
+        files["boot/config-7.2.12-%s" % arch] = (
+            "CONFIG_HARDLOCKUP_DETECTOR=y\n"
+            "CONFIG_HARDLOCKUP_DETECTOR_%s=y\n"
+            "CONFIG_HARDLOCKUP_DETECTOR_COUNTS_HRTIMER=y\n" % detector.upper())
+    if smt is not None:
+        files["sys/devices/system/cpu/smt/active"] = "%d\n" % smt
+    if cmdline is not None:
+        files["proc/cmdline"] = cmdline + "\n"
+    return files
+
+
+def intel(name, model, stepping, model_name, ncpu, pmu_name, td=None, family=6, extra=None,
+          flags=None, files=None):
     """A non-hybrid Intel host: one "cpu" PMU, PERF_TYPE_RAW (4)."""
     pmus = [dict(name="cpu", type=4, pmu_name=pmu_name, events=td, format=INTEL_FORMAT)]
     return dict(name=name, x86=("GenuineIntel", family, model, stepping, model_name), ncpu=ncpu,
-                pmus=pmus, extra=(extra or []) + [("msr", 10)])
+                pmus=pmus, extra=(extra or []) + [("msr", 10)], flags=flags, files=files)
 
 
 def hybrid(name, model, stepping, model_name, core, atom, ncpu, pmu_name, atom_td):
@@ -61,16 +82,16 @@ def hybrid(name, model, stepping, model_name, core, atom, ncpu, pmu_name, atom_t
                 pmus=pmus, extra=[("msr", 11)])
 
 
-def amd(name, family, model, stepping, model_name, ncpu):
+def amd(name, family, model, stepping, model_name, ncpu, flags=None, files=None):
     pmus = [dict(name="cpu", type=4, format=AMD_FORMAT)]
     return dict(name=name, x86=("AuthenticAMD", family, model, stepping, model_name), ncpu=ncpu,
-                pmus=pmus, extra=[("msr", 10)])
+                pmus=pmus, extra=[("msr", 10)], flags=flags, files=files)
 
 
-def arm(name, midrs, pmus, ncpu):
+def arm(name, midrs, pmus, ncpu, files=None):
     """midrs: [(first cpu, last cpu, MIDR)]; pmus: [(name, type, cpus)]."""
     return dict(name=name, midrs=midrs, ncpu=ncpu,
-                pmus=[dict(name=n, type=t, cpus=c) for n, t, c in pmus], extra=[])
+                pmus=[dict(name=n, type=t, cpus=c) for n, t, c in pmus], extra=[], files=files)
 
 
 HOSTS = [
@@ -95,7 +116,12 @@ HOSTS = [
            "arrowlake_hybrid", LNL_ATOM_TD),
     hybrid("lunarlake", 0xBD, 1, "Intel(R) Core(TM) Ultra 7 258V", "0-3", "4-7", 8,
            "lunarlake_hybrid", LNL_ATOM_TD),
-    intel("skylake", 0x5E, 3, "Intel(R) Core(TM) i7-6700K CPU @ 4.00GHz", 8, "skylake"),
+    intel("skylake", 0x5E, 3, "Intel(R) Core(TM) i7-6700K CPU @ 4.00GHz", 8, "skylake",
+          files=budget_files("amd64", "perf", smt=1)),
+    # A cloud guest on Ice Lake-SP whose virtual PMU has no perf metrics:
+    # the kernel shows no events/slots (td_is_visible()).
+    intel("icelake-sp-guest", 0x6A, 6, "Intel(R) Xeon(R) Platinum 8375C CPU @ 2.90GHz", 8,
+          "icelake", flags="hypervisor", files=budget_files("amd64", "perf", smt=1)),
     intel("icelake", 0x7E, 5, "Intel(R) Core(TM) i7-1065G7 CPU @ 1.30GHz", 8, "icelake", ICL_TD),
     # No perf table in Linux 7.2.12: the generic model's hosts.
     intel("unknown-intel", 0x01, 0, "Genuine Intel(R) CPU 0000%@", 128, "panthercove", GLC_TD,
@@ -106,15 +132,25 @@ HOSTS = [
                                "Intel(R) Xeon(R) Platinum 8481C CPU @ 2.70GHz"),
          ncpu=8, pmus=[], extra=[("msr", 10)]),
     amd("zen2", 23, 0x31, 0, "AMD EPYC 7742 64-Core Processor", 128),
-    amd("zen3", 25, 0x01, 1, "AMD EPYC 7763 64-Core Processor", 128),
+    amd("zen3", 25, 0x01, 1, "AMD EPYC 7763 64-Core Processor", 128, flags="perfctr_core"),
     amd("zen3-client", 25, 0x21, 0, "AMD Ryzen 9 5950X 16-Core Processor", 32),
-    amd("zen4", 25, 0x11, 1, "AMD EPYC 9654 96-Core Processor", 192),
+    amd("zen4", 25, 0x11, 1, "AMD EPYC 9654 96-Core Processor", 192,
+        flags="perfctr_core perfmon_v2", files=budget_files("amd64", "perf", smt=1)),
+    # A KVM guest on Zen 4 whose CPU model hides PerfCtrExtCore: the kernel
+    # runs the 4 legacy counters (amd/core.c); the perf watchdog takes one.
+    amd("zen4-guest", 25, 0x11, 1, "AMD EPYC 9654 96-Core Processor", 8, flags="hypervisor",
+        files=budget_files("amd64", "perf", smt=0)),
     amd("zen5", 26, 0x02, 1, "AMD EPYC 9755 128-Core Processor", 256),
     amd("zen5-dense", 26, 0x11, 0, "AMD EPYC 9965 192-Core Processor", 384),
     arm("neoverse-n1", [(0, 79, 0x413fd0c1)], [("armv8_pmuv3_0", 10, "0-79")], 80),
     arm("neoverse-n2", [(0, 127, 0x410fd490)], [("armv8_pmuv3_0", 10, "0-127")], 128),
     arm("neoverse-v1", [(0, 63, 0x411fd401)], [("armv8_pmuv3_0", 10, "0-63")], 64),
-    arm("neoverse-v2", [(0, 71, 0x410fd4f0)], [("armv8_pmuv3_0", 10, "0-71")], 72),
+    arm("neoverse-v2", [(0, 71, 0x410fd4f0)], [("armv8_pmuv3_0", 10, "0-71")], 72,
+        files=budget_files("arm64", "perf", cmdline="irqchip.gicv3_pseudo_nmi=1 quiet",
+                           config=False)),
+    # The buddy hard-lockup detector: kernel.nmi_watchdog = 1, no counter held.
+    arm("neoverse-n2-buddy", [(0, 127, 0x410fd490)], [("armv8_pmuv3_0", 10, "0-127")], 128,
+        files=budget_files("arm64", "buddy")),
     arm("neoverse-v2-dt", [(0, 71, 0x410fd4f0)], [("armv8_neoverse_v2", 10, "0-71")], 72),
     arm("neoverse-v3", [(0, 63, 0x410fd830)], [("armv8_pmuv3_0", 10, "0-63")], 64),
     arm("neoverse-n3", [(0, 63, 0x410fd8e0)], [("armv8_pmuv3_0", 10, "0-63")], 64),
@@ -130,12 +166,15 @@ def write(path, text):
         f.write(text)
 
 
-def x86_cpuinfo(vendor, family, model, stepping, model_name, ncpu):
+def x86_cpuinfo(vendor, family, model, stepping, model_name, ncpu, flags=None):
     """arch/x86/kernel/cpu/proc.c show_cpuinfo(): the fields we read, in its
-    order, decimal; one blank line ends a block."""
+    order, decimal; one blank line ends a block.  flags: only the words
+    the budget reads (x86_cap_flags names, arch/x86/include/asm/cpufeatures.h)."""
+    fl = "flags\t\t: %s\n" % flags if flags else ""
     return "".join("processor\t: %d\nvendor_id\t: %s\ncpu family\t: %d\nmodel\t\t: %u\n"
-                   "model name\t: %s\nstepping\t: %d\n\n"
-                   % (cpu, vendor, family, model, model_name, stepping) for cpu in range(ncpu))
+                   "model name\t: %s\nstepping\t: %d\n%s\n"
+                   % (cpu, vendor, family, model, model_name, stepping, fl)
+                   for cpu in range(ncpu))
 
 
 def arm_midr(midrs, cpu):
@@ -173,7 +212,7 @@ def make(h):
     ncpu = h["ncpu"]
     write(os.path.join(root, "sys/devices/system/cpu/online"), "0-%d\n" % (ncpu - 1))
     if "x86" in h:
-        write(os.path.join(root, "proc/cpuinfo"), x86_cpuinfo(*h["x86"], ncpu))
+        write(os.path.join(root, "proc/cpuinfo"), x86_cpuinfo(*h["x86"], ncpu, h.get("flags")))
     else:
         write(os.path.join(root, "proc/cpuinfo"), arm_cpuinfo(h["midrs"], ncpu))
         for lo, _, m in h["midrs"]:   # the first CPU of each core type
@@ -188,6 +227,8 @@ def make(h):
             write(os.path.join(dev, e[0], "cpumask"), e[2] + "\n")
     for p in h["pmus"]:
         write_pmu(dev, p)
+    for rel, text in sorted((h.get("files") or {}).items()):
+        write(os.path.join(root, rel), text)
 
 
 if __name__ == "__main__":

@@ -1,21 +1,22 @@
 /*
- * cpi_fitter.c - the host's regression CPI stack fit (see cpi_fitter.h),
- * which only the daemon's store makes; readers see the stored fit through
- * lib/model/cpi_fit.h and lib/query.h.
+ * cpi_fit.c - the regression CPI stack fit (see cpi_fit.h): the daemon's
+ * store fits the host's intervals, stackd analyze a recording's.
  *
  * The paper met collinear miss events and dropped them by hand (section
  * 2.3: "We removed these events from regression as we attributed this to
  * the high correlation in data").  Here that is done by rule and said:
  * each dropped regressor carries its reason, and the fit is made again
  * without it, so its cost shows up in the weight of the regressor it moves
- * with (or in the others), never as a component silently set to 0.
+ * with, never as a component silently set to 0.  What the data cannot
+ * tell apart beyond that is not guessed at: "cannot separate", no stack.
  */
-#include "daemon/store/cpi_fitter.h"
+#include "lib/model/cpi_fit.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define ALL_COLUMNS ((1u << CPI_WEIGHTS) - 1)
@@ -161,9 +162,10 @@ static void drop(struct cpi_fit *out, unsigned *keep, unsigned col, int merged_i
 	va_end(ap);
 }
 
-/* Of each pair that moves together, the one with fewer events goes (its
- * rate is the noisier): the other's weight then carries both costs. */
-static void drop_collinear(const double *a, const double *wt, size_t rows,
+/* Of each pair that moves together within the processes (wa), the one
+ * with fewer events (in a) goes, its rate being the noisier: the other's
+ * weight then carries both costs. */
+static void drop_collinear(const double *a, const double *wa, const double *wt, size_t rows,
 			   const char *const names[CPI_REGRESSORS], unsigned *keep,
 			   struct cpi_fit *out)
 {
@@ -176,49 +178,139 @@ static void drop_collinear(const double *a, const double *wt, size_t rows,
 
 			if (!kept(*keep, l))
 				continue;
-			r = cpi_fit_correlation(a, wt, rows, k, l);
+			r = cpi_fit_correlation(wa, wt, rows, k, l);
 			if (!(fabs(r) > CPI_COLLINEAR_R))
 				continue;
 			gone = column_mean(a, wt, rows, k) < column_mean(a, wt, rows, l) ? k : l;
 			stays = gone == k ? l : k;
-			drop(out, keep, gone, (int)stays - 1, "moves with %s (correlation %.4f over "
-			     "the fit's intervals): their penalties cannot be told apart, so %s's "
+			drop(out, keep, gone, (int)stays - 1, "moves with %s (correlation %.4f within "
+			     "the processes): their penalties cannot be told apart, so %s's "
 			     "weight carries both", names[stays - 1], r, names[stays - 1]);
 		}
 }
 
-int cpi_fit_weighted(const double *a, const double *b, const double *wt, size_t rows,
-		     const char *const names[CPI_REGRESSORS], struct cpi_fit *out)
+/* The reason the penalties cannot separate into out->why; -ERANGE. */
+__attribute__((format(printf, 2, 3)))
+static int cannot_separate(struct cpi_fit *out, const char *fmt, ...)
 {
-	double w[CPI_WEIGHTS];
-	unsigned keep = ALL_COLUMNS, k, weakest;
-	int r;
+	va_list ap;
+	int n = snprintf(out->why, sizeof(out->why), "cannot separate the penalties: ");
+	unsigned k;
 
-	memset(out, 0, sizeof(*out));
-	out->q.rows = rows;
-	out->q.r2 = out->q.held_error = out->condition = NAN;
+	va_start(ap, fmt);
+	vsnprintf(out->why + n, sizeof(out->why) - (size_t)n, fmt, ap);
+	va_end(ap);
 	for (k = 0; k < CPI_WEIGHTS; k++)
 		out->weights[k] = NAN;
-	if (rows < CPI_FIT_MIN_ROWS)
-		return -EINVAL;
-	for (k = 1; k < CPI_WEIGHTS; k++)
-		if (!(column_mean(a, wt, rows, k) > 0))
-			drop(out, &keep, k, -1, "no events over the fit's intervals: its penalty "
-			     "cannot be estimated");
-	drop_collinear(a, wt, rows, names, &keep, out);
-	for (;;) {
-		out->condition = condition(a, wt, rows, keep, &weakest);
-		if (out->condition <= CPI_FIT_MAX_CONDITION || weakest == 0)
-			break;
-		drop(out, &keep, weakest, -1, "nearly a combination of the other regressors "
-		     "(condition number %.3g with it, above %.0f): its penalty cannot be "
-		     "estimated, its cost goes to the others", out->condition,
-		     CPI_FIT_MAX_CONDITION);
+	return -ERANGE;
+}
+
+/* Rows beyond each process's first: what the within fit has to go on. */
+static size_t within_rows(const double *wa, const double *wb, size_t rows, size_t processes)
+{
+	size_t n = 0, r;
+	unsigned k;
+
+	for (r = 0; r < rows; r++) {
+		bool any = wb[r] != 0;
+
+		for (k = 1; k < CPI_WEIGHTS; k++)
+			any = any || wa[r * CPI_WEIGHTS + k] != 0;
+		n += any;
 	}
-	r = cpi_fit_quality_weighted(a, b, wt, rows, keep, w, &out->q);
+	return n > processes ? n - processes : 0;
+}
+
+/* A component of the stack the fit leaves too uncertain: -ERANGE. */
+static int check_errors(const struct cpi_fit_data *d, const char *const names[CPI_REGRESSORS],
+			unsigned keep, struct cpi_fit *out)
+{
+	double cpi = 0, sw = 0;
+	size_t r;
+	unsigned k;
+
+	for (r = 0; r < d->rows; r++) {
+		cpi += (d->wt != NULL ? d->wt[r] : 1.0) * d->b[r];
+		sw += d->wt != NULL ? d->wt[r] : 1.0;
+	}
+	cpi = sw > 0 ? cpi / sw : 0;
+	for (k = 1; k < CPI_WEIGHTS; k++) {
+		double share;
+
+		if (!kept(keep, k))
+			continue;
+		share = out->errors[k] * column_mean(d->a, d->wt, d->rows, k) / cpi;
+		if (!(share <= CPI_FIT_MAX_COMPONENT_ERROR))
+			return cannot_separate(out, "%s's penalty %.1f +- %.1f cycles leaves its "
+					       "part of CPI uncertain by %.1f%% (above %.0f%%): too "
+					       "little variation within the %zu processes", names[k - 1],
+					       out->weights[k], out->errors[k], 100.0 * share,
+					       100.0 * CPI_FIT_MAX_COMPONENT_ERROR, out->q.processes);
+	}
+	return 0;
+}
+
+/* On the variation within processes (wa, wb): the condition, and whether
+ * there is enough of it; then the fit. */
+static int fit_within(const struct cpi_fit_data *d, const double *wa, const double *wb,
+		      size_t processes, const char *const names[CPI_REGRESSORS], unsigned keep,
+		      struct cpi_fit *out)
+{
+	size_t extra = within_rows(wa, wb, d->rows, processes);
+	unsigned weakest, k;
+	int r;
+
+	out->q.processes = processes;
+	if (extra < CPI_FIT_MIN_ROWS)
+		return cannot_separate(out, "%zu process-intervals beyond each process's first "
+				       "(%zu processes of two or more), it needs %d: too little "
+				       "variation within processes", extra, processes,
+				       CPI_FIT_MIN_ROWS);
+	out->condition = condition(wa, d->wt, d->rows, keep & ~1u, &weakest);
+	if (!(out->condition <= CPI_FIT_MAX_CONDITION))
+		return cannot_separate(out, "the miss rates move together within the processes "
+				       "(condition number %.3g, above %.0f; %s weighs most in it)",
+				       out->condition, CPI_FIT_MAX_CONDITION,
+				       weakest > 0 ? names[weakest - 1] : "none");
+	r = cpi_fit_quality_grouped(d, keep, out->weights, out->errors, &out->q);
 	if (r < 0)
 		return r;
+	for (k = 1; k < CPI_WEIGHTS; k++)
+		if (!kept(keep, k))
+			out->weights[k] = NAN;
+	return check_errors(d, names, keep, out);
+}
+
+int cpi_fit_weighted(const struct cpi_fit_data *d, const char *const names[CPI_REGRESSORS],
+		     struct cpi_fit *out)
+{
+	size_t n = d->rows ? d->rows : 1;
+	double *wa = NULL, *wb = NULL;
+	unsigned keep = ALL_COLUMNS, k;
+	int r, processes;
+
+	memset(out, 0, sizeof(*out));
+	out->q.rows = d->rows;
+	out->q.r2 = out->q.held_error = out->condition = NAN;
 	for (k = 0; k < CPI_WEIGHTS; k++)
-		out->weights[k] = kept(keep, k) ? w[k] : NAN;
-	return 0;
+		out->weights[k] = out->errors[k] = NAN;
+	if (d->rows < CPI_FIT_MIN_ROWS)
+		return -EINVAL;
+	wa = malloc(n * CPI_WEIGHTS * sizeof(*wa));
+	wb = malloc(n * sizeof(*wb));
+	processes = wa != NULL && wb != NULL ? cpi_fit_within(d, wa, wb) : -ENOMEM;
+	if (processes < 0) {
+		r = processes;
+		goto out;
+	}
+	for (k = 1; k < CPI_WEIGHTS; k++)
+		if (!(column_mean(d->a, d->wt, d->rows, k) > 0))
+			drop(out, &keep, k, -1, "no events over the fit's intervals: its penalty "
+			     "cannot be estimated");
+	drop_collinear(d->a, wa, d->wt, d->rows, names, &keep, out);
+	r = fit_within(d, wa, wb, (size_t)processes, names, keep, out);
+out:
+	free(wa);
+	free(wb);
+	return r;
 }
