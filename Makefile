@@ -258,12 +258,17 @@ run: deps-run
 test: deps tests/browser/node_modules/playwright-core
 	@$(MAKE) --no-print-directory -j$(JOBS) all $(BUILD)/asan/stackd $(BUILD)/asan/stackctl \
 		$(UNIT_BINS) $(HELPER_BINS) $(FIXTURE_BIN)
-	@$(MAKE) --no-print-directory unit
+	@# the system tests that start no stackd, beside the unit tests
+	@BUILD=$(CURDIR)/$(BUILD) SYSTEM_LANE=no-daemon sh tests/system/run \
+		>$(BUILD)/tests/system-no-daemon.out 2>&1 & lane=$$!; \
+	$(MAKE) --no-print-directory unit; unit=$$?; \
+	wait $$lane; nodaemon=$$?; cat $(BUILD)/tests/system-no-daemon.out; \
+	[ $$unit -eq 0 ] && [ $$nodaemon -eq 0 ]
 	@$(MAKE) --no-print-directory fuzz-short
 	@$(MAKE) --no-print-directory cppcheck
 	@$(MAKE) --no-print-directory style
 	@$(MAKE) --no-print-directory golden
-	@$(MAKE) --no-print-directory system
+	@BUILD=$(CURDIR)/$(BUILD) SYSTEM_LANE=daemon sh tests/system/run
 
 # The browser test's one npm package, pinned by package-lock.json.
 tests/browser/node_modules/playwright-core: tests/browser/package.json tests/browser/package-lock.json
@@ -346,7 +351,7 @@ deb:
 	mkdir -p $(DEB_DIR)/stackd-$(VERSION)
 	git ls-files -z | xargs -0 tar -cf - | tar -xf - -C $(DEB_DIR)/stackd-$(VERSION)
 	cp -r packaging/debian $(DEB_DIR)/stackd-$(VERSION)/debian
-	cd $(DEB_DIR)/stackd-$(VERSION) && dpkg-buildpackage -us -uc -b >../build.log 2>&1 || \
+	cd $(DEB_DIR)/stackd-$(VERSION) && dpkg-buildpackage -us -uc -b -jauto >../build.log 2>&1 || \
 		{ tail -40 ../build.log; exit 1; }
 	lintian --fail-on error --suppress-tags initial-upload-closes-no-bugs \
 		$(DEB_DIR)/stackd_$(VERSION)-1_*.deb

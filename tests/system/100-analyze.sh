@@ -1,4 +1,5 @@
 #!/bin/sh
+# lane: no-daemon (starts no stackd: runs beside the unit tests, tests/system/run)
 # stackctl analyze on perf stat -x, recordings (plain, -I with -A per CPU,
 # --per-core, --per-socket, scaled and unsupported events, perf-metrics
 # names, event names with terms and unquoted commas, duration_time) gives

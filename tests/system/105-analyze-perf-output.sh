@@ -1,4 +1,5 @@
 #!/bin/sh
+# lane: no-daemon (starts no stackd: runs beside the unit tests, tests/system/run)
 # stackctl analyze reads perf stat's output as people have it, with no
 # option: every file of tests/data/perfstat/ (perf's default text, -x, CSV
 # with metric rows and metric-group headers, -j JSON; -I, -A, --per-core,

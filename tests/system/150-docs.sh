@@ -1,4 +1,5 @@
 #!/bin/sh
+# lane: no-daemon (starts no stackd: runs beside the unit tests, tests/system/run)
 # What users read agrees with what the programs do: every option of every
 # verb's --help is in stackctl(1) and in the bash completion (and the
 # completion offers nothing --help lacks); stackd --help and stackd(8) name

@@ -1,4 +1,5 @@
 #!/bin/sh
+# lane: no-daemon (starts no stackd: runs beside the unit tests, tests/system/run)
 # stackctl analyze's metrics agree with Linux perf's own formulas: for each
 # Intel model perf prints metrics for (PERF_CPUID=... perf list --details
 # metric), and Zen 4 and Neoverse from the kernel's JSON tables in

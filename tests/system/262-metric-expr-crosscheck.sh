@@ -1,4 +1,5 @@
 #!/bin/sh
+# lane: no-daemon (starts no stackd: runs beside the unit tests, tests/system/run)
 # The C evaluator of perf's metric expressions (lib/perfdb/metric_expr) and
 # the separate Python one (tests/oracle/perf_metrics.py, evaluate72) give
 # the same value, to 1e-9, for every metric of every CPU table generated

@@ -1,4 +1,5 @@
 #!/bin/sh
+# lane: no-daemon (starts no stackd: runs beside the unit tests, tests/system/run)
 # stackctl analyze gives Linux perf 7.2's metrics, under perf's names and
 # with perf's values, for every CPU issue 29 names (the table models, each
 # hybrid's core types, and the hand models on their perf tables): from the

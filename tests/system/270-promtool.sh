@@ -103,9 +103,11 @@ EOT
 prometheus --config.file="$TMP/prometheus.yml" --storage.tsdb.path="$TMP/tsdb" \
 	--web.listen-address="127.0.0.1:$PPORT" >"$TMP/prometheus.log" 2>&1 &
 PROM=$!
-# query EXPR: the first result's value, empty when none
+# query EXPR [TIME]: the first result's value (at TIME, unix seconds: two
+# queries of one evaluation compare), empty when none
 query() {
-	curl -sf -G "http://127.0.0.1:$PPORT/api/v1/query" --data-urlencode "query=$1" |
+	curl -sf -G "http://127.0.0.1:$PPORT/api/v1/query" --data-urlencode "query=$1" \
+		${2:+--data-urlencode "time=$2"} |
 		jq -r '.data.result[0].value[1] // empty' 2>/dev/null
 }
 want='stackd:switches_per_cpu_second:ratio5m{kind="comm",comm="rulespin"}'
@@ -121,10 +123,13 @@ if [ -z "$v" ]; then
 	kill "$PROM"
 	fail "Prometheus recorded no $want in 30 s"
 fi
-# the host's busy CPUs hold the spinner's (both rates are of a window
-# not yet full: low, in the same proportion)
-busy=$(query 'stackd:cpu_seconds:rate5m{kind="host"}')
-spin=$(query 'stackd:cpu_seconds:rate5m{kind="comm",comm="rulespin"}')
+# the host's busy CPUs hold the spinner's, read at one instant a second
+# back: both from the same rule evaluation (rates of a window not yet full
+# rise from one evaluation to the next, so two "now" queries could straddle
+# one)
+at=$(($(date +%s) - 1))
+busy=$(query 'stackd:cpu_seconds:rate5m{kind="host"}' "$at")
+spin=$(query 'stackd:cpu_seconds:rate5m{kind="comm",comm="rulespin"}' "$at")
 model=$(curl -sf -G "http://127.0.0.1:$PPORT/api/v1/query" --data-urlencode 'query=stackd_info' |
 	jq -r '.data.result[0].metric.model')
 kill "$PROM"

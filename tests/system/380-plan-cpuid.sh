@@ -1,4 +1,5 @@
 #!/bin/sh
+# lane: no-daemon (starts no stackd: runs beside the unit tests, tests/system/run)
 # stackd --plan --cpuid ID plans, for CPUs libpfm4 4.13 has no tables for,
 # the model made from that CPU's table in Linux perf (issue 29), and collects
 # its Top-Down level 1: Granite Rapids, Sierra Forest, an Alder Lake hybrid

@@ -1,4 +1,5 @@
 #!/bin/sh
+# lane: no-daemon (starts no stackd: runs beside the unit tests, tests/system/run)
 # The Kubernetes manifests (packaging/kubernetes) validate offline: every
 # built-in kind against the Kubernetes Python client's models (no unknown
 # or misspelt field, declared types, required fields), the ServiceMonitor
