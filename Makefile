@@ -265,10 +265,14 @@ test: deps tests/browser/node_modules/playwright-core
 	wait $$lane; nodaemon=$$?; cat $(BUILD)/tests/system-no-daemon.out; \
 	[ $$unit -eq 0 ] && [ $$nodaemon -eq 0 ]
 	@$(MAKE) --no-print-directory fuzz-short
-	@$(MAKE) --no-print-directory cppcheck
-	@$(MAKE) --no-print-directory style
-	@$(MAKE) --no-print-directory golden
-	@BUILD=$(CURDIR)/$(BUILD) SYSTEM_LANE=daemon sh tests/system/run
+	@# the static checks on one core beside the first system tests, which
+	@# mostly wait on the daemon's intervals
+	@{ $(MAKE) --no-print-directory cppcheck JOBS=1 && \
+	   $(MAKE) --no-print-directory style && \
+	   $(MAKE) --no-print-directory golden; } >$(BUILD)/tests/checks.out 2>&1 & checks=$$!; \
+	BUILD=$(CURDIR)/$(BUILD) SYSTEM_LANE=daemon sh tests/system/run; system=$$?; \
+	wait $$checks; static=$$?; cat $(BUILD)/tests/checks.out; \
+	[ $$system -eq 0 ] && [ $$static -eq 0 ]
 
 # The browser test's one npm package, pinned by package-lock.json.
 tests/browser/node_modules/playwright-core: tests/browser/package.json tests/browser/package-lock.json

@@ -123,13 +123,24 @@ if [ -z "$v" ]; then
 	kill "$PROM"
 	fail "Prometheus recorded no $want in 30 s"
 fi
-# the host's busy CPUs hold the spinner's, read at one instant a second
-# back: both from the same rule evaluation (rates of a window not yet full
-# rise from one evaluation to the next, so two "now" queries could straddle
-# one)
-at=$(($(date +%s) - 1))
-busy=$(query 'stackd:cpu_seconds:rate5m{kind="host"}' "$at")
-spin=$(query 'stackd:cpu_seconds:rate5m{kind="comm",comm="rulespin"}' "$at")
+# the host's busy CPUs hold the spinner's, both read at the time of the
+# newest evaluation of the host's rule: from the same rule evaluation
+# (rates of a window not yet full rise from one evaluation to the next, so
+# two "now" queries could straddle one)
+busy="" spin=""
+i=0
+while [ $i -lt 20 ] && { [ -z "$busy" ] || [ -z "$spin" ]; }; do
+	# the newest evaluation's time, as its host sample carries it
+	at=$(curl -sf -G "http://127.0.0.1:$PPORT/api/v1/query" \
+		--data-urlencode 'query=stackd:cpu_seconds:rate5m{kind="host"}' |
+		jq -r '.data.result[0].value[0] // empty' 2>/dev/null)
+	if [ -n "$at" ]; then
+		busy=$(query 'stackd:cpu_seconds:rate5m{kind="host"}' "$at")
+		spin=$(query 'stackd:cpu_seconds:rate5m{kind="comm",comm="rulespin"}' "$at")
+	fi
+	[ -n "$busy" ] && [ -n "$spin" ] || sleep 0.5
+	i=$((i + 1))
+done
 model=$(curl -sf -G "http://127.0.0.1:$PPORT/api/v1/query" --data-urlencode 'query=stackd_info' |
 	jq -r '.data.result[0].metric.model')
 kill "$PROM"
