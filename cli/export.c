@@ -3,10 +3,12 @@
  * CSV or JSON, page by page (GET /api/v1/export's pages, "next") so a
  * large export never holds more than one page in memory: from a file, the
  * API's own page read in-process (export_page.h); from the daemon, the
- * page it printed as CSV, or its JSON rows for JSON.  With -o FILE the
- * file appears only when the export is complete.
+ * page it printed as CSV (the body copied through, no parsing), or its
+ * JSON rows for JSON.  With -o FILE the file appears only when the export
+ * is complete.
  */
 #include "cli/cli.h"
+#include "cli/http_client.h"
 #include "cli/json_rowset.h"
 #include "cli/source.h"
 #include "cli/target.h"
@@ -17,6 +19,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -55,6 +58,7 @@ struct export_job {
 	size_t rows;
 	long page_rows;
 	bool progress;
+	char *header;   /* the CSV header line the daemon's first page had */
 };
 
 /* The page's query string, "?from=...&limit=..." (after: the previous
@@ -86,7 +90,8 @@ static void page_query(const struct export_job *job, const char *after, bool csv
 }
 
 /* A page from a database file: the API's own page (export_page.h) read
- * in-process and printed by the one printer, no JSON between. */
+ * in-process and printed as it is read by the one printer, no JSON
+ * between. */
 static int page_from_file(struct export_job *job, char *after, size_t afterlen, char *err,
 			  size_t errlen)
 {
@@ -97,10 +102,10 @@ static int page_from_file(struct export_job *job, char *after, size_t afterlen, 
 
 	page_query(job, after[0] ? after : NULL, false, query, sizeof(query));
 	/* source_add_param starts the string with '?' */
-	r = export_page_read(job->src->db, &full, query + (query[0] == '?'), &page, err, errlen);
+	r = export_page_read(job->src->db, &full, query + (query[0] == '?'), &job->out, &page,
+			     err, errlen);
 	if (r == 0) {
-		rowset_stream_rows(&job->out, &page.rs, 0);
-		job->rows += page.rs.n_rows;
+		job->rows += page.n_rows;
 		snprintf(after, afterlen, "%s", page.next);
 	}
 	export_page_done(&page);
@@ -108,24 +113,52 @@ static int page_from_file(struct export_job *job, char *after, size_t afterlen, 
 	return r == 400 ? -EINVAL : r == 503 ? -ENODATA : r > 0 ? -EIO : r;
 }
 
-/* A page from the daemon as CSV (format=csv): the daemon's printer wrote
- * it; the header line is printed once, from the first page. */
-static int page_csv_from_daemon(struct export_job *job, json_t *page)
+/* A CSV page from the daemon (format=csv): the body its printer wrote,
+ * copied through as it came, the cursor in a header field.  The header
+ * line is printed once, from the first page; a later page's must be the
+ * same (a group stored with new events meanwhile would shift columns). */
+static int page_csv_from_daemon(struct export_job *job, const char *target, char *after,
+				size_t afterlen, char *err, size_t errlen)
 {
-	const char *csv = json_string_value(json_object_get(page, "csv"));
-	const char *body;
+	struct http_reply rep;
+	char rows[32];
+	size_t head;
+	int r;
 
-	if (csv == NULL)
-		return -EPROTO;
-	body = csv;
-	if (job->out.header_done) {
-		body = strchr(csv, '\n');
-		body = body != NULL ? body + 1 : "";
+	r = http_client_fetch(job->src->url, target, "text/csv", SOURCE_TIMEOUT_MS, &rep, err,
+			      errlen);
+	if (r < 0)
+		return r;
+	if (rep.status != 200) {
+		json_t *j = json_loads(rep.body, JSON_DECODE_ANY, NULL);
+
+		r = source_refused(rep.status, j, err, errlen);
+		json_decref(j);
+	} else if (http_reply_header(&rep, EXPORT_HEADER_ROWS, rows, sizeof(rows)) < 0) {
+		snprintf(err, errlen, "the daemon's answer is not a CSV page (no %s field): "
+			 "is it an older stackd?", EXPORT_HEADER_ROWS);
+		r = -EPROTO;
 	}
-	fputs(body, job->out.f);
-	job->out.header_done = true;
-	job->rows += (size_t)json_integer_value(json_object_get(page, "row_count"));
-	return 0;
+	head = strcspn(rep.body, "\n") + (rep.body[strcspn(rep.body, "\n")] == '\n');
+	if (r == 0 && job->header == NULL) {
+		job->header = strndup(rep.body, head);
+		r = job->header != NULL ? 0 : -ENOMEM;
+		head = 0;
+	} else if (r == 0 && (strlen(job->header) != head ||
+			      memcmp(job->header, rep.body, head) != 0)) {
+		snprintf(err, errlen, "the stored counter groups changed during the export (other "
+			 "event columns): export again");
+		r = -EAGAIN;
+	}
+	if (r == 0) {
+		fwrite(rep.body + head, 1, rep.len - head, job->out.f);
+		job->out.header_done = true;
+		job->rows += strtoul(rows, NULL, 10);
+		after[0] = '\0';
+		(void)http_reply_header(&rep, EXPORT_HEADER_NEXT, after, afterlen);
+	}
+	http_reply_done(&rep);
+	return r;
 }
 
 /* A page from the daemon: as CSV when that is what is printed (and not to
@@ -143,23 +176,19 @@ static int page_from_daemon(struct export_job *job, char *after, size_t afterlen
 
 	page_query(job, after[0] ? after : NULL, csv, query, sizeof(query));
 	snprintf(target, sizeof(target), "/api/v1/export%s", query);
+	if (csv)
+		return page_csv_from_daemon(job, target, after, afterlen, err, errlen);
 	r = source_get(job->src, target, &page, err, errlen);
 	if (r < 0)
 		return r;
-	if (csv) {
-		r = page_csv_from_daemon(job, page);
-		if (r < 0)
-			snprintf(err, errlen, "the daemon's answer has no \"csv\" page");
-	} else {
-		rowset_init(&rs);
-		r = json_rowset_load(json_object_get(page, "columns"), json_object_get(page, "rows"),
-				     &rs, err, errlen);
-		if (r == 0) {
-			rowset_stream_rows(&job->out, &rs, 0);
-			job->rows += rs.n_rows;
-		}
-		rowset_done(&rs);
+	rowset_init(&rs);
+	r = json_rowset_load(json_object_get(page, "columns"), json_object_get(page, "rows"), &rs,
+			     err, errlen);
+	if (r == 0) {
+		rowset_stream_rows(&job->out, &rs, 0);
+		job->rows += rs.n_rows;
 	}
+	rowset_done(&rs);
 	next = json_string_value(json_object_get(page, "next"));
 	snprintf(after, afterlen, "%s", next ? next : "");
 	json_decref(page);
@@ -301,6 +330,8 @@ static int export_to(struct export_job *job, const char *output, enum rs_format 
 		}
 	}
 	job->progress = output != NULL && isatty(STDERR_FILENO);
+	/* the one thread writes it: stdio's lock per character is pure cost */
+	__fsetlocking(f, FSETLOCKING_BYCALLER);
 	rowset_stream_begin(&job->out, fmt, f);
 	r = run(job, err, errlen);
 	if (r == 0)
@@ -331,6 +362,7 @@ int verb_export(int argc, char **argv)
 		return EXIT_FAILURE;
 	a.job.src = &src;
 	r = export_to(&a.job, a.output, a.o.fmt, err, sizeof(err));
+	free(a.job.header);
 	source_close(&src);
 	if (r < 0) {
 		cli_error("export", "%s", err);

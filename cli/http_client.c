@@ -164,37 +164,98 @@ static int recv_all(int fd, int timeout_ms, char **ret, size_t *ret_len)
 	return 0;
 }
 
-static int parse_response(char *raw, size_t len, int *status, char **body, size_t *body_len)
+/* The value of header field name in head (the header block, its lines
+ * ending "\r\n", NUL-terminated), or NULL; *len: its length. */
+static const char *find_header(const char *head, const char *name, size_t *len)
 {
-	char *head_end = strstr(raw, "\r\n\r\n"), *b;
-	size_t blen;
+	size_t n = strlen(name);
+	const char *p = strstr(head, "\r\n");
+
+	while (p != NULL) {
+		const char *line = p + 2, *end = strstr(line, "\r\n");
+
+		if (strncasecmp(line, name, n) == 0 && line[n] == ':') {
+			line += n + 1;
+			while (*line == ' ' || *line == '\t')
+				line++;
+			*len = end != NULL ? (size_t)(end - line) : strlen(line);
+			return line;
+		}
+		p = end;
+	}
+	return NULL;
+}
+
+/* raw (len bytes, NUL-terminated) into rep: the header block is cut off
+ * at its empty line, the body copied.  A body shorter than its
+ * Content-Length, or a chunked one without its last chunk, was cut short
+ * on the way: -EPIPE, never a short answer taken for a whole one. */
+static int parse_response(char *raw, size_t len, struct http_reply *rep)
+{
+	char *head_end = strstr(raw, "\r\n\r\n"), *b, *end;
+	const char *cl;
+	size_t blen, cl_len;
 	bool chunked;
 
 	if (strncmp(raw, "HTTP/1.", 7) != 0 || head_end == NULL ||
-	    sscanf(raw + 8, " %d", status) != 1)
+	    sscanf(raw + 8, " %d", &rep->status) != 1)
 		return -EPROTO;
-	*head_end = '\0';
+	head_end[2] = '\0';   /* keep the last field's "\r\n" */
 	chunked = strcasestr(raw, "\r\ntransfer-encoding: chunked") != NULL;
 	b = head_end + 4;
 	blen = len - (size_t)(b - raw);
+	cl = find_header(raw, "Content-Length", &cl_len);
 	if (chunked && http_chunked_decode(b, blen, &blen) < 0)
-		return -EPROTO;
-	*body = malloc(blen + 1);
-	if (*body == NULL)
+		return -EPIPE;
+	if (!chunked && cl != NULL) {
+		unsigned long long want = strtoull(cl, &end, 10);
+
+		if (end == cl || want > blen)
+			return -EPIPE;
+		blen = (size_t)want;
+	}
+	rep->body = malloc(blen + 1);
+	rep->head = strdup(raw);
+	if (rep->body == NULL || rep->head == NULL) {
+		http_reply_done(rep);
 		return -ENOMEM;
-	memcpy(*body, b, blen);
-	(*body)[blen] = '\0';
-	*body_len = blen;
+	}
+	memcpy(rep->body, b, blen);
+	rep->body[blen] = '\0';
+	rep->len = blen;
 	return 0;
 }
 
-int http_client_get(const char *url, const char *target, int timeout_ms, int *status, char **body,
-		    size_t *len, char *err, size_t errlen)
+int http_reply_header(const struct http_reply *rep, const char *name, char *buf, size_t len)
+{
+	size_t n;
+	const char *v = rep->head != NULL ? find_header(rep->head, name, &n) : NULL;
+
+	if (v == NULL)
+		return -ENOENT;
+	if (n >= len)
+		return -E2BIG;
+	memcpy(buf, v, n);
+	buf[n] = '\0';
+	return 0;
+}
+
+void http_reply_done(struct http_reply *rep)
+{
+	free(rep->body);
+	free(rep->head);
+	rep->body = NULL;
+	rep->head = NULL;
+}
+
+int http_client_fetch(const char *url, const char *target, const char *accept, int timeout_ms,
+		      struct http_reply *rep, char *err, size_t errlen)
 {
 	char host[256] = "localhost", *req = NULL, *raw = NULL;
 	size_t raw_len = 0;
 	int fd, r, n;
 
+	memset(rep, 0, sizeof(*rep));
 	if (strncmp(url, "unix:", 5) == 0)
 		fd = connect_unix(url + 5, timeout_ms);
 	else
@@ -206,21 +267,39 @@ int http_client_get(const char *url, const char *target, int timeout_ms, int *st
 	if (fd < 0)
 		return fail(fd, err, errlen, url, NULL);
 	n = asprintf(&req, "GET %s HTTP/1.1\r\nHost: %s\r\nUser-Agent: stackctl/%s\r\n"
-		     "Accept: application/json\r\nConnection: close\r\n\r\n", target,
-		     strchr(host, ':') ? "localhost" : host, STACKD_VERSION);
+		     "Accept: %s\r\nConnection: close\r\n\r\n", target,
+		     strchr(host, ':') ? "localhost" : host, STACKD_VERSION, accept);
 	r = n < 0 ? -ENOMEM : send_all(fd, req, (size_t)n);
 	if (r == 0)
 		r = recv_all(fd, timeout_ms, &raw, &raw_len);
 	close(fd);
 	free(req);
 	if (r == 0)
-		r = parse_response(raw, raw_len, status, body, len);
+		r = parse_response(raw, raw_len, rep);
 	free(raw);
 	if (r == -EPROTO)
 		return fail(r, err, errlen, url, "the answer is not HTTP (is that stackd?)");
+	if (r == -EPIPE)
+		return fail(r, err, errlen, url, "the answer was cut short (the connection "
+			    "closed before its end)");
 	if (r == -ETIMEDOUT)
 		return fail(r, err, errlen, url, "no answer in time (is stackd stuck?)");
 	if (r < 0)
 		return fail(r, err, errlen, url, NULL);
+	return 0;
+}
+
+int http_client_get(const char *url, const char *target, int timeout_ms, int *status, char **body,
+		    size_t *len, char *err, size_t errlen)
+{
+	struct http_reply rep;
+	int r = http_client_fetch(url, target, "application/json", timeout_ms, &rep, err, errlen);
+
+	if (r < 0)
+		return r;
+	*status = rep.status;
+	*body = rep.body;
+	*len = rep.len;
+	free(rep.head);
 	return 0;
 }

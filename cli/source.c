@@ -14,7 +14,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#define SOURCE_TIMEOUT_MS 10000
 #define SOURCE_PROBE_TIMEOUT_MS 2000
 
 static int open_db(struct source *s, const char *path, char *err, size_t errlen)
@@ -136,25 +135,31 @@ int source_get(struct source *s, const char *target, json_t **ret, char *err, si
 		return -EIO;
 	}
 	if (status != 200) {
-		const char *msg = json_string_value(json_object_get(j, "error"));
-
-		snprintf(err, errlen, "%s", msg ? msg : "the daemon refused the request");
+		r = source_refused(status, j, err, errlen);
 		json_decref(j);
-		switch (status) {
-		case 400:
-			return -EINVAL;
-		case 403:
-			return -EACCES;
-		case 404:
-			return -ENOENT;
-		case 503:
-			return -ENODATA;
-		default:
-			return -EIO;
-		}
+		return r;
 	}
 	*ret = j;
 	return 0;
+}
+
+int source_refused(int status, json_t *answer, char *err, size_t errlen)
+{
+	const char *msg = json_string_value(json_object_get(answer, "error"));
+
+	snprintf(err, errlen, "%s", msg ? msg : "the daemon refused the request");
+	switch (status) {
+	case 400:
+		return -EINVAL;
+	case 403:
+		return -EACCES;
+	case 404:
+		return -ENOENT;
+	case 503:
+		return -ENODATA;
+	default:
+		return -EIO;
+	}
 }
 
 void source_encode(const char *value, char *buf, size_t len)

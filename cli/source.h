@@ -17,6 +17,8 @@
 
 struct db;
 
+#define SOURCE_TIMEOUT_MS 10000   /* one answer of the daemon's */
+
 struct source {
 	bool is_http;
 	char url[512];            /* is_http */
@@ -45,6 +47,10 @@ void source_close(struct source *s);
  * (400: our request was wrong), -ENODATA (503: no data yet) or -EIO, with
  * the API's own error message in err. */
 int source_get(struct source *s, const char *target, json_t **ret, char *err, size_t errlen);
+
+/* A refusal (status not 200, answer its JSON or NULL) as source_get
+ * returns it: the -errno, and the API's message in err. */
+int source_refused(int status, json_t *answer, char *err, size_t errlen);
 
 /* "stackd at unix:/run/stackd/stackd.sock" or "database FILE". */
 void source_describe(const struct source *s, char *buf, size_t len);

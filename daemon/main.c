@@ -8,6 +8,7 @@
 #include "daemon/config.h"
 #include "daemon/demo/demo.h"
 #include "daemon/base/log.h"
+#include "daemon/base/mempolicy.h"
 #include "daemon/plan_cli.h"
 #include "daemon/preflight.h"
 #include "daemon/run.h"
@@ -426,6 +427,10 @@ int main(int argc, char **argv)
 	 * --demo too: these would end the process; the running daemon reads
 	 * them from its signalfd and says it ignores them (signals.h). */
 	signals_hold_ignored();
+	/* before any thread: arenas are chosen as threads first allocate */
+	if (mempolicy_init() < 0)
+		fprintf(stderr, "stackd: warning: the C library refused the heap limits "
+			"(daemon/base/mempolicy.h), using its defaults\n");
 	r = parse_args(argc, argv, &check);
 	if (r >= 0)
 		return r;

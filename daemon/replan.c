@@ -231,7 +231,7 @@ static int resume(struct daemon *d, const struct plan *plan, char *err, size_t e
 	if (writer_replan(&d->w, why, sizeof(why)) < 0)
 		log_warning("reload: cannot register the new counter groups in the database "
 			    "(%s); the next write tries again", why);
-	http_server_data_changed(d->http);
+	http_server_model_changed(d->http);
 	return 0;
 }
 

@@ -23,6 +23,7 @@
 #include "daemon/signals.h"
 #include "daemon/startup.h"
 #include "daemon/base/log.h"
+#include "daemon/base/mempolicy.h"
 #include "lib/clock.h"
 
 #include <errno.h>
@@ -38,6 +39,7 @@ static int loop(struct daemon *d)
 	/* the third: probes of the host's guard name (poll skips fd -1) */
 	struct pollfd pfd[3] = { { d->sfd, POLLIN, 0 }, { d->tfd, POLLIN, 0 },
 				 { d->instance_fds[1], POLLIN, 0 } };
+	struct mempolicy mp = { 0 };
 
 	for (;;) {
 		/* The watchdog hears from this loop, so a stuck loop stops the pings. */
@@ -56,6 +58,9 @@ static int loop(struct daemon *d)
 
 			if (read(d->tfd, &expirations, sizeof(expirations)) > 0)
 				interval_flush(d, false);
+			/* what a burst of processes or requests left free goes
+			 * back to the kernel (mempolicy.h) */
+			(void)mempolicy_trim(&mp, monotonic_ns());
 			/* after the interval, as a reload would */
 			if (d->held_replan && held_counters_apply(d) < 0)
 				return -EIO;

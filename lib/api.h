@@ -26,6 +26,19 @@
 #define API_MAX_POINTS 2000
 #define API_MAX_EXPORT_ROWS 20000
 
+/* Where /top and /processes (/comms, /units) take a window's per-process
+ * sums from.  get lends a window to read, never to change, until put; the
+ * daemon shares one per window length between requests that differ only
+ * in sort, limit, filter or name (daemon/serve/window_share.h).  NULL in
+ * api_info: each request computes its own (query_window), as stackctl
+ * --db does. */
+struct api_windows {
+	int (*get)(void *ctx, struct db *db, uint64_t window_ns, const struct window **out,
+		   char *err, size_t errlen);
+	void (*put)(void *ctx, const struct window *w);
+	void *ctx;
+};
+
 /* What the answers say about the collector beyond the database.  Zero /
  * NULL fields are read from the database's meta table instead (stackctl
  * --db reading a file has no running daemon to ask). */
@@ -36,6 +49,7 @@ struct api_info {
 	uint64_t interval_ns, rotate_period_ns;
 	bool in_daemon;              /* answered by the running stackd itself */
 	struct writer_status_box *writer;   /* the daemon's writer, read live; NULL: none */
+	const struct api_windows *windows;  /* NULL: computed per request */
 };
 
 /* Who asks: full sees every process, otherwise only uid's. */
@@ -50,6 +64,12 @@ struct api_response {
 	size_t len;
 	const char *content_type;
 	bool cacheable;              /* the same until the next stored interval */
+	/* header fields beyond the usual ones (a CSV export page's cursor):
+	 * name NULL ends the list */
+	struct api_header {
+		const char *name;
+		char value[96];
+	} headers[3];
 };
 
 /* Answer method path?query.  db may be NULL when the store cannot be

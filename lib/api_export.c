@@ -3,7 +3,8 @@
  * for notebooks, one page at a time.  A row is one counter group's counts
  * for one process over one interval; its counts go to columns named as
  * the events (every event any stored group has: empty where the row's
- * group did not count it).  "next" resumes after the page's last row.
+ * group did not count it).  "next" resumes after the page's last row; a
+ * CSV page (format=csv) is the CSV itself, its cursor in a header field.
  * The page itself is export_page_read's (export_page.h), which `stackctl
  * export --db` calls too.
  */
@@ -12,11 +13,14 @@
 #include "lib/rowset.h"
 
 #include <errno.h>
+#include <stdio_ext.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define EXPORT_DEFAULT_ROWS 10000
+/* Rows held before a stream prints them: few enough to stay in the cache */
+#define EXPORT_STREAM_ROWS 256
 #define EXPORT_MAX_COLUMNS 256
 
 static const char *const fixed_columns[] = {
@@ -27,6 +31,8 @@ static const char *const fixed_columns[] = {
 				   * periodically (statistical), not at every switch */
 };
 #define N_FIXED (sizeof(fixed_columns) / sizeof(fixed_columns[0]))
+
+static const char *const page_keys[] = { "from", "to", "who", "after", "limit", "format", NULL };
 
 static int add_row(const struct export_row *row, void *arg)
 {
@@ -59,6 +65,11 @@ static int add_row(const struct export_row *row, void *arg)
 			rowset_set_int(rs, i, col, (int64_t)row->v[k]);
 	}
 	p->last = row->key;
+	p->n_rows++;
+	if (p->out != NULL && rs->n_rows == EXPORT_STREAM_ROWS) {
+		rowset_stream_rows(p->out, rs, 0);
+		rowset_clear_rows(rs);
+	}
 	return 0;
 }
 
@@ -119,7 +130,6 @@ static int read_page(struct db *db, const struct api_access *acc, const struct h
 		snprintf(err, errlen, "parameter 'format': '%s' is not json or csv", format);
 		return 400;
 	}
-	p->csv = format != NULL && strcmp(format, "csv") == 0;
 	if (limit == 0)
 		limit = EXPORT_DEFAULT_ROWS;
 	if (query_span(db, &oldest, &newest) < 0) {
@@ -143,6 +153,8 @@ static int read_page(struct db *db, const struct api_access *acc, const struct h
 			 limit, add_row, p, err, errlen);
 	if (n < 0)
 		return n == -ENOMEM ? -ENOMEM : 500;
+	if (p->out != NULL)
+		rowset_stream_rows(p->out, &p->rs, 0);   /* the last few, or the header */
 	if ((uint64_t)n == limit)
 		snprintf(p->next, sizeof(p->next), "%" PRId64 ".%" PRId64 ".%" PRId64,
 			 p->last.interval_id, p->last.process_id, p->last.group_id);
@@ -150,14 +162,14 @@ static int read_page(struct db *db, const struct api_access *acc, const struct h
 }
 
 int export_page_read(struct db *db, const struct api_access *acc, const char *query,
-		     struct export_page *p, char *err, size_t errlen)
+		     struct rs_stream *out, struct export_page *p, char *err, size_t errlen)
 {
-	static const char *const keys[] = { "from", "to", "who", "after", "limit", "format", NULL };
 	struct http_query q;
 
 	memset(p, 0, sizeof(*p));
 	rowset_init(&p->rs);
-	if (http_query_parse(query, keys, &q, err, errlen) < 0)
+	p->out = out;
+	if (http_query_parse(query, page_keys, &q, err, errlen) < 0)
 		return 400;
 	return read_page(db, acc, &q, p, err, errlen);
 }
@@ -167,27 +179,91 @@ void export_page_done(struct export_page *p)
 	rowset_done(&p->rs);
 }
 
-/* The page's rows as CSV, the one CSV printer's (rowset.h), in a string
- * member "csv" of the answer: the header line first on every page. */
-static int print_csv(const struct export_page *p, struct jsonw *w)
+/* The body being printed: a buffer that grows by realloc, which moves a
+ * large block by remapping it (open_memstream copies it and zeroes the
+ * new room at every growth: a fifth of a page's cost, measured). */
+struct body {
+	char *buf;
+	size_t len, cap;
+};
+
+static ssize_t body_write(void *cookie, const char *data, size_t n)
 {
+	struct body *b = cookie;
+
+	if (b->len + n + 1 > b->cap) {
+		size_t cap = b->cap ? b->cap : 1 << 20;
+		char *more;
+
+		while (b->len + n + 1 > cap)
+			cap *= 2;
+		more = realloc(b->buf, cap);
+		if (more == NULL)
+			return -1;   /* stdio's error flag: fclose fails */
+		b->buf = more;
+		b->cap = cap;
+	}
+	memcpy(b->buf + b->len, data, n);
+	b->len += n;
+	return (ssize_t)n;
+}
+
+/* A CSV page (format=csv): the rows printed as they are read by the one
+ * CSV printer (rowset.h) into the whole body, the header line first on
+ * every page, the cursor in a header field.  No JSON around it: the
+ * client copies the body through as it came.  0, an HTTP status with err,
+ * or -ENOMEM. */
+static int answer_csv(const struct api_request *rq, struct api_response *resp, char *err,
+		      size_t errlen)
+{
+	static const cookie_io_functions_t io = { .write = body_write };
+	struct body body = { NULL, 0, 0 };
+	struct export_page page;
 	struct rs_stream s;
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
+	FILE *f = fopencookie(&body, "w", io);
+	int r;
 
 	if (f == NULL)
 		return -ENOMEM;
+	/* one thread writes it: stdio's lock per character is pure cost */
+	__fsetlocking(f, FSETLOCKING_BYCALLER);
 	rowset_stream_begin(&s, RS_CSV, f);
-	rowset_stream_rows(&s, &p->rs, 0);
+	r = export_page_read(rq->db, rq->acc, rq->query, &s, &page, err, errlen);
 	rowset_stream_end(&s);
-	if (fclose(f) != 0) {
-		free(buf);
-		return -ENOMEM;
+	if (fclose(f) != 0 && r == 0)
+		r = -ENOMEM;
+	if (r != 0) {
+		free(body.buf);
+		export_page_done(&page);
+		return r;
 	}
-	jsonw_field_string(w, "csv", buf);
-	free(buf);
+	resp->status = 200;
+	resp->body = body.buf;   /* the header line at least */
+	resp->len = body.len;
+	resp->content_type = "text/csv; charset=utf-8";
+	/* a page is asked for once, by the one exporter walking the cursor */
+	resp->cacheable = false;
+	resp->headers[0].name = EXPORT_HEADER_ROWS;
+	snprintf(resp->headers[0].value, sizeof(resp->headers[0].value), "%zu", page.n_rows);
+	if (page.next[0] != '\0') {
+		resp->headers[1].name = EXPORT_HEADER_NEXT;
+		snprintf(resp->headers[1].value, sizeof(resp->headers[1].value), "%s", page.next);
+	}
+	export_page_done(&page);
 	return 0;
+}
+
+/* format=csv in the query string (as the page read will parse it). */
+static bool wants_csv(const char *query)
+{
+	struct http_query q;
+	const char *format;
+	char err[16];
+
+	if (http_query_parse(query, page_keys, &q, err, sizeof(err)) < 0)
+		return false;   /* the page read says what is wrong */
+	format = http_query_get(&q, "format");
+	return format != NULL && strcmp(format, "csv") == 0;
 }
 
 int api_export(const struct api_request *rq, struct api_response *resp)
@@ -195,8 +271,13 @@ int api_export(const struct api_request *rq, struct api_response *resp)
 	struct export_page page;
 	struct api_out o;
 	char err[1024];
-	int r = export_page_read(rq->db, rq->acc, rq->query, &page, err, sizeof(err));
+	int r;
 
+	if (wants_csv(rq->query)) {
+		r = answer_csv(rq, resp, err, sizeof(err));
+		return r > 0 ? api_error(resp, r, "%s", err) : r;
+	}
+	r = export_page_read(rq->db, rq->acc, rq->query, NULL, &page, err, sizeof(err));
 	if (r != 0 || api_out_open(&o) < 0) {
 		export_page_done(&page);
 		return r > 0 ? api_error(resp, r, "%s", err) : -ENOMEM;
@@ -211,20 +292,12 @@ int api_export(const struct api_request *rq, struct api_response *resp)
 	else
 		jsonw_null(&o.w);
 	jsonw_break(&o.w, 1);
-	if (page.csv) {
-		r = print_csv(&page, &o.w);
-	} else {
-		jsonw_key(&o.w, "columns");
-		rowset_print_columns_json(&page.rs, &o.w);
-		jsonw_break(&o.w, 1);
-		jsonw_key(&o.w, "rows");
-		rowset_print_json(&page.rs, 0, &o.w);
-	}
+	jsonw_key(&o.w, "columns");
+	rowset_print_columns_json(&page.rs, &o.w);
+	jsonw_break(&o.w, 1);
+	jsonw_key(&o.w, "rows");
+	rowset_print_json(&page.rs, 0, &o.w);
 	jsonw_object_end(&o.w);
 	export_page_done(&page);
-	if (r < 0) {
-		api_out_abort(&o);
-		return r;
-	}
 	return api_out_finish(&o, 200, true, resp);
 }

@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -156,4 +157,41 @@ void api_host(struct db *db, char *buf, size_t len)
 	buf[0] = '\0';
 	gethostname(buf, len - 1);
 	buf[len - 1] = '\0';
+}
+
+int api_window_get(const struct api_request *rq, uint64_t window_ns, const struct window **out,
+		   char *err, size_t errlen)
+{
+	const struct api_windows *ws = rq->info != NULL ? rq->info->windows : NULL;
+	struct window *w;
+	int r;
+
+	if (ws != NULL)
+		return ws->get(ws->ctx, rq->db, window_ns, out, err, errlen);
+	w = malloc(sizeof(*w));
+	if (w == NULL)
+		return -ENOMEM;
+	r = query_window(rq->db, window_ns, w, err, errlen);
+	if (r < 0) {
+		free(w);
+		return r;
+	}
+	*out = w;
+	return 0;
+}
+
+void api_window_put(const struct api_request *rq, const struct window *w)
+{
+	const struct api_windows *ws = rq->info != NULL ? rq->info->windows : NULL;
+	struct window *own;
+
+	if (w == NULL)
+		return;
+	if (ws != NULL) {
+		ws->put(ws->ctx, w);
+		return;
+	}
+	own = (struct window *)(uintptr_t)w;   /* ours: made by api_window_get above */
+	window_done(own);
+	free(own);
 }

@@ -34,6 +34,13 @@ struct api_request {
 /* An endpoint: answers rq into resp; returns 0 or -ENOMEM (no response). */
 typedef int api_endpoint_fn(const struct api_request *rq, struct api_response *resp);
 
+/* The window of window_ns for rq: lent by rq->info->windows, else
+ * computed (query_window); 0 or query_window's errors.  Hand it back with
+ * api_window_put. */
+int api_window_get(const struct api_request *rq, uint64_t window_ns, const struct window **out,
+		   char *err, size_t errlen);
+void api_window_put(const struct api_request *rq, const struct window *w);
+
 /* An answer being written: JSON through w into memory. */
 struct api_out {
 	FILE *f;

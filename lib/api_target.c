@@ -305,7 +305,7 @@ int api_target(const struct api_request *rq, struct api_response *resp)
 	uint64_t window_ns = API_DEFAULT_WINDOW_NS;
 	struct target_sums t;
 	struct http_query q;
-	struct window w;
+	const struct window *w;
 	struct api_out o;
 	char err[1024], *end;
 	long pid = 0;
@@ -317,11 +317,11 @@ int api_target(const struct api_request *rq, struct api_response *resp)
 	if (who == WHO_PID && ((pid = strtol(what, &end, 10)) <= 0 || pid > INT32_MAX ||
 			       *end != '\0' || *what == '\0'))
 		return api_error(resp, 400, "'%s' is not a process id", what);
-	r = query_window(rq->db, window_ns, &w, err, sizeof(err));
+	r = api_window_get(rq, window_ns, &w, err, sizeof(err));
 	if (r < 0)
-		return api_error(resp, r == -ENODATA ? 503 : 500, "%s", err);
+		return api_error(resp, r == -ENODATA || r == -EAGAIN ? 503 : 500, "%s", err);
 	if (api_out_open(&o) < 0) {
-		window_done(&w);
+		api_window_put(rq, w);
 		return -ENOMEM;
 	}
 	memset(&t, 0, sizeof(t));
@@ -331,18 +331,18 @@ int api_target(const struct api_request *rq, struct api_response *resp)
 	jsonw_field_string(&o.w, api_who_key(who), what);
 	jsonw_object_end(&o.w);
 	jsonw_break(&o.w, 1);
-	if (print_processes(&o.w, &w, who, what, pid, acc, &t) == 0) {
+	if (print_processes(&o.w, w, who, what, pid, acc, &t) == 0) {
 		api_out_abort(&o);
-		window_done(&w);
+		api_window_put(rq, w);
 		return api_error(resp, 404, "no %s '%s' ran in the last %.0f s%s", api_who_key(who),
 				 what, (double)window_ns / (double)NS_PER_SEC, acc->full ? "" : " (among your processes)");
 	}
-	print_totals(&o.w, &w, &t);
-	print_groups(&o.w, &w, &t);
-	print_metrics(&o.w, &w, &t);
-	print_stack_titles(&o.w, w.model);
-	api_print_cpi_fit(&o.w, w.model, &w.cpi_fit);
+	print_totals(&o.w, w, &t);
+	print_groups(&o.w, w, &t);
+	print_metrics(&o.w, w, &t);
+	print_stack_titles(&o.w, w->model);
+	api_print_cpi_fit(&o.w, w->model, &w->cpi_fit);
 	jsonw_object_end(&o.w);
-	window_done(&w);
+	api_window_put(rq, w);
 	return api_out_finish(&o, 200, true, resp);
 }

@@ -113,7 +113,7 @@ int api_top(const struct api_request *rq, struct api_response *resp)
 	struct http_query q;
 	const char *sort;
 	struct rowset rs;
-	struct window w;
+	const struct window *w;
 	char err[1024];
 	int r, col;
 
@@ -128,11 +128,11 @@ int api_top(const struct api_request *rq, struct api_response *resp)
 	r = parse_filter(&q, rq->acc, &filter, err, sizeof(err));
 	if (r < 0)
 		return api_error(resp, r == -EPERM ? 403 : 400, "%s", err);
-	r = query_window(rq->db, window_ns, &w, err, sizeof(err));
+	r = api_window_get(rq, window_ns, &w, err, sizeof(err));
 	if (r < 0)
-		return api_error(resp, r == -ENODATA ? 503 : 500, "%s", err);
+		return api_error(resp, r == -ENODATA || r == -EAGAIN ? 503 : 500, "%s", err);
 	rowset_init(&rs);
-	r = top_rows_build(&w, &filter, by, &rs);
+	r = top_rows_build(w, &filter, by, &rs);
 	if (r < 0)
 		goto out;
 	col = http_query_get(&q, "sort") ? top_rows_find_sort(&rs, http_query_get(&q, "sort")) :
@@ -141,15 +141,15 @@ int api_top(const struct api_request *rq, struct api_response *resp)
 		/* the column the name stands for (an alias: "backend") */
 		const char *asked = http_query_get(&q, "sort");
 
-		r = refuse_sort(resp, &w, &rs, asked ? asked : "",
+		r = refuse_sort(resp, w, &rs, asked ? asked : "",
 				asked ? top_rows_sort_column(asked) : top_rows_default_sort(&rs));
 		goto out;
 	}
 	sort = rs.cols[col].name;
 	rowset_sort(&rs, col);
-	r = print_top(rq->db, &w, by, sort, &rs, limit, resp);
+	r = print_top(rq->db, w, by, sort, &rs, limit, resp);
 out:
 	rowset_done(&rs);
-	window_done(&w);
+	api_window_put(rq, w);
 	return r;
 }

@@ -33,7 +33,7 @@ static int read_group_times(struct db *db, const struct tiers *t, struct window 
 			 w->model->groups[g].name);
 	if (sqlite3_prepare_v2(db->db, "SELECT group_id, sum(enabled_ns), sum(interval_group.unschedulable)"
 			       " FROM interval AS i CROSS JOIN interval_group ON interval_id = i.id"
-			       " WHERE i.end_ns > ?1 AND i.end_ns <= ?2 AND " TIER_MATCH("i.")
+			       " WHERE i.end_ns > ?1 AND i.end_ns <= ?2 AND " TIER_MATCH_COARSE("i.")
 			       " GROUP BY group_id", -1, &st, NULL) != SQLITE_OK)
 		return query_sql_fail(db, "cannot read group times", err, errlen);
 	sqlite3_bind_int64(st, 1, lo);
@@ -130,7 +130,7 @@ static int prepare_samples(struct db *db, sqlite3_stmt **st)
 		"  sum(context_switches) AS cs, %s,"
 		"  sum(sample.periodic_ns) AS pn"
 		"  FROM interval AS i CROSS JOIN sample ON sample.interval_id = i.id"
-		"  WHERE i.end_ns > ?1 AND i.end_ns <= ?2 AND " TIER_MATCH("i.")
+		"  WHERE i.end_ns > ?1 AND i.end_ns <= ?2 AND " TIER_MATCH_COARSE("i.")
 		"  GROUP BY process_id, group_id) AS s"
 		" JOIN process AS p ON p.id = s.process_id"
 		" ORDER BY p.id", vals, sums);
@@ -151,8 +151,13 @@ static struct window_proc *add_proc(struct window *w, size_t *cap, sqlite3_stmt 
 		w->procs = more;
 		*cap = ncap;
 	}
-	p = &w->procs[w->n_procs++];
+	p = &w->procs[w->n_procs];
 	memset(p, 0, sizeof(*p));
+	p->sums = calloc(w->model != NULL && w->model->n_groups > 0 ? w->model->n_groups : 1,
+			 sizeof(*p->sums));
+	if (p->sums == NULL)
+		return NULL;
+	w->n_procs++;
 	p->pid = sqlite3_column_int(st, 1);
 	p->start_ns = (uint64_t)sqlite3_column_int64(st, 2);
 	snprintf(p->comm, sizeof(p->comm), "%s", (const char *)sqlite3_column_text(st, 3));
@@ -248,6 +253,8 @@ int query_window(struct db *db, uint64_t window_ns, struct window *out, char *er
 		return -ENOMEM;
 	query_tiers(db, &t);
 	r = query_read_intervals(db, &t, window_ns, &w, &lo, &hi, err, errlen);
+	if (r == 0 && window_ns >= QUERY_COARSE_MIN_NS)
+		query_tiers_coarse(db, &t, lo);
 	if (r == 0)
 		r = query_map_groups(db, &w, map, err, errlen);
 	if (r == 0)
@@ -308,6 +315,7 @@ void window_done(struct window *w)
 		free(w->procs[i].namespace_);
 		free(w->procs[i].pod);
 		free(w->procs[i].container);
+		free(w->procs[i].sums);
 	}
 	free(w->procs);
 	memset(w, 0, sizeof(*w));

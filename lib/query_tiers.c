@@ -41,16 +41,67 @@ void query_tiers(struct db *db, struct tiers *t)
 	 * in whole hours, each only once the coarser level holds them: below
 	 * the oldest raw minute the minutes are complete, below the oldest
 	 * minute rollup's hour the hours are. */
+	t->hour_from = t->hour_to = t->minute_from = t->minute_to = 0;
 	t->raw_floor = raw < 0 ? INT64_MAX : bucket_of(raw, STACKD_ROLLUP_MINUTE_S);
 	t->minute_floor = t->raw_floor;
 	if (minute >= 0 && bucket_of(minute, STACKD_ROLLUP_HOUR_S) < t->minute_floor)
 		t->minute_floor = bucket_of(minute, STACKD_ROLLUP_HOUR_S);
 }
 
+static int64_t rollup_done(struct db *db, int rollup_s)
+{
+	sqlite3_stmt *st;
+	int64_t v = 0;
+
+	if (sqlite3_prepare_v2(db->db, "SELECT done_ns FROM rollup_state WHERE rollup_s = ?1", -1,
+			       &st, NULL) != SQLITE_OK)
+		return 0;
+	sqlite3_bind_int(st, 1, rollup_s);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+/* (from, to]: from lo rounded up to a bucket boundary (not below floor),
+ * to the last bucket rolled up; empty when it holds no whole bucket. */
+static void whole_buckets(int64_t lo, int64_t floor, int64_t done, int64_t size_s,
+			  int64_t *from, int64_t *to)
+{
+	int64_t size = size_s * NS_PER_SEC;
+	int64_t f = lo <= 0 ? 0 : lo + (size - lo % size) % size;
+
+	if (f < floor)
+		f = floor;
+	*to = done - done % size;
+	*from = f;
+	if (*to <= *from)
+		*from = *to = 0;
+}
+
+void query_tiers_coarse(struct db *db, struct tiers *t, int64_t lo)
+{
+	/* Rollups hold every bucket ending at or before rollup_state's
+	 * done_ns.  Minutes below minute_floor are read from the hours (an
+	 * hour retention cut in two): the minute range starts above it. */
+	whole_buckets(lo, 0, rollup_done(db, STACKD_ROLLUP_HOUR_S), STACKD_ROLLUP_HOUR_S,
+		      &t->hour_from, &t->hour_to);
+	whole_buckets(lo, t->minute_floor, rollup_done(db, STACKD_ROLLUP_MINUTE_S),
+		      STACKD_ROLLUP_MINUTE_S, &t->minute_from, &t->minute_to);
+}
+
 void query_bind_tiers(sqlite3_stmt *st, const struct tiers *t)
 {
-	if (sqlite3_bind_parameter_count(st) >= 21) {
+	int n = sqlite3_bind_parameter_count(st);
+
+	if (n >= 21) {
 		sqlite3_bind_int64(st, 20, t->raw_floor);
 		sqlite3_bind_int64(st, 21, t->minute_floor);
+	}
+	if (n >= 25) {
+		sqlite3_bind_int64(st, 22, t->hour_from);
+		sqlite3_bind_int64(st, 23, t->hour_to);
+		sqlite3_bind_int64(st, 24, t->minute_from);
+		sqlite3_bind_int64(st, 25, t->minute_to);
 	}
 }

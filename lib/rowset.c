@@ -32,6 +32,15 @@ void rowset_done(struct rowset *rs)
 	memset(rs, 0, sizeof(*rs));
 }
 
+void rowset_clear_rows(struct rowset *rs)
+{
+	size_t i;
+
+	for (i = 0; i < rs->n_rows * rs->n_cols; i++)
+		free(rs->cells[i].s);
+	rs->n_rows = 0;
+}
+
 int rowset_add_column(struct rowset *rs, const char *name, const char *title, enum rs_unit unit)
 {
 	struct rs_column *c;

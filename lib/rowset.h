@@ -55,6 +55,8 @@ struct rowset {
 
 void rowset_init(struct rowset *rs);
 void rowset_done(struct rowset *rs);
+/* Drop the rows, keep the columns and the room (a stream printed them). */
+void rowset_clear_rows(struct rowset *rs);
 
 /* Columns must all be added before the first row.  Return the column index
  * or -ENOMEM. */

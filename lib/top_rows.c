@@ -446,9 +446,12 @@ static int build_groups(const struct window *w, const struct top_filter *f, enum
 			kept_procs[n++] = &w->procs[i];
 	qsort_r(kept_procs, n, sizeof(*kept_procs), cmp_by_key, &by);
 	for (i = 0; r == 0 && i < n; i = j) {
+		struct group_sums sums[MODEL_MAX_GROUPS];
 		struct window_proc sum;
 
 		memset(&sum, 0, sizeof(sum));
+		memset(sums, 0, sizeof(sums));
+		sum.sums = sums;
 		snprintf(sum.comm, sizeof(sum.comm), "%s", kept_procs[i]->comm);
 		sum.unit = kept_procs[i]->unit;
 		sum.namespace_ = kept_procs[i]->namespace_;

@@ -136,6 +136,7 @@ static enum MHD_Result answer(struct http_server *s, struct MHD_Connection *conn
 	uint64_t gen;
 	int r;
 
+	memset(&resp, 0, sizeof(resp));
 	snprintf(key, sizeof(key), "%s|%s|%d:%" PRId64, method, uri, acc.full, acc.uid);
 	if (strcmp(method, "GET") == 0 && http_cache_get(s, key, &resp, &refresh))
 		return http_respond(conn, resp.status, resp.content_type, resp.body, resp.len,
@@ -173,7 +174,7 @@ static enum MHD_Result answer(struct http_server *s, struct MHD_Connection *conn
 		http_cache_put(s, key, gen, &resp);
 	else
 		http_cache_release(s, key);
-	return http_respond(conn, resp.status, resp.content_type, resp.body, resp.len, false);
+	return http_respond_api(conn, &resp);
 }
 
 /* The headers are in: a Host that names neither us nor a configured name

@@ -8,12 +8,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* body is libmicrohttpd's to free from here on, answered or not. */
-enum MHD_Result http_respond(struct MHD_Connection *conn, int status, const char *type,
-			     char *body, size_t len, bool html)
+/* body is libmicrohttpd's to free from here on, answered or not; extra:
+ * further header fields (NULL, or up to a NULL name). */
+static enum MHD_Result respond(struct MHD_Connection *conn, int status, const char *type,
+			       char *body, size_t len, bool html,
+			       const struct api_header *extra, size_t n_extra)
 {
 	struct MHD_Response *r;
 	enum MHD_Result ret;
+	size_t i;
 
 	r = MHD_create_response_from_buffer(len, body, MHD_RESPMEM_MUST_FREE);
 	if (r == NULL) {
@@ -28,9 +31,23 @@ enum MHD_Result http_respond(struct MHD_Connection *conn, int status, const char
 					"default-src 'self'; img-src 'self' data:");
 	if (status == 405)
 		MHD_add_response_header(r, "Allow", "GET, HEAD");
+	for (i = 0; i < n_extra && extra[i].name != NULL; i++)
+		MHD_add_response_header(r, extra[i].name, extra[i].value);
 	ret = MHD_queue_response(conn, (unsigned)status, r);
 	MHD_destroy_response(r);
 	return ret;
+}
+
+enum MHD_Result http_respond(struct MHD_Connection *conn, int status, const char *type,
+			     char *body, size_t len, bool html)
+{
+	return respond(conn, status, type, body, len, html, NULL, 0);
+}
+
+enum MHD_Result http_respond_api(struct MHD_Connection *conn, struct api_response *resp)
+{
+	return respond(conn, resp->status, resp->content_type, resp->body, resp->len, false,
+		       resp->headers, sizeof(resp->headers) / sizeof(resp->headers[0]));
 }
 
 enum MHD_Result http_send_text(struct MHD_Connection *conn, int status, const char *json)

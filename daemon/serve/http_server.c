@@ -54,6 +54,14 @@ int http_server_open(const struct http_config *cfg, struct http_server **ret, ch
 	snprintf(s->database, sizeof(s->database), "%s", cfg->info.database);
 	s->cfg.info.database = s->database;
 	pthread_mutex_init(&s->lock, NULL);
+	s->windows = window_share_new(&s->generation, NULL);
+	if (s->windows == NULL) {
+		pthread_mutex_destroy(&s->lock);
+		free(s);
+		return -ENOMEM;
+	}
+	s->api_windows = (struct api_windows){ window_share_get, window_share_put, s->windows };
+	s->cfg.info.windows = &s->api_windows;
 	r = http_hosts_parse(cfg->allowed_hosts != NULL ? cfg->allowed_hosts : "", &s->hosts, err,
 			     errlen);
 	for (item = strtok_r(s->listen_copy, ",", &save); item != NULL && r == 0;
@@ -137,6 +145,15 @@ int http_server_serve(struct http_server *s, char *err, size_t errlen)
 		snprintf(err, errlen, "listen '%s': libmicrohttpd could not start", s->cfg.listen);
 		return -EIO;
 	}
+	/* started with the server's other threads (after the privileges
+	 * are dropped), on a connection of its own */
+	r = window_share_start_refresher(s->windows, s->database,
+					 s->cfg.query_cpu_ns ? s->cfg.query_cpu_ns :
+							       HTTP_QUERY_CPU_DEFAULT_NS);
+	if (r < 0) {
+		snprintf(err, errlen, "cannot start the window refresher: %s", strerror(-r));
+		return r;
+	}
 	/* accept() must not block the loop: a client gone between poll()
 	 * and accept() would hold every listener up. */
 	for (i = 0; i < s->n_listen; i++)
@@ -166,6 +183,7 @@ void http_server_stop(struct http_server *s)
 		db_close(s->idle_db[i]);
 	for (i = 0; i < CACHE_ENTRIES; i++)
 		free(s->cache[i].resp.body);
+	window_share_free(s->windows);
 	pthread_mutex_destroy(&s->lock);
 	free(s);
 }
@@ -174,6 +192,14 @@ void http_server_data_changed(struct http_server *s)
 {
 	if (s != NULL)
 		atomic_fetch_add(&s->generation, 1);
+}
+
+void http_server_model_changed(struct http_server *s)
+{
+	if (s == NULL)
+		return;
+	window_share_forget(s->windows);
+	atomic_fetch_add(&s->generation, 1);
 }
 
 void http_server_database_replaced(struct http_server *s)
@@ -189,6 +215,7 @@ void http_server_database_replaced(struct http_server *s)
 	s->n_idle_db = 0;
 	s->db_epoch++;
 	pthread_mutex_unlock(&s->lock);
+	window_share_forget(s->windows);
 	for (i = 0; i < n; i++)
 		db_close(old[i]);
 	http_server_data_changed(s);

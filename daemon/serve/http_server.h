@@ -37,6 +37,10 @@ void http_server_stop(struct http_server *s);   /* NULL is a no-op */
  * are stale. */
 void http_server_data_changed(struct http_server *s);
 
+/* The plan or model changed (a re-plan): as data_changed, and windows
+ * summed before are not lent again however long they are. */
+void http_server_model_changed(struct http_server *s);
+
 /* The database file was replaced by a new one at the same path: readers
  * open it anew (connections kept open would read the old file). */
 void http_server_database_replaced(struct http_server *s);

@@ -20,6 +20,7 @@
 #include "daemon/serve/http_config.h"
 #include "daemon/serve/http_guard.h"
 #include "daemon/serve/http_host.h"
+#include "daemon/serve/window_share.h"
 #include "lib/api.h"
 
 #include <microhttpd.h>
@@ -71,6 +72,9 @@ struct http_server {
 	struct http_guard *guard;
 	struct http_hosts hosts;       /* what Host may name (http_host.h) */
 	unsigned max_idle_db;          /* IDLE_DB_CONNECTIONS, or fewer (http_budget.h) */
+	/* Windows shared by the requests for the same length (cfg.info.windows) */
+	struct window_share *windows;
+	struct api_windows api_windows;
 	/* Admitted connections libmicrohttpd has not started yet (under lock). */
 	struct http_conn *pending;
 };
@@ -138,6 +142,9 @@ void http_cache_release(struct http_server *s, const char *key);
  * answer; html: with the page's Content-Security-Policy. */
 enum MHD_Result http_respond(struct MHD_Connection *conn, int status, const char *type,
 			     char *body, size_t len, bool html);
+/* resp's answer with its extra header fields; its body is libmicrohttpd's
+ * to free from here on. */
+enum MHD_Result http_respond_api(struct MHD_Connection *conn, struct api_response *resp);
 /* Queue a copy of the JSON text json as the answer. */
 enum MHD_Result http_send_text(struct MHD_Connection *conn, int status, const char *json);
 /* 429: this peer's share of the server's work is in use (peer true), or

@@ -16,6 +16,8 @@
  *   match M                             (with TEXT)
  *   match_status CODE COUNT             (the matches by status)
  * HTTPLOAD_SHOW=1 in the environment prints each matching answer to stderr.
+ * HTTPLOAD_LATENCY=1 adds, from connect to the answer's end:
+ *   latency_ms p50 P p99 Q max M rate R    (R: answers a second)
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -47,6 +49,9 @@ struct slot {
 };
 
 static unsigned counts[600], retry[600], matches[600], matched, requests;
+#define LATENCIES_MAX (1u << 20)
+static double latency[LATENCIES_MAX];
+static unsigned n_latency;
 
 static double now_s(void)
 {
@@ -114,6 +119,8 @@ static void finish(struct slot *s, const char *text)
 	if (code >= 600)
 		code = 0;
 	counts[code]++;
+	if (n_latency < LATENCIES_MAX)
+		latency[n_latency++] = now_s() - s->since;
 	if (code == 0 && getenv("HTTPLOAD_SHOW") != NULL)
 		fprintf(stderr, "no answer: %zu bytes, %s\n", s->len, strerror(errno));
 	if (s->buf != NULL) {
@@ -183,6 +190,23 @@ static void step(struct slot *s, short revents, const char *text)
 	}
 }
 
+static int by_value(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static void print_latency(double elapsed)
+{
+	if (n_latency == 0)
+		return;
+	qsort(latency, n_latency, sizeof(latency[0]), by_value);
+	printf("latency_ms p50 %.2f p99 %.2f max %.2f rate %.0f\n",
+	       latency[n_latency / 2] * 1e3, latency[(size_t)(n_latency * 0.99)] * 1e3,
+	       latency[n_latency - 1] * 1e3, requests / elapsed);
+}
+
 int main(int argc, char **argv)
 {
 	static struct slot slots[MAX_INFLIGHT];
@@ -240,6 +264,8 @@ int main(int argc, char **argv)
 		}
 	}
 	printf("requests %u\n", requests);
+	if (getenv("HTTPLOAD_LATENCY") != NULL)
+		print_latency(now_s() - t0);
 	for (i = 0; i < 600; i++)
 		if (counts[i] > 0)
 			printf("status %03u %u retry_after %u\n", i, counts[i], retry[i]);

@@ -15,9 +15,15 @@
 static void fill(const struct model *m, struct window_proc *p, int32_t pid, const char *comm,
 		 int64_t uid, uint64_t tc, double scale)
 {
+	/* the sums a window would allocate with each process: no check
+	 * builds more than four processes at once */
+	static struct group_sums pool[4][MODEL_MAX_GROUPS];
+	static unsigned next;
 	unsigned g, k;
 
 	memset(p, 0, sizeof(*p));
+	p->sums = pool[next++ % 4];
+	memset(p->sums, 0, sizeof(pool[0]));
 	p->pid = pid;
 	p->uid = uid;
 	p->task_clock_ns = tc;
