@@ -207,18 +207,41 @@ static int build_columns(struct rowset *rs, const struct model *m, enum top_by b
 	       0 : -ENOMEM;
 }
 
+/* The last users named while building one table: a host's processes
+ * belong to a few users, and each getpwuid_r reads /etc/passwd anew (four
+ * syscalls and a parse with the "files" source: most of a request's time
+ * for a window of thousands of processes, issue 34). */
+#define USER_MEMO 64
+struct user_memo {
+	int64_t uid[USER_MEMO];
+	char name[USER_MEMO][64];
+	unsigned n, next;
+};
+
 /* The login name of uid, "" when it has none (a container's user). */
-static void user_name(int64_t uid, char *buf, size_t len)
+static const char *user_name(struct user_memo *memo, int64_t uid)
 {
 	struct passwd pw, *found = NULL;
 	char scratch[1024];
+	unsigned i;
+	char *buf;
 
+	for (i = 0; i < memo->n; i++)
+		if (memo->uid[i] == uid)
+			return memo->name[i];
+	i = memo->next;
+	memo->next = (memo->next + 1) % USER_MEMO;
+	if (memo->n < USER_MEMO)
+		memo->n++;
+	memo->uid[i] = uid;
+	buf = memo->name[i];
 	buf[0] = '\0';
 	if (uid >= 0 && getpwuid_r((uid_t)uid, &pw, scratch, sizeof(scratch), &found) == 0 &&
 	    found != NULL)
-		snprintf(buf, len, "%s", pw.pw_name);
+		snprintf(buf, sizeof(memo->name[i]), "%s", pw.pw_name);
 	else if (uid >= 0)
-		snprintf(buf, len, "%lld", (long long)uid);
+		snprintf(buf, sizeof(memo->name[i]), "%lld", (long long)uid);
+	return buf;
 }
 
 void top_rows_wall_name(const char *metric, char *buf, size_t len)
@@ -301,7 +324,7 @@ static int fill_model_cells(struct rowset *rs, size_t row, const struct window *
 }
 
 static int fill_row(struct rowset *rs, const struct window *w, const struct window_proc *p,
-		    size_t n_procs, const struct top_columns *c)
+		    size_t n_procs, const struct top_columns *c, struct user_memo *memo)
 {
 	uint64_t span = w->to_ns > w->from_ns ? w->to_ns - w->from_ns : 0;
 	int row = rowset_add_row(rs);
@@ -313,9 +336,8 @@ static int fill_row(struct rowset *rs, const struct window *w, const struct wind
 	if (c->processes >= 0)
 		rowset_set_int(rs, (size_t)row, c->processes, (int64_t)n_procs);
 	if (c->user >= 0) {
-		char user[64];
+		const char *user = user_name(memo, p->uid);
 
-		user_name(p->uid, user, sizeof(user));
 		if (rowset_set_text(rs, (size_t)row, c->user, user[0] ? user : NULL) < 0)
 			return -ENOMEM;
 	}
@@ -429,7 +451,7 @@ static void add_into(struct window_proc *sum, struct sums_acc *acc, const struct
 
 /* Sort the kept processes by the key, then sum each run of equal keys. */
 static int build_groups(const struct window *w, const struct top_filter *f, enum top_by by,
-			struct rowset *rs, const struct top_columns *cols)
+			struct rowset *rs, const struct top_columns *cols, struct user_memo *memo)
 {
 	const struct window_proc **kept_procs = calloc(w->n_procs + 1, sizeof(*kept_procs));
 	struct sums_acc *acc = malloc(sizeof(*acc));
@@ -463,7 +485,7 @@ static int build_groups(const struct window *w, const struct top_filter *f, enum
 			add_into(&sum, acc, w->model, kept_procs[j]);
 		if (w->model != NULL)
 			sums_acc_finish(acc, w->model, sum.sums);
-		r = fill_row(rs, w, &sum, j - i, cols);
+		r = fill_row(rs, w, &sum, j - i, cols, memo);
 	}
 	free(kept_procs);
 	free(acc);
@@ -473,6 +495,7 @@ static int build_groups(const struct window *w, const struct top_filter *f, enum
 int top_rows_build(const struct window *w, const struct top_filter *f, enum top_by by,
 		   struct rowset *rs)
 {
+	struct user_memo memo = { .n = 0 };
 	struct top_columns cols;
 	size_t i;
 	int r;
@@ -480,10 +503,10 @@ int top_rows_build(const struct window *w, const struct top_filter *f, enum top_
 	memset(&cols, -1, sizeof(cols));
 	r = build_columns(rs, w->model, by, &cols);
 	if (r == 0 && by != TOP_BY_PROCESS)
-		return build_groups(w, f, by, rs, &cols) < 0 ? -ENOMEM : 0;
+		return build_groups(w, f, by, rs, &cols, &memo) < 0 ? -ENOMEM : 0;
 	for (i = 0; r == 0 && i < w->n_procs; i++)
 		if (kept(&w->procs[i], f))
-			r = fill_row(rs, w, &w->procs[i], 1, &cols);
+			r = fill_row(rs, w, &w->procs[i], 1, &cols, &memo);
 	return r < 0 ? -ENOMEM : 0;
 }
 
