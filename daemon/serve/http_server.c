@@ -8,6 +8,7 @@
 #include "daemon/serve/http_server_private.h"
 #include "daemon/serve/http_budget.h"
 #include "daemon/base/log.h"
+#include "lib/clock.h"
 #include "lib/query.h"
 
 #include <errno.h>
@@ -190,8 +191,10 @@ void http_server_stop(struct http_server *s)
 
 void http_server_data_changed(struct http_server *s)
 {
-	if (s != NULL)
-		atomic_fetch_add(&s->generation, 1);
+	if (s == NULL)
+		return;
+	atomic_fetch_add(&s->generation, 1);
+	window_share_release_idle(s->windows, clock_ns(CLOCK_MONOTONIC));
 }
 
 void http_server_model_changed(struct http_server *s)

@@ -139,7 +139,8 @@ static void drop_idle(struct window_share *ws, uint64_t now)
 	for (i = 0; i < WINDOW_SHARE_ENTRIES; i++) {
 		struct entry *e = &ws->e[i];
 
-		if (e->window_ns != 0 && !e->computing && now - e->lent_ns > WINDOW_SHARE_IDLE_NS) {
+		if (e->window_ns != 0 && !e->computing && now > e->lent_ns &&
+		    now - e->lent_ns > WINDOW_SHARE_IDLE_NS) {
 			unref(e->cur);
 			memset(e, 0, sizeof(*e));
 		}
@@ -420,6 +421,15 @@ int window_share_start_refresher(struct window_share *ws, const char *database,
 		return -EAGAIN;
 	ws->refreshing = true;
 	return 0;
+}
+
+void window_share_release_idle(struct window_share *ws, uint64_t now_ns)
+{
+	if (ws == NULL)
+		return;
+	pthread_mutex_lock(&ws->lock);
+	drop_idle(ws, now_ns);
+	pthread_mutex_unlock(&ws->lock);
 }
 
 void window_share_forget(struct window_share *ws)

@@ -61,6 +61,11 @@ void window_share_put(void *ctx, const struct window *w);
 int window_share_start_refresher(struct window_share *ws, const char *database,
 				 uint64_t cpu_cap_ns);
 
+/* Free the windows nobody asked for in WINDOW_SHARE_IDLE_NS before now_ns
+ * (CLOCK_MONOTONIC): called at each stored interval, so a window of a
+ * fork storm does not stay until the next request, which may never come. */
+void window_share_release_idle(struct window_share *ws, uint64_t now_ns);
+
 /* The database was replaced or the model changed: no window computed
  * before is lent again (a long window's lag would otherwise serve the old
  * file's sums for hours). */

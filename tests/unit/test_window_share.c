@@ -4,7 +4,8 @@
  * load every distinct /top URL summed the same window again, and the two
  * CPUs queued them into a 1.13 s tail); a window stays lent until the
  * store's next interval; a failed sum is the answer of every request that
- * waited for it, and retried by the next one; and
+ * waited for it, and retried by the next one; a window nobody asks for is
+ * freed at a stored interval; and
  * /top and /processes/PID answer the same bytes through the share as
  * computed per request, with sums equal to sqlite3's own over the rows. */
 #include "daemon/attribute/interval.h"
@@ -191,6 +192,17 @@ static void test_refresher(void)
 	CHECK(w->to_ns != first);
 	window_share_put(ws, w);
 	CHECK_EQ_U(atomic_load(&calls) - before, 2);
+	/* a stored interval frees windows unused for WINDOW_SHARE_IDLE_NS,
+	 * with no request needed (before: kept until the next get) */
+	t0 = clock_ns(CLOCK_MONOTONIC);
+	window_share_release_idle(ws, t0 + WINDOW_SHARE_IDLE_NS / 2);
+	CHECK(window_share_get(ws, NULL, 60 * SEC, &w, err, sizeof(err)) == 0);
+	window_share_put(ws, w);
+	CHECK_EQ_U(atomic_load(&calls) - before, 2);   /* kept: lent again */
+	window_share_release_idle(ws, clock_ns(CLOCK_MONOTONIC) + WINDOW_SHARE_IDLE_NS + SEC);
+	CHECK(window_share_get(ws, NULL, 60 * SEC, &w, err, sizeof(err)) == 0);
+	window_share_put(ws, w);
+	CHECK_EQ_U(atomic_load(&calls) - before, 3);   /* freed: summed anew */
 	window_share_free(ws);
 }
 
