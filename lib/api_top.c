@@ -49,7 +49,8 @@ static int parse_filter(const struct http_query *q, const struct api_access *acc
 }
 
 static int print_top(struct db *db, const struct window *w, enum top_by by, const char *sort,
-		     const struct rowset *rs, uint64_t limit, struct api_response *resp)
+		     const struct rowset *rs, size_t total, uint64_t limit,
+		     struct api_response *resp)
 {
 	struct api_out o;
 	char host[256];
@@ -66,7 +67,7 @@ static int print_top(struct db *db, const struct window *w, enum top_by by, cons
 	api_print_recorded_under(&o.w, w->recorded, w->n_recorded);
 	jsonw_field_string(&o.w, "by", top_rows_by_name(by));
 	jsonw_field_string(&o.w, "sort", sort);
-	jsonw_field_uint(&o.w, "total_rows", rs->n_rows);
+	jsonw_field_uint(&o.w, "total_rows", total);
 	jsonw_break(&o.w, 1);
 	api_print_window_health(&o.w, w);
 	api_print_cpi_fit(&o.w, w->model, &w->cpi_fit);
@@ -103,6 +104,29 @@ static int refuse_sort(struct api_response *resp, const struct window *w,
 			 asked, cols);
 }
 
+/* The rows sorted by the column sort names (NULL: the default): for
+ * processes, only the first limit (the order kept with a shared window);
+ * a sum per comm, unit... from all of them.  -ENOENT: no such column. */
+static int build_sorted(const struct window *w, const struct top_filter *f, enum top_by by,
+			const char *sort, size_t limit, struct rowset *rs, int *col,
+			size_t *total)
+{
+	int r;
+
+	if (by == TOP_BY_PROCESS)
+		return top_rows_build_first(w, f, sort, limit, rs, col, total);
+	r = top_rows_build(w, f, by, rs);
+	if (r < 0)
+		return r;
+	*col = sort != NULL ? top_rows_find_sort(rs, sort) :
+	       rowset_find_column(rs, top_rows_default_sort(rs));
+	if (*col < 0)
+		return -ENOENT;
+	rowset_sort(rs, *col);
+	*total = rs->n_rows;
+	return 0;
+}
+
 int api_top(const struct api_request *rq, struct api_response *resp)
 {
 	static const char *const keys[] = { "window", "sort", "limit", "user", "unit", "comm",
@@ -111,8 +135,8 @@ int api_top(const struct api_request *rq, struct api_response *resp)
 	enum top_by by = TOP_BY_PROCESS;
 	struct top_filter filter;
 	struct http_query q;
-	const char *sort;
 	struct rowset rs;
+	size_t total;
 	const struct window *w;
 	char err[1024];
 	int r, col;
@@ -132,12 +156,9 @@ int api_top(const struct api_request *rq, struct api_response *resp)
 	if (r < 0)
 		return api_error(resp, r == -ENODATA || r == -EAGAIN ? 503 : 500, "%s", err);
 	rowset_init(&rs);
-	r = top_rows_build(w, &filter, by, &rs);
-	if (r < 0)
-		goto out;
-	col = http_query_get(&q, "sort") ? top_rows_find_sort(&rs, http_query_get(&q, "sort")) :
-	      rowset_find_column(&rs, top_rows_default_sort(&rs));
-	if (col < 0) {
+	r = build_sorted(w, &filter, by, http_query_get(&q, "sort"), (size_t)limit, &rs, &col,
+			 &total);
+	if (r == -ENOENT) {
 		/* the column the name stands for (an alias: "backend") */
 		const char *asked = http_query_get(&q, "sort");
 
@@ -145,9 +166,9 @@ int api_top(const struct api_request *rq, struct api_response *resp)
 				asked ? top_rows_sort_column(asked) : top_rows_default_sort(&rs));
 		goto out;
 	}
-	sort = rs.cols[col].name;
-	rowset_sort(&rs, col);
-	r = print_top(rq->db, w, by, sort, &rs, limit, resp);
+	if (r < 0)
+		goto out;
+	r = print_top(rq->db, w, by, rs.cols[col].name, &rs, total, limit, resp);
 out:
 	rowset_done(&rs);
 	api_window_put(rq, w);

@@ -104,7 +104,9 @@ int http_query_parse(const char *text, const char *const *allowed, struct http_q
 			snprintf(err, errlen, "malformed parameter name in the query string");
 			return -EINVAL;
 		}
-		if (!is_allowed(allowed, key)) {
+		/* "_": a cache buster (jQuery's cache: false appends _=<time>):
+		 * accepted and ignored, so such clients are served */
+		if (strcmp(key, "_") != 0 && !is_allowed(allowed, key)) {
 			char list[256];
 
 			list_allowed(allowed, list, sizeof(list));
@@ -127,7 +129,7 @@ int http_query_parse(const char *text, const char *const *allowed, struct http_q
 			return -EINVAL;
 		}
 		snprintf(q->p[q->n].key, sizeof(q->p[q->n].key), "%s", key);
-		q->n++;
+		q->n += strcmp(key, "_") != 0;
 		p += len;
 		if (*p == '&') {
 			p++;

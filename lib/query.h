@@ -129,6 +129,10 @@ struct window {
 	 * recomputed with model's formulas where their events allow. */
 	struct recorded_under recorded[RECORDED_UNDER_MAX];
 	unsigned n_recorded;
+	/* Sort orders kept with the window while requests share it
+	 * (lib/top_rank.h); NULL: each request ranks for itself.  Made and
+	 * freed by the window's owner (daemon/serve/window_share.c). */
+	struct top_ranks *ranks;
 };
 
 /* The last window_ns of data, ending at the newest interval stored.

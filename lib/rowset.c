@@ -172,12 +172,8 @@ static double num(const struct rs_cell *c)
 	return c->type == RS_INT ? (double)c->i : c->d;
 }
 
-static int cmp_rows(const void *a, const void *b, void *arg)
+int rowset_cell_compare(const struct rs_cell *x, const struct rs_cell *y)
 {
-	int col = *(const int *)arg;
-	const struct rs_cell *x = (const struct rs_cell *)a + col;
-	const struct rs_cell *y = (const struct rs_cell *)b + col;
-
 	if (x->type == RS_NULL || y->type == RS_NULL)
 		return (x->type == RS_NULL) - (y->type == RS_NULL);
 	if (x->type == RS_TEXT && y->type == RS_TEXT)
@@ -187,6 +183,14 @@ static int cmp_rows(const void *a, const void *b, void *arg)
 	if (num(x) != num(y))
 		return num(x) > num(y) ? -1 : 1;
 	return 0;
+}
+
+static int cmp_rows(const void *a, const void *b, void *arg)
+{
+	int col = *(const int *)arg;
+
+	return rowset_cell_compare((const struct rs_cell *)a + col,
+				   (const struct rs_cell *)b + col);
 }
 
 void rowset_sort(struct rowset *rs, int col)

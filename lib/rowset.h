@@ -78,6 +78,8 @@ int rowset_set_text(struct rowset *rs, size_t row, int col, const char *v);  /* 
 
 /* Sort by a column: numbers biggest first, text alphabetically; NULLs last. */
 void rowset_sort(struct rowset *rs, int col);
+/* That order for two cells: < 0 when x comes first. */
+int rowset_cell_compare(const struct rs_cell *x, const struct rs_cell *y);
 
 /* Print at most limit rows (0: all). */
 void rowset_print(const struct rowset *rs, enum rs_format fmt, size_t limit, FILE *f);

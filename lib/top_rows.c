@@ -6,6 +6,7 @@
 #include "lib/model/model_sanity.h"
 #include "lib/pids.h"
 #include "lib/sampling_mode.h"
+#include "lib/top_rank.h"
 
 #include <errno.h>
 #include <fnmatch.h>
@@ -507,6 +508,79 @@ int top_rows_build(const struct window *w, const struct top_filter *f, enum top_
 	for (i = 0; r == 0 && i < w->n_procs; i++)
 		if (kept(&w->procs[i], f))
 			r = fill_row(rs, w, &w->procs[i], 1, &cols, &memo);
+	return r < 0 ? -ENOMEM : 0;
+}
+
+/* Every process of w (arg) in the order of column col (top_rank_fn):
+ * each row filled as top_rows_build fills it, one at a time, so the order
+ * is the one rowset_sort gives those rows. */
+static int rank_processes(const void *arg, int col, struct top_rank_entry **out, size_t *n)
+{
+	const struct window *w = arg;
+	struct user_memo memo = { .n = 0 };
+	struct top_rank_entry *e = calloc(w->n_procs + 1, sizeof(*e));
+	struct top_columns cols;
+	struct rowset scratch;
+	size_t i;
+	int r;
+
+	rowset_init(&scratch);
+	memset(&cols, -1, sizeof(cols));
+	r = e == NULL ? -ENOMEM : build_columns(&scratch, w->model, TOP_BY_PROCESS, &cols);
+	if (r == 0 && (col < 0 || (size_t)col >= scratch.n_cols))
+		r = -EINVAL;
+	for (i = 0; r == 0 && i < w->n_procs; i++) {
+		rowset_clear_rows(&scratch);
+		r = fill_row(&scratch, w, &w->procs[i], 1, &cols, &memo);
+		if (r < 0)
+			break;
+		e[i].key = scratch.cells[col];
+		e[i].proc = i;
+		if (e[i].key.type == RS_TEXT && (e[i].key.s = strdup(e[i].key.s)) == NULL)
+			r = -ENOMEM;
+	}
+	rowset_done(&scratch);
+	if (r < 0) {
+		top_rank_entries_free(e, w->n_procs);
+		return r;
+	}
+	qsort(e, w->n_procs, sizeof(*e), top_rank_entry_compare);
+	*out = e;
+	*n = w->n_procs;
+	return 0;
+}
+
+int top_rows_build_first(const struct window *w, const struct top_filter *f, const char *sort,
+			 size_t limit, struct rowset *rs, int *sort_col, size_t *kept_total)
+{
+	struct user_memo memo = { .n = 0 };
+	const struct top_rank_entry *order = NULL;
+	struct top_columns cols;
+	size_t n = 0, i;
+	bool owned = false;
+	int r;
+
+	*kept_total = 0;
+	memset(&cols, -1, sizeof(cols));
+	r = build_columns(rs, w->model, TOP_BY_PROCESS, &cols);
+	if (r < 0)
+		return -ENOMEM;
+	*sort_col = sort != NULL ? top_rows_find_sort(rs, sort) :
+		    rowset_find_column(rs, top_rows_default_sort(rs));
+	if (*sort_col < 0)
+		return -ENOENT;
+	r = top_ranks_get(w->ranks, *sort_col, rank_processes, w, &order, &n, &owned);
+	for (i = 0; r == 0 && i < n; i++) {
+		const struct window_proc *p = &w->procs[order[i].proc];
+
+		if (!kept(p, f))
+			continue;
+		if (limit == 0 || *kept_total < limit)
+			r = fill_row(rs, w, p, 1, &cols, &memo);
+		(*kept_total)++;
+	}
+	if (owned)
+		top_rank_entries_free(order, n);
 	return r < 0 ? -ENOMEM : 0;
 }
 

@@ -44,6 +44,17 @@ const char *top_rows_by_name(enum top_by by);
 int top_rows_build(const struct window *w, const struct top_filter *f, enum top_by by,
 		   struct rowset *rs);
 
+/* The same rows, only the first limit (0: all) processes f keeps in the
+ * order of the column sort names (top_rows_find_sort; NULL: the default,
+ * top_rows_default_sort), as rowset_sort orders them (ties in the
+ * window's order), into rs (initialised, empty); *sort_col: that column;
+ * *kept_total: how many processes f keeps.  The order is computed once
+ * per window and column when the window keeps orders (w->ranks), so a
+ * request for 20 rows fills 20.  Returns 0, -ENOENT (no such column: rs
+ * holds the columns there are) or -ENOMEM. */
+int top_rows_build_first(const struct window *w, const struct top_filter *f, const char *sort,
+			 size_t limit, struct rowset *rs, int *sort_col, size_t *kept_total);
+
 /* "cpu" is what people call task_clock_ns; "frontend" and the other
  * Top-Down level-1 names mean their slot counts (<name>_slots). */
 const char *top_rows_sort_column(const char *name);

@@ -6,6 +6,7 @@
  */
 #include "daemon/serve/window_share.h"
 #include "lib/clock.h"
+#include "lib/top_rank.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -82,6 +83,7 @@ struct window_share *window_share_new(atomic_uint_fast64_t *generation,
 static void unref(struct shared *sh)
 {
 	if (sh != NULL && --sh->refs == 0) {
+		top_ranks_free(sh->w.ranks);
 		window_done(&sh->w);
 		free(sh);
 	}
@@ -187,6 +189,8 @@ static int compute_one(struct window_share *ws, struct db *db, uint64_t window_n
 		free(sh);
 		return r;
 	}
+	/* NULL when out of memory: then each request sorts for itself */
+	sh->w.ranks = top_ranks_new();
 	sh->refs = 1;
 	*ret = sh;
 	return 0;

@@ -40,6 +40,12 @@ int main(void)
 	CHECK(parse("comm=", &q, err) == 0 && strcmp(http_query_get(&q, "comm"), "") == 0);
 
 	CHECK(parse("windw=1", &q, err) == -EINVAL && strstr(err, "unknown parameter 'windw'"));
+	/* "_", a cache buster, is accepted and ignored, wherever it is */
+	CHECK(parse("_=1700000000000&limit=3", &q, err) == 0 && q.n == 1 &&
+	      strcmp(http_query_get(&q, "limit"), "3") == 0 && http_query_get(&q, "_") == NULL);
+	CHECK(parse("limit=3&_=x", &q, err) == 0 && q.n == 1);
+	CHECK(parse("limit=3&_=x&", &q, err) == -EINVAL);
+	CHECK(parse("_", &q, err) == -EINVAL && strstr(err, "has no value"));
 	CHECK(parse("limit=1&limit=2", &q, err) == -EINVAL && strstr(err, "given twice"));
 	CHECK(parse("limit", &q, err) == -EINVAL && strstr(err, "has no value"));
 	CHECK(parse("limit=1&", &q, err) == -EINVAL);
