@@ -134,8 +134,23 @@ static int answered(int r)
 	return r < 0 ? r : 1;
 }
 
+/* A quarter of the points allowed over span, in whole minutes from a
+ * minute on and whole hours from an hour on: such a step's points are
+ * summed from the rollups (query_series), 60 or 3600 times fewer rows
+ * than the raw intervals, and sum to the same. */
+static uint64_t default_step(uint64_t span)
+{
+	uint64_t step = (span + API_MAX_POINTS / 4 - 1) / (API_MAX_POINTS / 4);
+	uint64_t unit = step >= STACKD_ROLLUP_HOUR_S * NS_PER_SEC ?
+			STACKD_ROLLUP_HOUR_S * NS_PER_SEC :
+			step >= STACKD_ROLLUP_MINUTE_S * NS_PER_SEC ?
+			STACKD_ROLLUP_MINUTE_S * NS_PER_SEC : 1;
+
+	return (step + unit - 1) / unit * unit;
+}
+
 /* Parse query into q and check it into a (from and to default to the last
- * hour of data, step to a quarter of the points allowed; from rounded down
+ * hour of data, step to a quarter of the points allowed, default_step; from rounded down
  * to a multiple of step).  Returns 0, or 1
  * after an error answer, or -ENOMEM. */
 static int parse_ask(struct db *db, const char *query, struct http_query *q,
@@ -167,7 +182,7 @@ static int parse_ask(struct db *db, const char *query, struct http_query *q,
 	if (a->to <= a->from)
 		return answered(api_error(resp, 400, "parameter 'from' must be before 'to'"));
 	if (a->step == 0)
-		a->step = (a->to - a->from + API_MAX_POINTS / 4 - 1) / (API_MAX_POINTS / 4);
+		a->step = default_step(a->to - a->from);
 	if (a->step < NS_PER_SEC / 1000)
 		a->step = NS_PER_SEC / 1000;
 	/* Buckets on multiples of step since the epoch, not on the newest

@@ -120,20 +120,68 @@ static void check_raw_sums(const char *path, const struct window *w, uint64_t lo
 	CHECK_EQ_U(w->split.cpu_ns, scalar(path, sql));
 }
 
-/* query_series of who over the last 2 h at 5 min; the steps it took. */
-static unsigned series_steps(struct db *db, enum query_who who, const char *what, uint64_t hi)
+/* query_series of who over the last 2 h at step_s; the steps it took. */
+static unsigned series_steps(struct db *db, enum query_who who, const char *what, uint64_t hi,
+			     uint64_t step_s, int buckets)
 {
 	static struct series_bucket b[64];
 	const struct model *m = NULL;
 	unsigned steps = 0;
 	char err[1024];
+	int n;
 
 	db_set_stop(db, count_steps, &steps);
-	/* 24 buckets of 5 min but the one the gap empties */
-	CHECK(query_series(db, who, what, -1, hi - 7200 * SEC, hi, 300 * SEC, b, 64, &m, err,
-			   sizeof(err)) == 23);
+	n = query_series(db, who, what, -1, hi - 7200 * SEC, hi, step_s * SEC, b, 64, &m, err,
+			 sizeof(err));
 	db_set_stop(db, NULL, NULL);
+	/* every bucket but those the 10 minute gap empties */
+	CHECK_EQ_U((uint64_t)n, (uint64_t)buckets);
 	return steps;
+}
+
+/* A series with a step of whole minutes (5 min) or of whole hours reads
+ * its sums from the rollups, and each bucket holds the very sums of the
+ * raw rows ending in it: pid 42's, pid 44's (one interval in seven) and
+ * the host's task clock; and the time its intervals recorded (the hour
+ * with the gap holds 50 minutes, not the hour its rollup spans). */
+static void check_series_sums(const char *path, struct db *db, uint64_t hi)
+{
+	static struct series_bucket b[64];
+	static const uint64_t steps_s[] = { 300, 3600 };
+	const struct { enum query_who who; const char *what, *match; } targets[] = {
+		{ WHO_PID, "42", "p.pid = 42" }, { WHO_PID, "44", "p.pid = 44" },
+		{ WHO_HOST, NULL, "p.pid <> " PIDS_STR(PID_IDLE) },
+	};
+	const struct model *m = NULL;
+	char err[1024], sql[512];
+	size_t i, t, j;
+	int n;
+
+	/* to: the newest interval's end, or inside a minute rolled up */
+	for (i = 0; i < 2 * sizeof(steps_s) / sizeof(steps_s[0]); i++)
+		for (t = 0; t < sizeof(targets) / sizeof(targets[0]); t++) {
+			uint64_t step = steps_s[i / 2] * SEC, from = (T0 + 600) * SEC;
+			uint64_t to = i % 2 ? hi - 1830 * SEC : hi;
+
+			from -= from % step;
+			n = query_series(db, targets[t].who, targets[t].what, -1, from, to, step, b,
+					 64, &m, err, sizeof(err));
+			CHECK(n > 0);
+			for (j = 0; j < (size_t)n; j++) {
+				unsigned long long lo = b[j].start_ns, up = lo + step < to ? lo + step : to;
+
+				snprintf(sql, sizeof(sql), "SELECT coalesce(sum(s.task_clock_ns), 0)"
+					 " FROM sample AS s JOIN interval AS i ON i.id = s.interval_id"
+					 " JOIN process AS p ON p.id = s.process_id WHERE i.rollup_s = 0"
+					 " AND i.end_ns > %llu AND i.end_ns <= %llu AND %s", lo, up,
+					 targets[t].match);
+				CHECK_EQ_U(b[j].task_clock_ns, scalar(path, sql));
+				snprintf(sql, sizeof(sql), "SELECT sum(end_ns - start_ns) FROM interval"
+					 " WHERE rollup_s = 0 AND end_ns > %llu AND end_ns <= %llu",
+					 lo, up);
+				CHECK_EQ_U(b[j].span_ns, scalar(path, sql));
+			}
+		}
 }
 
 int main(void)
@@ -181,12 +229,22 @@ int main(void)
 			coarse, fine);
 		CHECK(coarse < fine);
 	}
-	coarse = series_steps(db, WHO_PID, "45", hi);
-	fine = series_steps(db, WHO_HOST, NULL, hi);
+	check_series_sums(path, db, hi);
+	/* at 150 s (not whole minutes) every series reads raw rows: a pid's
+	 * its own */
+	coarse = series_steps(db, WHO_PID, "45", hi, 150, 45);
+	fine = series_steps(db, WHO_HOST, NULL, hi, 150, 45);
 	if (!(3 * coarse < fine)) {
 		fprintf(stderr, "pid 45's series took %u0,000 steps, the host's %u0,000\n", coarse,
 			fine);
 		CHECK(3 * coarse < fine);
+	}
+	/* at 5 min (whole minutes) the host's reads the rollups */
+	coarse = series_steps(db, WHO_HOST, NULL, hi, 300, 23);
+	if (!(2 * coarse < fine)) {
+		fprintf(stderr, "the host's series took %u0,000 steps at 5 min, %u0,000 at 150 s\n",
+			coarse, fine);
+		CHECK(2 * coarse < fine);
 	}
 	db_close(db);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
