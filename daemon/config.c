@@ -147,6 +147,8 @@ static int check_periodic_hz(const char *value, char *err, size_t errlen)
 }
 
 #define TEXT(field) KEY_TEXT, offsetof(struct config, field), 0, 0, false
+#define RETENTION(level, min_s) KEY_DURATION, offsetof(struct config, retention_ns[level]), \
+	(min_s) * NS_PER_SEC, 3650ULL * 86400 * NS_PER_SEC, false
 
 static const struct config_key keys[] = {
 	{ "database", KEY_PATH, offsetof(struct config, database), 0, 0, false,
@@ -165,16 +167,14 @@ static const struct config_key keys[] = {
 	  "where the context-switch sampler sits in each group: leader or member", 0, NULL },
 	{ "log_level", KEY_LOG_LEVEL, offsetof(struct config, log_level), 0, 0, false,
 	  "error, warning, info or debug", 0, NULL },
-	{ "retention_raw", KEY_DURATION, offsetof(struct config, retention_ns[0]),
-	  3600 * NS_PER_SEC, 3650ULL * 86400 * NS_PER_SEC, false,
-	  "how long raw intervals are kept (1h..3650d); older data is read from the rollups",
+	{ "retention_raw", RETENTION(0, 3600), "how long raw intervals are kept (1h..3650d); "
+	  "older data is read from the rollups", 0, NULL },
+	{ "retention_minute", RETENTION(1, 3600), "how long minute rollups are kept (1h..3650d)",
 	  0, NULL },
-	{ "retention_minute", KEY_DURATION, offsetof(struct config, retention_ns[1]),
-	  3600 * NS_PER_SEC, 3650ULL * 86400 * NS_PER_SEC, false,
-	  "how long per-minute rollups are kept (1h..3650d)", 0, NULL },
-	{ "retention_hour", KEY_DURATION, offsetof(struct config, retention_ns[2]),
-	  3600 * NS_PER_SEC, 3650ULL * 86400 * NS_PER_SEC, false,
-	  "how long per-hour rollups are kept (1h..3650d)", 0, NULL },
+	{ "retention_hour", RETENTION(2, 3600), "how long per-hour rollups are kept (1h..3650d)",
+	  0, NULL },
+	{ "retention_day", RETENTION(3, 86400), "how long per-day rollups are kept (1d..3650d)",
+	  0, NULL },
 	{ "max_database_mb", KEY_UINT, offsetof(struct config, max_database_mb), 0, 10000000,
 	  false, "size cap of the stored data in MiB, the oldest dropped first (0: none)", 0,
 	  NULL },
@@ -276,7 +276,7 @@ void config_defaults(struct config *c)
 		.retry_buffer = 600,
 		.user = "stackd",
 		.retention_ns = { 24ULL * 3600 * NS_PER_SEC, 7ULL * 86400 * NS_PER_SEC,
-				  400ULL * 86400 * NS_PER_SEC },
+				  400ULL * 86400 * NS_PER_SEC, 400ULL * 86400 * NS_PER_SEC },
 		.max_database_mb = 4096,
 		.families = "auto",
 		.reserved_counters = "auto",

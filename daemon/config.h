@@ -41,7 +41,7 @@ struct config {
 					  * else PERIODIC_HZ_MIN..PERIODIC_HZ_MAX */
 	double max_sampling_cost;        /* share of one CPU sampling switches may take
 					  * before the CPU samples periodically; 0: no cap */
-	uint64_t retention_ns[3];        /* raw intervals, minute and hour rollups kept */
+	uint64_t retention_ns[4];        /* raw intervals, minute, hour and day rollups kept */
 	unsigned max_database_mb;        /* size cap: oldest data goes first; 0: none */
 	char families[512];              /* "auto", "all", or families to collect (families.h) */
 	char reserved_counters[8];       /* "auto", or general counters left to other tools */

@@ -26,7 +26,7 @@
 static const char *const fixed_columns[] = {
 	"interval_start_ns", "interval_end_ns", "pid", "start_ns", "comm", "uid", "unit",
 	"model", "group", "task_clock_ns", "context_switches",
-	"rollup_s",   /* 0: one raw interval; 60, 3600: the sums of a minute, an hour */
+	"rollup_s",   /* 0: a raw interval; 60, 3600, 86400: the sums of a minute, hour, day */
 	"interval_periodic_ns",   /* of the interval's CPU time, how much was sampled
 				   * periodically (statistical), not at every switch */
 };

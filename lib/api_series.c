@@ -15,21 +15,19 @@
 /* What the points were summed from: raw intervals, rollups, or both. */
 static const char *series_source(const struct series_bucket *b, int n)
 {
-	bool raw = false, minute = false, hour = false;
+	bool raw = false, minute = false, hour = false, day = false;
 	int i;
 
 	for (i = 0; i < n; i++) {
 		raw |= b[i].resolution_s == 0;
 		minute |= b[i].resolution_s == STACKD_ROLLUP_MINUTE_S;
 		hour |= b[i].resolution_s == STACKD_ROLLUP_HOUR_S;
+		day |= b[i].resolution_s == STACKD_ROLLUP_DAY_S;
 	}
-	if (raw && !minute && !hour)
-		return "intervals";
-	if (!raw && minute && !hour)
-		return "minute rollups";
-	if (!raw && !minute && hour)
-		return "hour rollups";
-	return n > 0 ? "intervals and rollups" : "intervals";
+	if (raw + minute + hour + day > 1)
+		return "intervals and rollups";
+	return minute ? "minute rollups" : hour ? "hour rollups" : day ? "day rollups" :
+	       "intervals";
 }
 
 /* One bucket: the metric (index mi of m, or cpu_percent when mi < 0). */

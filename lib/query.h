@@ -119,7 +119,7 @@ struct window {
 	/* collector health over the window, each field as it combines */
 	HEALTH_FIELDS(HEALTH_DECLARE)
 	int busiest_cpu;
-	unsigned resolution_s;       /* coarsest level read: 0 raw, 60 or 3600 rollups */
+	unsigned resolution_s;       /* coarsest level read: 0 raw, 60, 3600, 86400 rollups */
 	struct cpu_split split;       /* the window's CPU time and switches */
 	struct window_proc *procs;
 	size_t n_procs;
@@ -156,7 +156,7 @@ enum query_who { WHO_PID, WHO_COMM, WHO_UNIT, WHO_HOST };
 struct series_bucket {
 	uint64_t start_ns;                          /* bucket start, CLOCK_REALTIME */
 	uint64_t span_ns;                           /* length of the intervals in it */
-	unsigned resolution_s;                      /* 0 raw, 60/3600 from rollups */
+	unsigned resolution_s;                      /* 0 raw, 60/3600/86400 from rollups */
 	uint64_t longest_interval_ns;               /* of the intervals in it */
 	uint64_t task_clock_ns;
 	uint64_t periodic_ns;                       /* of task_clock_ns, measured periodically */
@@ -200,7 +200,7 @@ struct export_cursor {
  * interval.  Strings point into the query; copy what you keep. */
 struct export_row {
 	uint64_t interval_start_ns, interval_end_ns;
-	unsigned rollup_s;             /* 0 a raw interval, 60/3600 a rollup */
+	unsigned rollup_s;             /* 0 a raw interval, 60/3600/86400 a rollup */
 	uint64_t interval_periodic_ns; /* the interval's CPU time (all CPUs) sampled
 					* periodically: its figures are statistical */
 	int32_t pid;

@@ -216,8 +216,9 @@ static void cut_range(int64_t *from, int64_t *to, int64_t end)
 		*from = *to = 0;
 }
 
-/* Whole minutes of the series from the minute rollups, and whole hours
- * from the hour rollups when its step is whole hours: a rollup is the
+/* Whole minutes of the series from the minute rollups, whole hours from
+ * the hour rollups when its step is whole hours, and whole days from the
+ * day rollups when it is whole days: a rollup is the
  * exact sum of its bucket's rows, and a bucket of the series (from is a
  * multiple of step) then holds whole rollup buckets.  A day at 3 min
  * reads 1,440 rows per group where it read 86,400 raw ones. */
@@ -225,6 +226,7 @@ static void coarse_tiers(struct db *db, struct tiers *t, const struct series_ask
 {
 	const int64_t minute = STACKD_ROLLUP_MINUTE_S * (int64_t)NS_PER_SEC;
 	const int64_t hour = STACKD_ROLLUP_HOUR_S * (int64_t)NS_PER_SEC;
+	const int64_t day = STACKD_ROLLUP_DAY_S * (int64_t)NS_PER_SEC;
 	int64_t to = (int64_t)a->to_ns;
 
 	if ((int64_t)a->step_ns % minute != 0)
@@ -235,6 +237,10 @@ static void coarse_tiers(struct db *db, struct tiers *t, const struct series_ask
 		t->hour_from = t->hour_to = 0;
 	else
 		cut_range(&t->hour_from, &t->hour_to, to - to % hour);
+	if ((int64_t)a->step_ns % day != 0)
+		t->day_from = t->day_to = 0;
+	else
+		cut_range(&t->day_from, &t->day_to, to - to % day);
 }
 
 int query_series(struct db *db, enum query_who who, const char *what, int64_t uid,

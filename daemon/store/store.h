@@ -79,8 +79,8 @@ int store_rollup(struct store *s, unsigned max_buckets, uint64_t max_ns, bool *m
  * while retention over the cap deletes its oldest rows. */
 void store_set_rollup_room(struct store *s, uint64_t bytes);
 
-/* The levels retention knows: raw intervals, minute and hour rollups. */
-#define STORE_LEVELS 3
+/* The levels retention knows: raw intervals, minute, hour and day rollups. */
+#define STORE_LEVELS 4
 
 struct store_retention {
 	uint64_t now_ns;                  /* CLOCK_REALTIME */

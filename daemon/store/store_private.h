@@ -45,7 +45,7 @@ static inline int64_t store_floor(int64_t t, int64_t size_ns)
 	return t <= 0 ? 0 : t - t % size_ns;
 }
 
-/* Where a rollup level (rollup_s 60 or 3600) has been rolled up to, in
+/* Where a rollup level (rollup_s 60, 3600 or 86400) has been rolled up to, in
  * *ret: every bucket ending at or before it is done (rolled, or had
  * nothing to roll); -1 when it never ran.  An SQLite result code: when the
  * mark cannot be read, *ret is -1 too but must not be taken as "never". */

@@ -1,6 +1,6 @@
 /*
- * store_prune.c - retention: each level (raw intervals, minute rollups,
- * hour rollups) kept for its own time, and a size cap.
+ * store_prune.c - retention: each level (raw intervals, minute, hour and
+ * day rollups) kept for its own time, and a size cap.
  *
  * Rows go in whole buckets of the next coarser level, and only once that
  * level holds them, so a reader always finds every moment in exactly one
@@ -19,13 +19,15 @@
 #include <errno.h>
 #include <stdio.h>
 
-static const int64_t level_s[STORE_LEVELS] = { 0, STACKD_ROLLUP_MINUTE_S, STACKD_ROLLUP_HOUR_S };
+static const int64_t level_s[STORE_LEVELS] = {
+	0, STACKD_ROLLUP_MINUTE_S, STACKD_ROLLUP_HOUR_S, STACKD_ROLLUP_DAY_S,
+};
 /* Rows of a level go in whole buckets of this size (seconds). */
 static const int64_t align_s[STORE_LEVELS] = {
-	STACKD_ROLLUP_MINUTE_S, STACKD_ROLLUP_HOUR_S, STACKD_ROLLUP_HOUR_S,
+	STACKD_ROLLUP_MINUTE_S, STACKD_ROLLUP_HOUR_S, STACKD_ROLLUP_DAY_S, STACKD_ROLLUP_DAY_S,
 };
 /* Over the size cap, this much of a level's newest data stays (seconds). */
-static const int64_t cap_keep_s[STORE_LEVELS] = { 60, 3600, 86400 };
+static const int64_t cap_keep_s[STORE_LEVELS] = { 60, 3600, 86400, 7 * 86400 };
 
 static int64_t min64(int64_t a, int64_t b)
 {

@@ -1,9 +1,10 @@
 /*
- * store_rollup.c - per-minute and per-hour rollups (schema/002-rollups.sql).
+ * store_rollup.c - per-minute, per-hour and per-day rollups
+ * (schema/002-rollups.sql).
  *
  * A bucket is rolled once it is complete: for minutes, when a raw interval
  * ends after the bucket (intervals are written in time order); for hours,
- * when the minutes have been rolled past it.  Each call does a bounded
+ * when the minutes have been rolled past it; for days (UTC), the hours.  Each call does a bounded
  * number of buckets in one transaction, so a migrated database with weeks
  * of raw intervals catches up over many flushes instead of stalling one.
  * The sums are additive, so a rollup answers any question its rows answered.
@@ -25,6 +26,7 @@ struct level {
 static const struct level levels[] = {
 	{ STACKD_ROLLUP_MINUTE_S, 0 },
 	{ STACKD_ROLLUP_HOUR_S, STACKD_ROLLUP_MINUTE_S },
+	{ STACKD_ROLLUP_DAY_S, STACKD_ROLLUP_HOUR_S },
 };
 
 /* The first column of st's first row (bound by the caller) in *ret, -1

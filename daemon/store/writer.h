@@ -25,7 +25,7 @@ struct writer_options {
 	const char *database;            /* outlives the writer, read at each reopen */
 	unsigned retry_buffer;           /* intervals kept while the database fails */
 	unsigned max_database_mb;        /* size cap; 0: none */
-	uint64_t retention_ns[STORE_LEVELS];   /* raw intervals, minute and hour rollups kept */
+	uint64_t retention_ns[STORE_LEVELS];   /* raw intervals, minute, hour and day rollups kept */
 };
 
 /* Whom the writer tells what changed in the database (the HTTP API, whose

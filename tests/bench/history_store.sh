@@ -3,7 +3,8 @@
 # of a short real run of stackd, software model: groups 1 faults, 2
 # migrations) with a year of history ending at END_S (Unix seconds, a whole
 # hour), as stackd with its default retention (raw 1 d, minutes 7 d, hours
-# 400 d) would have left it; for tests/bench/part_history.sh.
+# and days 400 d) would have left it; for tests/bench/part_history.sh.
+# history_store.sh --days DB END_S - its day rollups again (the store moved).
 #
 # The host: 2 CPUs, about half busy.  1,000 process slots, each running one
 # process after another, every process living 1 to 45 days (slot % 45 + 1)
@@ -19,6 +20,7 @@
 #   raw intervals (last day):   ~52 processes a second    ~8.9 M rows
 #   minute rollups (7 days):    ~145 processes a minute   ~2.9 M rows
 #   hour rollups (365 days):    1,000 processes an hour   ~17.5 M rows
+#   day rollups (365 days):     ~1,100 processes a day    ~0.8 M rows
 # A process's task clock never exceeds its interval (one thread each), the
 # counts follow the time, and the finer levels roll up exactly: the last
 # day's minutes are the sums of its seconds, the last week's hours of its
@@ -26,6 +28,50 @@
 # made directly with the same per-second rates.  No ANALYZE: stackd never
 # runs it, so its readers plan without statistics.
 set -eu
+
+# day_rollups DB END_S: the day rollups again, from the hours: each UTC day
+# the hours complete (the first one partly), summed as store_rollup.c sums
+# them; also after part_history.sh moved the store by hours that are not
+# whole days
+day_rollups() {
+	dayend=$(( $2 - $2 % 86400 ))
+	sqlite3 "$1" >/dev/null <<SQL
+PRAGMA synchronous = OFF;
+PRAGMA cache_size = -400000;
+BEGIN;
+DELETE FROM sample WHERE interval_id IN (SELECT id FROM interval WHERE rollup_s = 86400);
+DELETE FROM interval_group
+  WHERE interval_id IN (SELECT id FROM interval WHERE rollup_s = 86400);
+DELETE FROM interval WHERE rollup_s = 86400;
+DELETE FROM rollup_state WHERE rollup_s = 86400;
+INSERT INTO interval (id, boot, start_ns, end_ns, ncpus, model, samples, rollup_s)
+  SELECT 20000000 + (end_ns - 1) / 86400000000000, 2, min(start_ns),
+         ((end_ns - 1) / 86400000000000 + 1) * 86400000000000, 2, 'software', sum(samples),
+         86400
+  FROM interval WHERE rollup_s = 3600 AND end_ns <= $dayend * 1000000000
+  GROUP BY (end_ns - 1) / 86400000000000;
+INSERT INTO sample (interval_id, process_id, group_id, task_clock_ns, context_switches,
+                    v0, periodic_ns)
+  SELECT 20000000 + (i.end_ns - 1) / 86400000000000, s.process_id, s.group_id,
+         sum(s.task_clock_ns), sum(s.context_switches), sum(s.v0), sum(s.periodic_ns)
+  FROM interval AS i CROSS JOIN sample AS s ON s.interval_id = i.id
+  WHERE i.rollup_s = 3600 AND i.end_ns <= $dayend * 1000000000
+  GROUP BY 1, 2, 3;
+INSERT INTO interval_group (interval_id, group_id, enabled_ns)
+  SELECT 20000000 + (i.end_ns - 1) / 86400000000000, g.group_id, sum(g.enabled_ns)
+  FROM interval AS i CROSS JOIN interval_group AS g ON g.interval_id = i.id
+  WHERE i.rollup_s = 3600 AND i.end_ns <= $dayend * 1000000000
+  GROUP BY 1, 2;
+INSERT INTO rollup_state (rollup_s, done_ns) VALUES (86400, $dayend * 1000000000);
+COMMIT;
+PRAGMA wal_checkpoint(TRUNCATE);
+SQL
+}
+
+if [ "$1" = --days ]; then
+	day_rollups "$2" "$3"
+	exit 0
+fi
 DB=$1
 END=$2
 sqlite3 "$DB" >/dev/null <<SQL
@@ -158,3 +204,4 @@ CREATE INDEX sample_by_process ON sample (process_id, interval_id);
 COMMIT;
 PRAGMA wal_checkpoint(TRUNCATE);
 SQL
+day_rollups "$DB" "$END"
