@@ -22,9 +22,10 @@ struct top_rank_entry {
 	size_t proc;
 };
 
-/* Columns ranked and kept per window; an order asked for beyond them is
- * computed for its request alone. */
-#define TOP_RANKS_COLUMNS 8
+/* Columns ranked and kept per window (40 bytes a process each); an order
+ * asked for beyond them, or by a text column, is computed for its request
+ * alone. */
+#define TOP_RANKS_COLUMNS 4
 
 struct top_ranks;
 
@@ -37,7 +38,9 @@ typedef int top_rank_fn(const void *arg, int col, struct top_rank_entry **out, s
 
 /* The order of column col: the kept one, or fn's, kept when there is room
  * (*owned false: valid as long as r), else the caller's to free
- * (*owned true: top_rank_entries_free).  Returns 0 or fn's error. */
+ * (*owned true: top_rank_entries_free).  fn runs outside r's lock, once
+ * per column kept: requests for a column being computed wait for it.
+ * Returns 0 or fn's error. */
 int top_ranks_get(struct top_ranks *r, int col, top_rank_fn *fn, const void *arg,
 		  const struct top_rank_entry **out, size_t *n, bool *owned);
 

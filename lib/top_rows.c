@@ -511,17 +511,25 @@ int top_rows_build(const struct window *w, const struct top_filter *f, enum top_
 	return r < 0 ? -ENOMEM : 0;
 }
 
-/* Every process of w (arg) in the order of column col (top_rank_fn):
- * each row filled as top_rows_build fills it, one at a time, so the order
- * is the one rowset_sort gives those rows. */
+/* What rank_processes ranks: the processes of w, or only those f keeps
+ * (f NULL: all of them, for an order kept for every filter). */
+struct rank_ask {
+	const struct window *w;
+	const struct top_filter *f;
+};
+
+/* The processes of the ask (arg) in the order of column col
+ * (top_rank_fn): each row filled as top_rows_build fills it, one at a
+ * time, so the order is the one rowset_sort gives those rows. */
 static int rank_processes(const void *arg, int col, struct top_rank_entry **out, size_t *n)
 {
-	const struct window *w = arg;
+	const struct rank_ask *ask = arg;
+	const struct window *w = ask->w;
 	struct user_memo memo = { .n = 0 };
-	struct top_rank_entry *e = calloc(w->n_procs + 1, sizeof(*e));
+	struct top_rank_entry *e = calloc(w->n_procs + 1, sizeof(*e)), *x;
 	struct top_columns cols;
 	struct rowset scratch;
-	size_t i;
+	size_t i, k = 0;
 	int r;
 
 	rowset_init(&scratch);
@@ -530,23 +538,26 @@ static int rank_processes(const void *arg, int col, struct top_rank_entry **out,
 	if (r == 0 && (col < 0 || (size_t)col >= scratch.n_cols))
 		r = -EINVAL;
 	for (i = 0; r == 0 && i < w->n_procs; i++) {
+		if (ask->f != NULL && !kept(&w->procs[i], ask->f))
+			continue;
 		rowset_clear_rows(&scratch);
 		r = fill_row(&scratch, w, &w->procs[i], 1, &cols, &memo);
 		if (r < 0)
 			break;
-		e[i].key = scratch.cells[col];
-		e[i].proc = i;
-		if (e[i].key.type == RS_TEXT && (e[i].key.s = strdup(e[i].key.s)) == NULL)
+		x = &e[k++];
+		x->key = scratch.cells[col];
+		x->proc = i;
+		if (x->key.type == RS_TEXT && (x->key.s = strdup(x->key.s)) == NULL)
 			r = -ENOMEM;
 	}
 	rowset_done(&scratch);
 	if (r < 0) {
-		top_rank_entries_free(e, w->n_procs);
+		top_rank_entries_free(e, k);
 		return r;
 	}
-	qsort(e, w->n_procs, sizeof(*e), top_rank_entry_compare);
+	qsort(e, k, sizeof(*e), top_rank_entry_compare);
 	*out = e;
-	*n = w->n_procs;
+	*n = k;
 	return 0;
 }
 
@@ -556,6 +567,7 @@ int top_rows_build_first(const struct window *w, const struct top_filter *f, con
 	struct user_memo memo = { .n = 0 };
 	const struct top_rank_entry *order = NULL;
 	struct top_columns cols;
+	struct rank_ask ask;
 	size_t n = 0, i;
 	bool owned = false;
 	int r;
@@ -569,7 +581,10 @@ int top_rows_build_first(const struct window *w, const struct top_filter *f, con
 		    rowset_find_column(rs, top_rows_default_sort(rs));
 	if (*sort_col < 0)
 		return -ENOENT;
-	r = top_ranks_get(w->ranks, *sort_col, rank_processes, w, &order, &n, &owned);
+	/* kept with the window: every process's order; else the kept ones' */
+	ask.w = w;
+	ask.f = w->ranks != NULL ? NULL : f;
+	r = top_ranks_get(w->ranks, *sort_col, rank_processes, &ask, &order, &n, &owned);
 	for (i = 0; r == 0 && i < n; i++) {
 		const struct window_proc *p = &w->procs[order[i].proc];
 
