@@ -84,6 +84,14 @@ static void check_readers(const char *path, bool hours)
 	int n, i;
 
 	CHECK(db_open(path, &db, err, sizeof(err)) == 0);
+	{
+		/* the stored span, read by the indexes: as a scan reads it */
+		uint64_t oldest, newest;
+
+		CHECK(query_span(db, &oldest, &newest) == 0);
+		CHECK_EQ_U(oldest, (uint64_t)scalar(path, "SELECT min(start_ns) FROM interval"));
+		CHECK_EQ_U(newest, HI);
+	}
 	CHECK(query_window(db, 3 * DAY * SEC, &w, err, sizeof(err)) == 0);
 	CHECK(find(&w, 100) != NULL && find(&w, 200) != NULL);
 	CHECK_EQ_U(find(&w, 100)->task_clock_ns, want_sum(100, w.from_ns, HI));
