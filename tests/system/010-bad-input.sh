@@ -106,6 +106,7 @@ log_level = info
 retention_raw = 1d
 retention_minute = 7d
 retention_hour = 400d
+retention_day = 400d
 max_database_mb = 4096
 families = auto
 reserved_counters = auto
